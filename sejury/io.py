@@ -1,0 +1,141 @@
+"""Reading samples and run files, with errors that name the file, line and field."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from sejury.errors import InputError
+from sejury.schema import Sample, Verdict
+
+
+def _sample_error(exc: ValidationError, file: str, line: int | None) -> InputError:
+    err = exc.errors()[0]
+    field = ".".join(str(p) for p in err["loc"]) or None
+    msg = err["msg"]
+    if err["type"] == "missing":
+        msg = "is required but missing"
+    elif err["type"] == "enum" and field == "task":
+        msg = f"unknown task {err.get('input')!r}; use code_generation, program_repair or code_summarization"
+    more = len(exc.errors()) - 1
+    if more:
+        msg += f" (and {more} more problem{'s' if more > 1 else ''} on this line)"
+    return InputError(msg, file=file, line=line, field=field)
+
+
+def parse_sample(data: Any, *, file: str, line: int | None) -> Sample:
+    if not isinstance(data, dict):
+        raise InputError(f"expected a JSON object, got {type(data).__name__}", file=file, line=line)
+    try:
+        return Sample.model_validate(data)
+    except ValidationError as exc:
+        raise _sample_error(exc, file, line) from None
+
+
+def read_jsonl(path: str | Path) -> tuple[list[Sample], list[InputError]]:
+    """Every valid sample and every error (file, line, field); duplicate ids are errors too."""
+    p = Path(path)
+    samples: list[Sample] = []
+    errors: list[InputError] = []
+    seen: dict[str, int] = {}
+    try:
+        handle = p.open(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", file=str(p)) from None
+    with handle:
+        for n, raw in enumerate(handle, 1):
+            if not raw.strip():
+                continue
+            try:
+                data = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                errors.append(InputError(f"not valid JSON ({exc.msg} at column {exc.colno})",
+                                         file=str(p), line=n))
+                continue
+            try:
+                sample = parse_sample(data, file=str(p), line=n)
+            except InputError as exc:
+                errors.append(exc)
+                continue
+            if sample.id in seen:
+                errors.append(InputError(f"duplicate id {sample.id!r} (first on line {seen[sample.id]})",
+                                         file=str(p), line=n, field="id"))
+                continue
+            seen[sample.id] = n
+            samples.append(sample)
+    return samples, errors
+
+
+def read_sample_file(path: str | Path) -> list[Sample]:
+    """A ``.json`` file holding one sample or a list of them, or a ``.jsonl`` file."""
+    p = Path(path)
+    if p.suffix == ".jsonl":
+        samples, errors = read_jsonl(p)
+        if errors:
+            raise errors[0]
+        return samples
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", file=str(p)) from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON ({exc.msg})", file=str(p), line=exc.lineno) from None
+    items = data if isinstance(data, list) else [data]
+    return [parse_sample(d, file=f"{p}[{i}]" if isinstance(data, list) else str(p), line=None)
+            for i, d in enumerate(items)]
+
+
+class RunFile:
+    """An append-only JSONL of verdicts that survives being killed: each verdict is one line,
+    flushed and fsynced; on reopening, a torn last line is cut off and finished ids are skipped."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.done: set[str] = set()
+        self.repaired = False
+        if self.path.exists():
+            self._load()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._handle = self.path.open("a", encoding="utf-8")
+
+    def _load(self) -> None:
+        data = self.path.read_bytes()
+        good_end = 0
+        pos = 0
+        for n, raw in enumerate(data.splitlines(keepends=True), 1):
+            pos += len(raw)
+            if not raw.endswith(b"\n"):
+                break  # torn write: the process died mid-line
+            if raw.strip():
+                try:
+                    record = json.loads(raw)
+                except json.JSONDecodeError:
+                    raise InputError("not a verdict line (is this the right output file?)",
+                                     file=str(self.path), line=n) from None
+                sid = record.get("sample_id") if isinstance(record, dict) else None
+                if not isinstance(sid, str):
+                    raise InputError("line has no sample_id: not a sejury run file",
+                                     file=str(self.path), line=n, field="sample_id")
+                self.done.add(sid)
+            good_end = pos
+        if good_end < len(data):
+            with self.path.open("r+b") as f:
+                f.truncate(good_end)
+            self.repaired = True
+
+    def write(self, verdict: Verdict, *, trace: bool = True) -> None:
+        record = verdict.model_dump(mode="json")
+        if not trace:
+            for result in record["strategies"].values():
+                result["trace"] = []
+        self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+        self.done.add(verdict.sample_id)
+
+    def close(self) -> None:
+        self._handle.close()

@@ -1,0 +1,138 @@
+"""The one way to call a model: a bound on in-flight calls, timing, token accounting, error classes.
+
+Retries live in one place each: transient failures (connection, timeout, 5xx, rate limit) are
+retried by the graph's RetryPolicy on the strategy nodes; an unreadable score gets a repair turn
+(``nodes/_base.py``).  The underlying clients are built with their own retries off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from pydantic import BaseModel
+
+from sejury.errors import ModelError
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str
+    finish_reason: str | None
+    prompt_tokens: int
+    completion_tokens: int
+    seconds: float
+    structured: dict[str, Any] | None = None  # the parsed object, when structured output worked
+
+
+def _finish_reason(msg: AIMessage) -> str | None:
+    meta = msg.response_metadata or {}
+    reason = meta.get("finish_reason") or meta.get("stop_reason")
+    return str(reason) if reason is not None else None
+
+
+def _text(msg: AIMessage) -> str:
+    content: Any = msg.content
+    if isinstance(content, str):
+        return content
+    parts = [p.get("text", "") if isinstance(p, dict) else str(p) for p in content]
+    return "".join(parts)
+
+
+_TRANSIENT_NAMES = {
+    "APIConnectionError", "APITimeoutError", "RateLimitError", "InternalServerError",
+    "ServiceUnavailableError", "ConnectError", "ConnectTimeout", "ReadTimeout", "ReadError",
+    "RemoteProtocolError", "PoolTimeout", "TimeoutError",
+}
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Worth retrying: the same request may well succeed a moment later."""
+    if isinstance(exc, ModelError):
+        return exc.transient
+    if isinstance(exc, (asyncio.TimeoutError, ConnectionError)):
+        return True
+    return any(cls.__name__ in _TRANSIENT_NAMES for cls in type(exc).__mro__)
+
+
+class ChatClient:
+    """Wraps any LangChain chat model.  One instance is shared by every judgment of a run,
+    so ``max_concurrency`` bounds the in-flight calls of the whole run, not of one sample."""
+
+    def __init__(self, model: BaseChatModel, *, name: str, max_concurrency: int = 4,
+                 timeout: float | None = 600.0, structured: bool = False) -> None:
+        if max_concurrency < 1:
+            raise ValueError("max_concurrency must be >= 1")
+        self.model = model
+        self.name = name
+        self.max_concurrency = max_concurrency
+        self.timeout = timeout
+        # Structured output is an optimisation where the server supports it; the first call that
+        # shows it does not (e.g. llama.cpp's server answers json_schema with HTTP 500) turns it off.
+        self.structured = structured
+        self._sem: asyncio.Semaphore | None = None
+        self._sem_loop: asyncio.AbstractEventLoop | None = None
+        self.calls = 0
+        self.in_flight = 0
+        self.peak_in_flight = 0
+
+    def _semaphore(self) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()
+        if self._sem is None or self._sem_loop is not loop:
+            self._sem = asyncio.Semaphore(self.max_concurrency)
+            self._sem_loop = loop
+        return self._sem
+
+    async def complete(self, messages: list[BaseMessage],
+                       schema: type[BaseModel] | None = None) -> Reply:
+        """One call.  With ``schema`` and structured output on, the model is asked for that schema;
+        ``Reply.structured`` then holds the parsed object and ``Reply.text`` the raw content."""
+        if schema is not None and self.structured:
+            try:
+                return await self._complete(messages, schema)
+            except ModelError as exc:
+                if exc.transient:
+                    raise
+                self.structured = False  # unsupported here: plain text from now on
+        return await self._complete(messages, None)
+
+    async def _complete(self, messages: list[BaseMessage], schema: type[BaseModel] | None) -> Reply:
+        runnable: Any = self.model
+        if schema is not None:
+            runnable = self.model.with_structured_output(schema, include_raw=True)
+        async with self._semaphore():
+            self.in_flight += 1
+            self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
+            start = time.perf_counter()
+            try:
+                out = await asyncio.wait_for(runnable.ainvoke(messages), self.timeout)
+            except Exception as exc:
+                raise ModelError(f"{self.name}: {type(exc).__name__}: {exc}",
+                                 transient=is_transient(exc)) from exc
+            finally:
+                self.in_flight -= 1
+                self.calls += 1
+            seconds = time.perf_counter() - start
+        structured: dict[str, Any] | None = None
+        if schema is not None:
+            msg, parsed = out.get("raw"), out.get("parsed")
+            if isinstance(parsed, BaseModel):
+                structured = parsed.model_dump()
+        else:
+            msg = out
+        if not isinstance(msg, AIMessage):
+            raise ModelError(f"{self.name}: expected an AI message, got {type(msg).__name__}",
+                             transient=False)
+        usage = msg.usage_metadata or {}
+        return Reply(
+            text=_text(msg),
+            finish_reason=_finish_reason(msg),
+            prompt_tokens=int(usage.get("input_tokens", 0) or 0),
+            completion_tokens=int(usage.get("output_tokens", 0) or 0),
+            seconds=seconds,
+            structured=structured,
+        )

@@ -1,0 +1,116 @@
+"""Turning a model spec into a ``ChatClient``; our small interface over LangChain's providers.
+
+Specs:
+- ``embedded`` (default): the bundled Qwen2.5-Coder-1.5B GGUF behind a managed llama.cpp
+  OpenAI-compatible server on loopback.
+- ``embedded-inprocess``: the same model in-process through langchain-community's ``ChatLlamaCpp``.
+- any name with ``base_url``: an OpenAI-compatible server (vLLM, Ollama, llama.cpp, a hosted API).
+- ``provider:name`` (``openai:gpt-4o-mini``, ``anthropic:claude-...``): LangChain's ``init_chat_model``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from pydantic import BaseModel, ConfigDict
+
+from sejury.errors import ModelSetupError
+from sejury.llm import ChatClient
+
+EMBEDDED = "embedded"
+EMBEDDED_INPROCESS = "embedded-inprocess"
+
+
+class ModelSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    model: str = EMBEDDED
+    base_url: str | None = None
+    api_key: str | None = None
+    model_path: Path | None = None  # another GGUF for the embedded backends
+    max_tokens: int = 384
+    temperature: float = 0.0
+    seed: int = 0
+    timeout: float = 600.0
+    max_concurrency: int | None = None  # None: 1 for the embedded model, 8 otherwise
+    structured: bool | None = None  # None: off for the embedded model, on for provider:name
+    n_ctx: int = 8192
+    n_threads: int | None = None
+
+    def identity(self, name: str) -> str:
+        """What the cache key knows of the model: the name and every setting that changes replies."""
+        gen = {"t": self.temperature, "seed": self.seed, "max_tokens": self.max_tokens}
+        return f"{name}#{hashlib.sha256(json.dumps(gen, sort_keys=True).encode()).hexdigest()[:8]}"
+
+
+def _embedded_path(settings: ModelSettings) -> tuple[Path, str]:
+    from sejury.models import embedded
+
+    if settings.model_path is not None:
+        path = settings.model_path
+        if not path.is_file():
+            raise ModelSetupError(f"--model-path {path} does not exist")
+        return path, f"gguf:{path.name}"
+    env = os.environ.get("SEJURY_MODEL_PATH")
+    if env:
+        return Path(env), f"gguf:{Path(env).name}"
+    return embedded.ensure_model(progress=True), f"gguf:{embedded.MODEL_ALIAS}@{embedded.MODEL_SHA256[:8]}"
+
+
+def make_client(settings: ModelSettings | None = None, *, chat_model: BaseChatModel | None = None,
+                name: str | None = None) -> ChatClient:
+    """Build the run's one ``ChatClient``.  Pass ``chat_model`` to use any LangChain chat model."""
+    s = settings or ModelSettings()
+    if chat_model is not None:
+        label = name or type(chat_model).__name__
+        return ChatClient(chat_model, name=s.identity(label), max_concurrency=s.max_concurrency or 4,
+                          timeout=s.timeout, structured=bool(s.structured))
+    model, label, default_conc, structured = _build(s)
+    return ChatClient(model, name=s.identity(label), max_concurrency=s.max_concurrency or default_conc,
+                      timeout=s.timeout, structured=structured if s.structured is None else s.structured)
+
+
+def _build(s: ModelSettings) -> tuple[BaseChatModel, str, int, bool]:
+    from langchain_openai import ChatOpenAI
+
+    common: dict[str, Any] = {"temperature": s.temperature, "max_tokens": s.max_tokens}
+    if s.model == EMBEDDED and s.base_url is None:
+        from sejury.models.embedded import EmbeddedServer, ServerConfig
+
+        path, label = _embedded_path(s)
+        server = EmbeddedServer.shared(ServerConfig(model_path=path, n_ctx=s.n_ctx, n_threads=s.n_threads))
+        chat = ChatOpenAI(base_url=server.base_url, api_key="sk-local", model=server.config.alias,
+                          seed=s.seed, max_retries=0, timeout=s.timeout, **common)  # type: ignore[arg-type]
+        # llama.cpp's server decodes one request at a time: more in flight only queues there.
+        return chat, label, 1, False
+    if s.model == EMBEDDED_INPROCESS:
+        from langchain_community.chat_models import ChatLlamaCpp
+
+        path, label = _embedded_path(s)
+        chat_lc = ChatLlamaCpp(model_path=str(path), n_ctx=s.n_ctx, n_threads=s.n_threads or os.cpu_count(),
+                               seed=s.seed, verbose=False, **common)
+        return chat_lc, label + ":inprocess", 1, False
+    if s.base_url is not None:
+        api_key = s.api_key or os.environ.get("OPENAI_API_KEY") or "sk-none"
+        chat = ChatOpenAI(base_url=s.base_url, api_key=api_key, model=s.model, seed=s.seed,  # type: ignore[arg-type]
+                          max_retries=0, timeout=s.timeout, **common)
+        return chat, f"openai-compatible:{s.model}@{s.base_url}", 8, False
+    if ":" in s.model:
+        from langchain.chat_models import init_chat_model
+
+        kwargs: dict[str, Any] = dict(common)
+        if s.api_key:
+            kwargs["api_key"] = s.api_key
+        try:
+            chat_any = init_chat_model(s.model, max_retries=0, **kwargs)
+        except Exception as exc:  # missing provider package, unknown provider, missing key ...
+            raise ModelSetupError(f"cannot build model {s.model!r}: {exc}") from exc
+        return chat_any, s.model, 8, True
+    raise ModelSetupError(
+        f"unknown model {s.model!r}: use 'embedded', 'embedded-inprocess', 'provider:name', "
+        "or a model name together with --base-url")

@@ -1,0 +1,257 @@
+"""Pydantic models at the edges: what goes into a judgment and what comes out.
+
+``Sample`` is what a judge reads, ``Verdict`` what it returns, ``TeamFile`` what calibration writes
+and the supervisor reads.  Inside the graph the same models travel in the state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import statistics
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from sejury.errors import InputError
+
+
+class Task(StrEnum):
+    CODE_GENERATION = "code_generation"
+    PROGRAM_REPAIR = "program_repair"
+    CODE_SUMMARIZATION = "code_summarization"
+
+
+class Strategy(StrEnum):
+    """The jurors.  Values are the names used in teams, traces and the CLI."""
+
+    DIRECT = "direct"  # S1 without the reference
+    DIRECT_REF = "direct_ref"  # S1 with the reference
+    RETHINK = "rethink"  # S2, fed by S1
+    EQUIVALENCE = "equivalence"  # S3
+    REFERENCE_ANALYSIS = "reference_analysis"  # S4
+    GENERATE_TESTS = "generate_tests"  # S5
+
+    @property
+    def paper_name(self) -> str:
+        return _PAPER_NAMES[self]
+
+
+_PAPER_NAMES = {
+    Strategy.DIRECT: "S1",
+    Strategy.DIRECT_REF: "S1-ref",
+    Strategy.RETHINK: "S2",
+    Strategy.EQUIVALENCE: "S3",
+    Strategy.REFERENCE_ANALYSIS: "S4",
+    Strategy.GENERATE_TESTS: "S5",
+}
+_ALIASES = {
+    "s1": Strategy.DIRECT,
+    "s1r": Strategy.DIRECT_REF,
+    "s1-ref": Strategy.DIRECT_REF,
+    "s1_ref": Strategy.DIRECT_REF,
+    "s2": Strategy.RETHINK,
+    "s3": Strategy.EQUIVALENCE,
+    "s4": Strategy.REFERENCE_ANALYSIS,
+    "s5": Strategy.GENERATE_TESTS,
+}
+
+
+def parse_strategy(name: str) -> Strategy:
+    """Accept a strategy's name (``rethink``) or its paper alias (``S2``, ``S1-ref``)."""
+    key = name.strip().lower()
+    if key in _ALIASES:
+        return _ALIASES[key]
+    try:
+        return Strategy(key)
+    except ValueError:
+        known = ", ".join([s.value for s in Strategy] + [f"{s.paper_name}" for s in Strategy])
+        raise InputError(f"unknown strategy {name!r}; known: {known}", field="team") from None
+
+
+class Sample(BaseModel):
+    """One artifact to judge.
+
+    Fields a dataset carries beyond these (``human_score``, ``source`` ...) are kept in
+    ``metadata`` so that nothing is lost between a dataset and a run file.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    task: Task
+    language: str = "python"
+    problem: str
+    candidate: str
+    reference: str | None = None
+    tests: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _extras_to_metadata(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        known = set(cls.model_fields)
+        extras = {k: v for k, v in data.items() if k not in known}
+        if not extras:
+            return data
+        kept = {k: v for k, v in data.items() if k in known}
+        kept["metadata"] = {**extras, **(data.get("metadata") or {})}
+        return kept
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_as_text(cls, v: Any) -> Any:
+        return str(v) if isinstance(v, int) else v
+
+    @field_validator("language")
+    @classmethod
+    def _lower(cls, v: str) -> str:
+        return v.strip().lower()
+
+    @field_validator("reference", "tests")
+    @classmethod
+    def _blank_is_none(cls, v: str | None) -> str | None:
+        return v if v is not None and v.strip() else None
+
+    def content_hash(self) -> str:
+        """Hash of what a judge reads (not the id or metadata): the cache key's sample part."""
+        payload = json.dumps(
+            [self.task.value, self.language, self.problem, self.candidate, self.reference, self.tests],
+            ensure_ascii=False,
+        )
+        return hashlib.sha256(payload.encode()).hexdigest()[:32]
+
+
+class Status(StrEnum):
+    SCORED = "scored"
+    UNSCORED = "unscored"  # the model replied but no valid score could be read from it
+    SKIPPED = "skipped"  # the strategy does not apply to this sample
+    FAILED = "failed"  # the model call itself failed (after retries)
+
+
+class TraceEvent(BaseModel):
+    """One step of a judgment: an LLM call, a skip, a cache hit, a sandbox run, an error."""
+
+    kind: Literal["llm_call", "skip", "cache_hit", "sandbox_run", "error", "merge"]
+    strategy: str | None = None
+    step: str | None = None
+    attempt: int | None = None
+    messages: list[dict[str, str]] | None = None  # role/content of every prompt message
+    reply: str | None = None
+    finish_reason: str | None = None
+    score: float | None = None
+    reasons: list[str] | None = None
+    error: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    detail: dict[str, Any] | None = None
+
+
+class StrategyResult(BaseModel):
+    strategy: Strategy
+    status: Status
+    score: float | None = None
+    reasons: list[str] = Field(default_factory=list)
+    detail: str | None = None  # why skipped / unscored / failed
+    artifacts: dict[str, Any] = Field(default_factory=dict)  # S4 properties, S5 tests, ...
+    in_team: bool = True  # False: ran only to feed another member (S1 feeding S2)
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    cached: bool = False
+    trace: list[TraceEvent] = Field(default_factory=list)
+
+
+class Spread(BaseModel):
+    min: float
+    max: float
+    std: float  # population standard deviation of the scored members
+
+    @classmethod
+    def of(cls, scores: list[float]) -> Spread | None:
+        if not scores:
+            return None
+        return cls(min=min(scores), max=max(scores), std=statistics.pstdev(scores))
+
+
+class Scale(BaseModel):
+    """A linear target scale; 0-100 maps to ``low``..``high`` (1-5: ``s/100*4+1``)."""
+
+    low: float
+    high: float
+
+    @classmethod
+    def parse(cls, text: str) -> Scale:
+        try:
+            lo, hi = (float(p) for p in text.replace(":", "-").split("-", 1))
+        except ValueError:
+            raise InputError(f"scale {text!r} is not LOW-HIGH, e.g. 1-5", field="scale") from None
+        if hi <= lo:
+            raise InputError(f"scale {text!r}: high must exceed low", field="scale")
+        return cls(low=lo, high=hi)
+
+    def map(self, score: float) -> float:
+        return score / 100 * (self.high - self.low) + self.low
+
+
+class Verdict(BaseModel):
+    sample_id: str
+    task: Task
+    status: Literal["scored", "unscored"]
+    score: float | None  # 0-100 mean of the scored team members; None when unscored
+    scale: Scale | None = None
+    scaled_score: float | None = None
+    team: list[Strategy]
+    strategies: dict[str, StrategyResult]
+    unscored_members: list[str] = Field(default_factory=list)
+    skipped_members: list[str] = Field(default_factory=list)
+    spread: Spread | None = None
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    model: str = ""
+    prompt_version: str = ""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    def trace(self) -> list[TraceEvent]:
+        """Every event of the judgment, member by member (feeders first)."""
+        events: list[TraceEvent] = []
+        for result in self.strategies.values():
+            events.extend(result.trace)
+        return events
+
+
+class TeamFile(BaseModel):
+    """The team the supervisor uses.  Calibration writes one; users may write their own.
+
+    ``{"format": "sejury.team/1", "task": "code_generation", "strategies": ["direct", "rethink"]}``
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: Literal["sejury.team/1"] = "sejury.team/1"
+    task: Task | None = None  # None: any task
+    strategies: list[Strategy]
+    calibration: dict[str, Any] = Field(default_factory=dict)  # written by `sejury calibrate`
+
+    @field_validator("strategies", mode="before")
+    @classmethod
+    def _names(cls, v: Any) -> Any:
+        if isinstance(v, list):
+            return [parse_strategy(s) if isinstance(s, str) else s for s in v]
+        return v
+
+    @field_validator("strategies")
+    @classmethod
+    def _not_empty(cls, v: list[Strategy]) -> list[Strategy]:
+        if not v:
+            raise ValueError("a team needs at least one strategy")
+        if len(set(v)) != len(v):
+            raise ValueError("a strategy is listed twice")
+        return v

@@ -1,0 +1,77 @@
+"""The one way to read a score (and its reasons) from a judge's reply.
+
+Rules, in order:
+1. A reply cut off by the token limit is not trusted: its last "score" may be an echo of the data.
+2. If the reply echoes one of our data blocks, only the text after the last block end is read,
+   so a ``Score: 100`` planted in the candidate cannot win.
+3. Of every ``Score: N`` / ``Final score = N`` / ``N [END]`` match, the last one wins.
+4. The score must lie in 0..100; anything else is a parse failure, never a silent 0.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from sejury.errors import ScoreParseError
+
+PARSER_VERSION = "1"
+
+# `Score: 85`, `**Final Score**: 85/100`, `score = 85.5`, `SCORE - 85`
+_LABELLED = re.compile(
+    r"(?i)\b(?:final\s+|overall\s+|correctness\s+)?score\b\**\s*(?:\(0\s*-\s*100\))?\s*[:=\-]\s*\**\s*"
+    r"(-?\d{1,3}(?:\.\d+)?)\s*(?:/\s*100|%)?"
+)
+# `85 [END]` (the paper's format)
+_END_TAG = re.compile(r"(-?\d{1,3}(?:\.\d+)?)\s*\[END\]", re.IGNORECASE)
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.*\S)\s*$")
+_DATA_END = re.compile(r"\[END [A-Z ]+\]")
+
+
+@dataclass(frozen=True)
+class ParsedReply:
+    score: float
+    reasons: list[str] = field(default_factory=list)
+
+
+def _verdict_region(text: str) -> str:
+    ends = list(_DATA_END.finditer(text))
+    return text[ends[-1].end():] if ends else text
+
+
+def parse_score(text: str | None, *, finish_reason: str | None = None) -> ParsedReply:
+    """Read the final 0-100 score and the bullet reasons before it; raise ScoreParseError."""
+    if text is None or not text.strip():
+        raise ScoreParseError("empty reply")
+    if finish_reason == "length":
+        raise ScoreParseError("reply cut off by the token limit before it finished")
+    region = _verdict_region(text)
+    matches = [(m.start(), m.group(1)) for m in _LABELLED.finditer(region)]
+    matches += [(m.start(), m.group(1)) for m in _END_TAG.finditer(region)]
+    if not matches:
+        raise ScoreParseError("no 'Score: N' line in the reply")
+    pos, raw = max(matches)
+    score = float(raw)
+    if not 0 <= score <= 100:
+        raise ScoreParseError(f"score {raw} is outside 0-100")
+    return ParsedReply(score=score, reasons=parse_bullets(region[:pos]))
+
+
+def parse_bullets(text: str) -> list[str]:
+    """Bullet or numbered lines, in order (reasons, properties, test verdicts)."""
+    out = []
+    for line in text.splitlines():
+        m = _BULLET.match(line)
+        if m:
+            out.append(m.group(1).strip())
+    return out
+
+
+_CODE_BLOCK = re.compile(r"```[^\n`]*\n(.*?)(?:```|\Z)", re.DOTALL)
+
+
+def extract_code(text: str) -> str:
+    """The contents of the fenced code blocks of a reply (all of them, joined); else the reply."""
+    blocks = [b.strip("\n") for b in _CODE_BLOCK.findall(text)]
+    blocks = [b for b in blocks if b.strip()]
+    return "\n\n".join(blocks) if blocks else text.strip()

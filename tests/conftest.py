@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from fakes import ScriptedChatModel, good_script  # noqa: E402
+
+from sejury import Judge, Sample  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests never touch the user's cache; the embedded model's location is kept."""
+    if "SEJURY_CACHE_DIR" not in __import__("os").environ:
+        monkeypatch.setenv("SEJURY_CACHE_DIR", str(Path.home() / ".cache" / "sejury"))
+
+
+@pytest.fixture
+def codegen() -> Sample:
+    return Sample(id="cg-1", task="code_generation", language="python",
+                  problem="Write add(a, b) returning the sum of a and b.",
+                  candidate="def add(a, b):\n    return a + b\n",
+                  reference="def add(a, b):\n    return a + b\n")
+
+
+@pytest.fixture
+def make_judge(tmp_path: Path) -> Callable[..., tuple[Judge, ScriptedChatModel]]:
+    def make(script: Callable[..., str] = good_script, **kwargs: Any) -> tuple[Judge, ScriptedChatModel]:
+        model = ScriptedChatModel(script=script, delay=kwargs.pop("delay", 0.0),
+                                  fail_times=kwargs.pop("fail_times", 0))
+        kwargs.setdefault("cache", False)
+        return Judge(model, **kwargs), model
+
+    return make
