@@ -5,7 +5,15 @@ from sejury.api import Judge, ajudge, judge, judge_many, load_team_file
 from sejury.errors import InputError, ModelError, ModelSetupError, SandboxError, SejuryError
 from sejury.graph import JudgeContext, build_graph
 from sejury.schema import (
-    Sample, Scale, Status, Strategy, StrategyResult, Task, TeamFile, TraceEvent, Verdict,
+    Sample,
+    Scale,
+    Status,
+    Strategy,
+    StrategyResult,
+    Task,
+    TeamFile,
+    TraceEvent,
+    Verdict,
 )
 
 __version__ = "0.1.0"

@@ -59,8 +59,13 @@ def _make_judge(model: str, base_url: str | None, api_key: str | None, team: str
                  max_tokens=max_tokens, parse_retries=parse_retries, model_path=model_path)
 
 
+def _error(message: str, console: Console = err) -> None:
+    """One unwrapped line, so ``file:line: field`` stays greppable."""
+    console.print(f"[red]error:[/red] {escape(message)}", soft_wrap=True)
+
+
 def _fail(exc: Exception, code: int = 2) -> typer.Exit:
-    err.print(f"[red]error:[/red] {escape(str(exc))}")
+    _error(str(exc))
     return typer.Exit(code)
 
 
@@ -90,7 +95,9 @@ def print_verdict(v: Verdict, *, console: Console = out) -> None:
                       _fmt(r.score), str(r.llm_calls), f"{r.seconds:.1f}", "\n".join(lines))
     console.print(table)
     if v.status == "scored":
-        scaled = f"  →  {v.scaled_score:g} on {v.scale.low:g}-{v.scale.high:g}" if v.scale and v.scaled_score is not None else ""
+        scaled = ""
+        if v.scale and v.scaled_score is not None:
+            scaled = f"  →  {v.scaled_score:g} on {v.scale.low:g}-{v.scale.high:g}"
         console.print(f"[bold]merged score: {v.score:g}/100{scaled}[/bold]   "
                       f"spread {_fmt(v.spread.min if v.spread else None)}–{_fmt(v.spread.max if v.spread else None)} "
                       f"(std {v.spread.std if v.spread else 0:.1f})")
@@ -108,7 +115,8 @@ def print_verdict(v: Verdict, *, console: Console = out) -> None:
 
 @app.command()
 def judge(
-    files: Annotated[list[Path] | None, typer.Argument(help="JSON sample file(s) (an object or a list), or .jsonl.")] = None,
+    files: Annotated[list[Path] | None,
+                     typer.Argument(help="JSON sample file(s) (an object or a list), or .jsonl.")] = None,
     task: Annotated[str | None, typer.Option(help="With --problem/--candidate instead of a file.")] = None,
     problem: Annotated[str | None, typer.Option()] = None,
     candidate: Annotated[str | None, typer.Option()] = None,
@@ -142,7 +150,7 @@ def judge(
             v = j.judge(s)
         except SejuryError as exc:
             failed += 1
-            err.print(f"[red]error:[/red] sample {escape(s.id)}: {escape(str(exc))}")
+            _error(f"sample {s.id}: {exc}")
             continue
         if as_json:
             sys.stdout.write(v.model_dump_json() + "\n")
@@ -171,7 +179,7 @@ def batch(
     try:
         samples, errors = read_jsonl(input)
         for e in errors:
-            err.print(f"[red]error:[/red] {escape(str(e))}")
+            _error(str(e))
         if errors and not skip_invalid:
             raise typer.Exit(2)
         if limit is not None:
@@ -196,7 +204,8 @@ def batch(
     run.close()
     j.close()
     if failures or errors:
-        err.print(f"[red]{failures} sample(s) failed, {len(errors)} invalid line(s)[/red]; re-run to retry the failed ones")
+        err.print(f"[red]{failures} sample(s) failed, {len(errors)} invalid line(s)[/red]; "
+                  "re-run to retry the failed ones")
         raise typer.Exit(1)
 
 
@@ -209,7 +218,7 @@ async def _batch(j: Judge, todo: list[Sample], run: RunFile, *, concurrency: int
         async for i, result in j.ajudge_many(todo, concurrency=concurrency):
             if isinstance(result, BaseException):
                 failures += 1
-                progress.console.print(f"[red]error:[/red] sample {escape(todo[i].id)}: {escape(str(result))}")
+                _error(f"sample {todo[i].id}: {result}", progress.console)
             else:
                 run.write(result, trace=trace)
                 counts[result.status] += 1

@@ -127,7 +127,7 @@ class ChatClient:
         if not isinstance(msg, AIMessage):
             raise ModelError(f"{self.name}: expected an AI message, got {type(msg).__name__}",
                              transient=False)
-        usage = msg.usage_metadata or {}
+        usage: dict[str, Any] = dict(msg.usage_metadata or {})
         return Reply(
             text=_text(msg),
             finish_reason=_finish_reason(msg),

@@ -9,9 +9,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fakes import ScriptedChatModel, good_script  # noqa: E402
+from fakes import ScriptedChatModel, good_script
 
-from sejury import Judge, Sample  # noqa: E402
+from sejury import Judge, Sample
 
 
 @pytest.fixture(autouse=True)

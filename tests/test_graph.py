@@ -159,13 +159,13 @@ async def test_team_file_is_used_and_checked(make_judge: MakeJudge, codegen: Sam
 
 
 def test_bad_team_names_and_files_are_input_errors(make_judge: MakeJudge, tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="unknown strategy 'S9'"):
+    with pytest.raises(InputError, match=r"unknown strategy 'S9'"):
         make_judge(team=["S1", "S9"])
     with pytest.raises(InputError, match="listed twice"):
         make_judge(team="S1,direct")
     bad = tmp_path / "bad.json"
     bad.write_text('{"strategies": []}')
-    with pytest.raises(InputError, match="bad.json"):
+    with pytest.raises(InputError, match=r"bad\.json"):
         make_judge(team=str(bad))
 
 
@@ -200,7 +200,7 @@ async def test_many_samples_share_one_llm_bound(make_judge: MakeJudge, codegen: 
     samples = [codegen.model_copy(update={"id": f"s{i}", "candidate": f"# {i}\n" + codegen.candidate})
                for i in range(6)]
     seen = []
-    async for i, v in judge.ajudge_many(samples, concurrency=6):
+    async for _i, v in judge.ajudge_many(samples, concurrency=6):
         assert not isinstance(v, BaseException)
         seen.append(v.sample_id)
     assert sorted(seen) == sorted(s.id for s in samples)

@@ -30,7 +30,7 @@ class Plan(BaseModel):
 
     def first_wave(self) -> list[Strategy]:
         """Members dispatched at once; S2 follows its feeder."""
-        wave = [s for s in self.runnable if s is not Strategy.RETHINK]
+        wave: list[Strategy] = [s for s in self.runnable if s is not Strategy.RETHINK]
         if self.feeder is not None and self.feeder not in wave:
             wave.insert(0, self.feeder)
         return wave

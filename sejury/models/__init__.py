@@ -85,7 +85,7 @@ def _build(s: ModelSettings) -> tuple[BaseChatModel, str, int, bool]:
         path, label = _embedded_path(s)
         server = EmbeddedServer.shared(ServerConfig(model_path=path, n_ctx=s.n_ctx, n_threads=s.n_threads))
         chat = ChatOpenAI(base_url=server.base_url, api_key="sk-local", model=server.config.alias,
-                          seed=s.seed, max_retries=0, timeout=s.timeout, **common)  # type: ignore[arg-type]
+                          seed=s.seed, max_retries=0, timeout=s.timeout, **common)
         # llama.cpp's server decodes one request at a time: more in flight only queues there.
         return chat, label, 1, False
     if s.model == EMBEDDED_INPROCESS:
@@ -97,7 +97,7 @@ def _build(s: ModelSettings) -> tuple[BaseChatModel, str, int, bool]:
         return chat_lc, label + ":inprocess", 1, False
     if s.base_url is not None:
         api_key = s.api_key or os.environ.get("OPENAI_API_KEY") or "sk-none"
-        chat = ChatOpenAI(base_url=s.base_url, api_key=api_key, model=s.model, seed=s.seed,  # type: ignore[arg-type]
+        chat = ChatOpenAI(base_url=s.base_url, api_key=api_key, model=s.model, seed=s.seed,
                           max_retries=0, timeout=s.timeout, **common)
         return chat, f"openai-compatible:{s.model}@{s.base_url}", 8, False
     if ":" in s.model:

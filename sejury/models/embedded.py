@@ -22,6 +22,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import httpx
 
@@ -133,7 +134,7 @@ class EmbeddedServer:
     One per model path per process (``EmbeddedServer.shared``); stopped at interpreter exit.
     """
 
-    _shared: dict[Path, EmbeddedServer] = {}
+    _shared: ClassVar[dict[Path, EmbeddedServer]] = {}
     _lock = threading.Lock()
 
     def __init__(self, config: ServerConfig) -> None:

@@ -18,8 +18,8 @@ from sejury.errors import ModelError, ScoreParseError, SejuryError
 from sejury.graph.context import JudgeContext
 from sejury.graph.state import MemberTask
 from sejury.llm import Reply
-from sejury.scoring import ParsedReply, parse_score
 from sejury.schema import Sample, Status, Strategy, StrategyResult, TraceEvent
+from sejury.scoring import ParsedReply, parse_score
 
 _ROLE = {"system": "system", "human": "user", "ai": "assistant"}
 

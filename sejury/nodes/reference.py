@@ -6,8 +6,8 @@ from __future__ import annotations
 from sejury import prompts
 from sejury.graph.context import JudgeContext
 from sejury.nodes._base import Outcome, Recorder, ask_score, ask_text
-from sejury.scoring import parse_bullets
 from sejury.schema import Sample, Strategy, StrategyResult
+from sejury.scoring import parse_bullets
 
 MAX_PROPERTIES = 8
 

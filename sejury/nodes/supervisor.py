@@ -16,7 +16,14 @@ from sejury.graph.state import JudgeState, MemberTask, Plan
 from sejury.nodes import REGISTRY
 from sejury.nodes.rethink import feeder_for
 from sejury.schema import (
-    Sample, Spread, Status, Strategy, StrategyResult, TeamFile, TraceEvent, Verdict,
+    Sample,
+    Spread,
+    Status,
+    Strategy,
+    StrategyResult,
+    TeamFile,
+    TraceEvent,
+    Verdict,
 )
 
 MERGE = "merge"

@@ -12,8 +12,8 @@ import re
 from sejury import prompts
 from sejury.graph.context import JudgeContext
 from sejury.nodes._base import Outcome, Recorder, ask_score, ask_text
-from sejury.scoring import ParsedReply, extract_code
 from sejury.schema import Sample, Strategy, StrategyResult, Task
+from sejury.scoring import ParsedReply, extract_code
 
 MAX_TEST_LINES = 60
 _TEST_LINE = {

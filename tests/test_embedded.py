@@ -1,0 +1,70 @@
+"""End to end on the real embedded model: CLI -> graph -> llama.cpp's OpenAI-compatible server.
+
+Checks the structure of the verdict, not a particular score: the 1.5B model's opinions are weak,
+but every call must really happen, be traced, and be read or marked unscored honestly.
+Slow (about a minute per sample for the full team on 2 cores); marked ``embedded``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sejury.models.embedded import MODEL_ALIAS
+
+pytestmark = pytest.mark.embedded
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+def run_cli(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "sejury.cli", *args, "--cache-path", str(cache)],
+                          capture_output=True, text=True, timeout=900)
+
+
+def test_full_team_on_the_embedded_model_then_cached(tmp_path: Path) -> None:
+    cache = tmp_path / "cache.sqlite"
+    first = run_cli("judge", str(EXAMPLES / "code_generation.json"), "--json", "--scale", "1-5", cache=cache)
+    assert first.returncode == 0, first.stderr
+    v = json.loads(first.stdout)
+    assert MODEL_ALIAS in v["model"]
+    assert set(v["strategies"]) == {"direct", "direct_ref", "rethink", "equivalence",
+                                    "reference_analysis", "generate_tests"}
+    assert v["llm_calls"] >= 8  # 8, plus a repair turn per unreadable reply
+    for name, r in v["strategies"].items():
+        assert r["status"] in ("scored", "unscored"), (name, r["detail"])
+        if r["status"] == "scored":
+            assert 0 <= r["score"] <= 100
+        else:
+            assert r["score"] is None and r["detail"]
+        calls = [e for e in r["trace"] if e["kind"] == "llm_call"]
+        assert calls, name
+        for e in calls:
+            assert e["reply"] is not None and e["prompt_tokens"] > 0 and e["seconds"] > 0
+    tests = v["strategies"]["generate_tests"]["artifacts"]
+    assert tests["n_tests"] >= 1 and tests["tests"]
+    scored = [r["score"] for r in v["strategies"].values() if r["status"] == "scored"]
+    if scored:
+        assert v["status"] == "scored"
+        assert v["score"] == pytest.approx(sum(scored) / len(scored), abs=0.01)
+        assert v["scaled_score"] == pytest.approx(v["score"] / 100 * 4 + 1, abs=0.01)
+    else:
+        assert v["status"] == "unscored" and v["score"] is None
+
+    # the same sample again: every strategy comes from the cache, no LLM call
+    again = run_cli("judge", str(EXAMPLES / "code_generation.json"), "--json", cache=cache)
+    assert again.returncode == 0, again.stderr
+    w = json.loads(again.stdout)
+    assert w["llm_calls"] == 0 and w["score"] == v["score"]
+    assert all(r["cached"] for r in w["strategies"].values())
+
+
+def test_readable_verdict_for_a_summary(tmp_path: Path) -> None:
+    res = run_cli("judge", str(EXAMPLES / "code_summarization.json"), "--team", "S1,S3", cache=tmp_path / "c.sqlite")
+    assert res.returncode == 0, res.stderr
+    assert "S1 direct" in res.stdout and "S3 equivalence" in res.stdout
+    assert ("merged score:" in res.stdout) or ("unscored" in res.stdout)
+    assert "LLM calls" in res.stdout
