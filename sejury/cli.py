@@ -87,6 +87,8 @@ def print_verdict(v: Verdict, *, console: Console = out) -> None:
                   Status.SKIPPED: "dim"}[r.status]
         label = f"{r.strategy.paper_name} {name}" + ("" if r.in_team else " (feeds S2)")
         lines = [f"• {escape(x)}" for x in r.reasons[:4]]
+        if r.status is Status.SCORED and not r.reasons:
+            lines.append("[dim](no reasons given)[/dim]")
         if r.detail:
             lines.append(f"[{colour}]{escape(r.detail)}[/{colour}]")
         if "n_tests" in r.artifacts:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from sejury.errors import ScoreParseError
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 
 # `Score: 85`, `**Final Score**: 85/100`, `score = 85.5`, `SCORE - 85`
 _LABELLED = re.compile(
@@ -26,6 +26,7 @@ _LABELLED = re.compile(
 _END_TAG = re.compile(r"(-?\d{1,3}(?:\.\d+)?)\s*\[END\]", re.IGNORECASE)
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.*\S)\s*$")
 _DATA_END = re.compile(r"\[END [A-Z ]+\]")
+_DATA_MARKER = re.compile(r"\[(BEGIN|END) [A-Z ]+\]")
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,13 @@ def parse_score(text: str | None, *, finish_reason: str | None = None) -> Parsed
     score = float(raw)
     if not 0 <= score <= 100:
         raise ScoreParseError(f"score {raw} is outside 0-100")
-    return ParsedReply(score=score, reasons=parse_bullets(region[:pos]))
+    reasons = parse_bullets(region[:pos])
+    if not reasons and region is not text:
+        # the reply echoed a block marker as an item: reasons (never the score) may come from before it
+        before = text[: len(text) - len(region) + pos]
+        stripped = (_DATA_MARKER.sub("", b).strip(" -:>") for b in parse_bullets(before))
+        reasons = [r for r in stripped if r]
+    return ParsedReply(score=score, reasons=reasons)
 
 
 def parse_bullets(text: str) -> list[str]:

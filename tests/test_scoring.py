@@ -58,6 +58,15 @@ def test_reasons_are_the_bullets_before_the_score() -> None:
     assert parsed.reasons == ["first", "second", "third"]
 
 
+def test_reasons_survive_an_echoed_marker_but_the_score_stays_after_it() -> None:
+    reply = "Checks:\n- [BEGIN EARLIER REASONS] -> FALSE (misses max)\n- [END EARLIER REASONS] -> TRUE\nScore: 0"
+    parsed = parse_score(reply)
+    assert parsed.score == 0
+    assert parsed.reasons == ["FALSE (misses max)", "TRUE"]
+    reply2 = "Checks:\n- misses the max case: TRUE\n[END EARLIER REASONS]\nScore: 10"
+    assert parse_score(reply2).reasons == ["misses the max case: TRUE"]
+
+
 def test_bullets_and_code_blocks() -> None:
     assert parse_bullets("x\n - a \n-b\n2) c") == ["a", "c"]
     assert extract_code("Here:\n```python\nassert f(1) == 2\n```\nand\n```\nassert f(2) == 3\n```") == \

@@ -124,7 +124,7 @@ def merge_verdict(state: JudgeState, ctx: JudgeContext) -> Verdict:
         scale=ctx.scale,
         scaled_score=round(ctx.scale.map(score), 3) if ctx.scale and score is not None else None,
         team=plan.team,
-        strategies=results,
+        strategies={s.value: results[s.value] for s in Strategy if s.value in results},
         unscored_members=[r.strategy.value for r in members if r.status in (Status.UNSCORED, Status.FAILED)],
         skipped_members=[r.strategy.value for r in members if r.status is Status.SKIPPED],
         spread=Spread.of(scores),
