@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from contextlib import AbstractAsyncContextManager
 from enum import StrEnum
 
 from pydantic import BaseModel
@@ -26,17 +27,27 @@ class ExecResult(BaseModel):
 
 
 class Sandbox(ABC):
-    """An isolated place to write files and run commands with a time limit."""
+    """An isolated place that serves one run at a time."""
+
+    @abstractmethod
+    async def run(self, files: dict[str, str], command: str, *, timeout: float) -> ExecResult:
+        """Write ``files`` (relative paths) into a fresh work dir, run ``command`` (a shell command
+        line) there with a time limit.  Never raises for the command's own failure."""
+
+
+class SandboxProvider(ABC):
+    """Hands out sandboxes (warm or fresh) and bounds how many run at once."""
 
     name: str = "sandbox"
+    isolation: str = ""  # one line for the verdict: what protects the host
 
     @abstractmethod
-    async def write_files(self, files: dict[str, str]) -> None:
-        """Write text files (paths relative to the work dir)."""
+    def acquire(self) -> AbstractAsyncContextManager[Sandbox]:
+        """``async with provider.acquire() as sb: await sb.run(...)``"""
 
-    @abstractmethod
-    async def exec(self, command: list[str], *, timeout: float) -> ExecResult:
-        """Run a command in the work dir; never raises for the command's own failure."""
+    async def run(self, files: dict[str, str], command: str, *, timeout: float) -> ExecResult:
+        async with self.acquire() as sb:
+            return await sb.run(files, command, timeout=timeout)
 
     async def close(self) -> None:  # noqa: B027 - optional hook
-        """Release the sandbox's resources."""
+        """Release every resource (containers, processes)."""

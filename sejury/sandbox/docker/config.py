@@ -1,0 +1,17 @@
+"""Names and labels shared by the Docker backend's modules."""
+
+from __future__ import annotations
+
+import os
+import socket
+
+DEFAULT_IMAGE = os.environ.get("SEJURY_SANDBOX_IMAGE", "sejury-sandbox:1")
+LABEL = "org.sejury.sandbox"  # every container we start carries it
+OWNER_LABEL = "org.sejury.owner"  # host:pid of the process that started it (for reaping)
+WORKDIR = "/work"
+KEEPER_USER = "65533:65533"  # runs `sleep infinity`; not the run user, so `kill -9 -1` after a run spares it
+HOST_GRACE = 10.0  # seconds past the in-container timeout before the host gives up on an exec
+
+
+def owner() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"

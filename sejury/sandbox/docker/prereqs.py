@@ -1,0 +1,31 @@
+"""Is the engine there, and the image?  Errors say what to do next."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sejury.errors import SandboxError
+
+
+def client() -> Any:
+    try:
+        import docker
+    except ImportError as exc:
+        raise SandboxError("the docker SDK is missing: pip install docker") from exc
+    try:
+        c = docker.from_env(timeout=120)
+        c.ping()
+        return c
+    except Exception as exc:
+        raise SandboxError(
+            "no Docker engine answers (is dockerd running, and can this user reach its socket?): "
+            f"{exc}. Install and start it: apt-get install -y docker.io && dockerd &") from None
+
+
+def require_image(c: Any, image: str) -> None:
+    import docker.errors
+
+    try:
+        c.images.get(image)
+    except docker.errors.ImageNotFound:
+        raise SandboxError(f"the sandbox image {image!r} is missing: build it with `sejury sandbox build`") from None
