@@ -19,6 +19,7 @@ import ast
 import json
 import re
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel
@@ -63,7 +64,9 @@ class RunReport(BaseModel):
 
 def _balanced_statements(text: str) -> list[str]:
     """Split C-like code into top-level statements by line, keeping brackets and strings whole."""
-    out, cur, depth, quote = [], [], 0, ""
+    out: list[str] = []
+    cur: list[str] = []
+    depth, quote = 0, ""
     for line in text.splitlines():
         if not line.strip() and not cur:
             continue
@@ -106,7 +109,8 @@ _CHECK = {
 
 
 def _split_c_like(language: str, tests: str) -> Suite:
-    setup, units = [], []
+    setup: list[str] = []
+    units: list[str] = []
     for stmt in _balanced_statements(tests):
         if stmt.startswith(("#include", "import ", "package ", "using namespace")):
             continue  # the harness provides these
@@ -120,7 +124,8 @@ def _split_python(tests: str) -> Suite:
     except SyntaxError:
         lines = tests.splitlines()
         return Suite("", [ln.strip() for ln in lines if ln.strip().startswith("assert")])
-    setup, units = [], []
+    setup: list[str] = []
+    units: list[str] = []
     for node in tree.body:
         src = ast.get_source_segment(tests, node) or ""
         if isinstance(node, ast.Assert):
@@ -245,7 +250,7 @@ def _java_class(code: str) -> str:
     return m.group(1) if m else "Solution"
 
 
-def _wrap_units(units: dict[int, str], before: list[str], indent: str, make: callable,  # type: ignore[valid-type]
+def _wrap_units(units: dict[int, str], before: list[str], indent: str, make: Callable[[int, str], str],
                 ) -> tuple[str, dict[int, tuple[int, int]]]:
     lines = list(before)
     spans: dict[int, tuple[int, int]] = {}
@@ -318,8 +323,9 @@ def build_harness(language: str, program: str, suite: Suite, active: dict[int, s
 
         def go_unit(i: int, u: str) -> str:
             u = re.sub(r"\bt\.(Errorf|Error|Fatalf|Fatal)\(", "sejuryFail(", u)
-            return (f"func() {{\n  defer func() {{ if r := recover(); r != nil {{ fmt.Printf(\"@@T {i} FAIL %v\\n\", r) "
-                    f"}} else {{ fmt.Println(\"@@T {i} PASS\") }} }}()\n{textwrap.indent(u, '  ')}\n}}()")
+            return (f"func() {{\n  defer func() {{ if r := recover(); r != nil {{ "
+                    f"fmt.Printf(\"@@T {i} FAIL %v\\n\", r) }} else {{ fmt.Println(\"@@T {i} PASS\") }} }}()\n"
+                    f"{textwrap.indent(u, '  ')}\n}}()")
 
         body, spans = _wrap_units(active, head, "  ", go_unit)
         body += "\n}\n"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import io
 import re
 import tarfile
@@ -30,7 +31,8 @@ _OOM_FILES = "/sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.eve
 _SCRIPT = f"""
 rm -rf {WORKDIR}/r 2>/dev/null
 mkdir -p {WORKDIR}/r && cd {WORKDIR}/r || exit 125
-for p in "$@"; do printf %s "$p"; done | base64 -d | tar -x -o -f - || {{ echo "sandbox: cannot unpack files" >&2; exit 125; }}
+for p in "$@"; do printf %s "$p"; done | base64 -d | tar -x -o -f - \
+  || {{ echo "sandbox: cannot unpack files" >&2; exit 125; }}
 b=$(cat {_OOM_FILES} 2>/dev/null | grep '^oom_kill ' | tr '\\n' ' ')
 timeout -k 2 "$SEJURY_TIMEOUT" sh -c "$SEJURY_CMD"
 rc=$?
@@ -108,10 +110,8 @@ class Box:
         self.broken = False
 
     def remove(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self.container.remove(force=True)
-        except Exception:
-            pass
 
     async def run(self, files: dict[str, str], command: str, *, timeout: float) -> ExecResult:
         start = time.perf_counter()

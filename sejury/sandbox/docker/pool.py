@@ -7,7 +7,7 @@ import asyncio
 import atexit
 import os
 from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from typing import Any, Literal
 
 from sejury.sandbox.base import ExecResult, Sandbox, SandboxProvider
@@ -96,7 +96,5 @@ class DockerSandbox(SandboxProvider):
             box.remove()
         self._all.clear()
         self._idle.clear()
-        try:
+        with suppress(Exception):
             cleanup.reap(self.client, only_owner=owner())
-        except Exception:
-            pass

@@ -13,7 +13,7 @@ def client() -> Any:
     except ImportError as exc:
         raise SandboxError("the docker SDK is missing: pip install docker") from exc
     try:
-        c = docker.from_env(timeout=120)
+        c = docker.from_env(timeout=120)  # type: ignore[attr-defined]
         c.ping()
         return c
     except Exception as exc:
