@@ -14,7 +14,7 @@ import asyncio
 import threading
 from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 
@@ -25,6 +25,7 @@ from sejury.graph.context import JudgeContext
 from sejury.llm import ChatClient
 from sejury.models import ModelSettings, make_client
 from sejury.models.embedded import cache_dir
+from sejury.sandbox.base import SandboxProvider
 from sejury.schema import Sample, Scale, Strategy, TeamFile, Verdict, parse_strategy
 
 T = TypeVar("T")
@@ -77,6 +78,10 @@ class Judge:
         structured: bool | None = None,
         model_path: str | Path | None = None,
         timeout: float = 600.0,
+        execute: bool = False,
+        sandbox: SandboxProvider | None = None,
+        sandbox_mode: Literal["warm", "oneshot"] = "warm",
+        execution_weight: float = 0.75,
     ) -> None:
         if isinstance(model, ChatClient):
             client = model
@@ -90,9 +95,17 @@ class Judge:
         if cache:
             path = Path(cache) if isinstance(cache, (str, Path)) else cache_dir() / "results.sqlite"
             self.cache = ResultCache(path)
+        if execute and sandbox is None:
+            from sejury.sandbox.docker import DockerSandbox
+
+            sandbox = DockerSandbox(mode=sandbox_mode)  # says clearly if the engine or image is missing
+        if not 0 <= execution_weight <= 1:
+            raise InputError("must be between 0 and 1", field="execution_weight")
+        self.sandbox = sandbox
         self.context = JudgeContext(
             llm=client, team=_team(team), scale=Scale.parse(scale) if isinstance(scale, str) else scale,
-            cache=self.cache, parse_retries=parse_retries)
+            cache=self.cache, parse_retries=parse_retries, sandbox=sandbox, execute=execute,
+            execution_weight=execution_weight)
         self.graph = build_graph(self.context, retry_attempts=retry_attempts)
 
     @property
@@ -154,6 +167,8 @@ class Judge:
         return run_sync(collect())
 
     def close(self) -> None:
+        if self.sandbox is not None:
+            run_sync(self.sandbox.close())
         if self.cache is not None:
             self.cache.close()
 

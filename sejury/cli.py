@@ -29,6 +29,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Judge generated code, patches and summaries with a jury of LLM strategies.")
 model_app = typer.Typer(no_args_is_help=True, help="The embedded model: assemble, serve, inspect.")
 app.add_typer(model_app, name="model")
+sandbox_app = typer.Typer(no_args_is_help=True, help="The Docker sandbox that runs S5's tests.")
+app.add_typer(sandbox_app, name="sandbox")
 out = Console()
 err = Console(stderr=True)
 
@@ -49,14 +51,22 @@ LlmConcOpt = Annotated[int | None, typer.Option(help="Max LLM calls in flight (d
 MaxTokOpt = Annotated[int, typer.Option(help="Reply token limit per call.")]
 RetriesOpt = Annotated[int, typer.Option(help="Repair turns after a reply with no readable score.")]
 ModelPathOpt = Annotated[Path | None, typer.Option(help="Another GGUF file for the embedded backends.")]
+ExecuteOpt = Annotated[bool, typer.Option("--execute/--no-execute", help=(
+    "Really run S5's tests in the Docker sandbox: validated on the reference, then run on the candidate."))]
+SandboxModeOpt = Annotated[str, typer.Option(help="warm (a pool of running containers) or oneshot (one per run).")]
+ExecWeightOpt = Annotated[float, typer.Option(help="S5: share of the execution pass ratio in its score.")]
 
 
 def _make_judge(model: str, base_url: str | None, api_key: str | None, team: str | None,
                 scale: str | None, cache: bool, cache_path: Path | None, llm_concurrency: int | None,
-                max_tokens: int, parse_retries: int, model_path: Path | None) -> Judge:
+                max_tokens: int, parse_retries: int, model_path: Path | None, execute: bool = False,
+                sandbox_mode: str = "warm", execution_weight: float = 0.75) -> Judge:
+    if sandbox_mode not in ("warm", "oneshot"):
+        raise InputError(f"{sandbox_mode!r}: use warm or oneshot", field="sandbox-mode")
     return Judge(model, base_url=base_url, api_key=api_key, team=team, scale=scale,
                  cache=(cache_path or True) if cache else False, llm_concurrency=llm_concurrency,
-                 max_tokens=max_tokens, parse_retries=parse_retries, model_path=model_path)
+                 max_tokens=max_tokens, parse_retries=parse_retries, model_path=model_path, execute=execute,
+                 sandbox_mode=sandbox_mode, execution_weight=execution_weight)  # type: ignore[arg-type]
 
 
 def _error(message: str, console: Console = err) -> None:
@@ -92,7 +102,7 @@ def print_verdict(v: Verdict, *, console: Console = out) -> None:
         if r.detail:
             lines.append(f"[{colour}]{escape(r.detail)}[/{colour}]")
         if "n_tests" in r.artifacts:
-            lines.append(f"[dim]{r.artifacts['n_tests']} tests generated; {r.artifacts.get('execution')}[/dim]")
+            lines.append(f"[dim]{escape(_tests_line(r.artifacts))}[/dim]")
         table.add_row(label, f"[{colour}]{r.status.value}[/{colour}]" + (" (cached)" if r.cached else ""),
                       _fmt(r.score), str(r.llm_calls), f"{r.seconds:.1f}", "\n".join(lines))
     console.print(table)
@@ -115,6 +125,22 @@ def print_verdict(v: Verdict, *, console: Console = out) -> None:
                   f"{v.seconds:.1f}s, model {escape(v.model)}, prompts {v.prompt_version}[/dim]\n")
 
 
+def _tests_line(art: dict[str, Any]) -> str:
+    ex = art.get("execution")
+    if not isinstance(ex, dict):
+        return f"{art['n_tests']} tests generated; {ex}"
+    if ex["status"] != "ran":
+        return f"{art['n_tests']} tests generated; not run: {ex['reason']}"
+    cand = ex.get("candidate") or {}
+    line = (f"{ex['generated']} tests generated, {ex['invalid_on_reference']} invalid on the reference, "
+            f"{ex['valid']} valid; candidate passed {cand.get('passed', 0)}/{ex['valid']}"
+            f"{'' if ex.get('executable') else ' (does not load)'}; score = {art.get('score_rule')}")
+    own = ex.get("sample_tests")
+    if own:
+        line += f"; sample's own tests: {own['passed']}/{own['total']} passed"
+    return line
+
+
 @app.command()
 def judge(
     files: Annotated[list[Path] | None,
@@ -129,7 +155,8 @@ def judge(
     model: ModelOpt = "embedded", base_url: BaseUrlOpt = None, api_key: ApiKeyOpt = None,
     team: TeamOpt = None, scale: ScaleOpt = None, cache: CacheOpt = True, cache_path: CachePathOpt = None,
     llm_concurrency: LlmConcOpt = None, max_tokens: MaxTokOpt = 384, parse_retries: RetriesOpt = 1,
-    model_path: ModelPathOpt = None,
+    model_path: ModelPathOpt = None, execute: ExecuteOpt = False, sandbox_mode: SandboxModeOpt = "warm",
+    execution_weight: ExecWeightOpt = 0.75,
 ) -> None:
     """Judge one sample (flags) or the samples in JSON files, and print the verdicts."""
     try:
@@ -143,7 +170,7 @@ def judge(
         if not samples:
             raise InputError("nothing to judge: give a sample file or --task/--problem/--candidate")
         j = _make_judge(model, base_url, api_key, team, scale, cache, cache_path, llm_concurrency,
-                        max_tokens, parse_retries, model_path)
+                        max_tokens, parse_retries, model_path, execute, sandbox_mode, execution_weight)
     except SejuryError as exc:
         raise _fail(exc) from None
     failed = 0
@@ -175,7 +202,8 @@ def batch(
     model: ModelOpt = "embedded", base_url: BaseUrlOpt = None, api_key: ApiKeyOpt = None,
     team: TeamOpt = None, scale: ScaleOpt = None, cache: CacheOpt = True, cache_path: CachePathOpt = None,
     llm_concurrency: LlmConcOpt = None, max_tokens: MaxTokOpt = 384, parse_retries: RetriesOpt = 1,
-    model_path: ModelPathOpt = None,
+    model_path: ModelPathOpt = None, execute: ExecuteOpt = False, sandbox_mode: SandboxModeOpt = "warm",
+    execution_weight: ExecWeightOpt = 0.75,
 ) -> None:
     """Judge a JSONL dataset into a JSONL of verdicts.  Killed and re-run, it skips finished samples."""
     try:
@@ -198,7 +226,7 @@ def batch(
         raise typer.Exit(1 if errors else 0)
     try:
         j = _make_judge(model, base_url, api_key, team, scale, cache, cache_path, llm_concurrency,
-                        max_tokens, parse_retries, model_path)
+                        max_tokens, parse_retries, model_path, execute, sandbox_mode, execution_weight)
     except SejuryError as exc:
         run.close()
         raise _fail(exc) from None
@@ -268,6 +296,51 @@ def model_serve(port: Annotated[int, typer.Option()] = 8765,
     err.print(f"serving on http://127.0.0.1:{port}/v1 — use: --model qwen2.5-coder-1.5b-instruct-q4_k_m "
               f"--base-url http://127.0.0.1:{port}/v1")
     serve_forever(ServerConfig(model_path=path, n_ctx=n_ctx), port)
+
+
+@sandbox_app.command("build")
+def sandbox_build(
+    tag: Annotated[str, typer.Option(help="Image tag.")] = "sejury-sandbox:1",
+    registry: Annotated[bool, typer.Option(help="docker build from a registry instead of the offline recipe.")] = False,
+) -> None:
+    """Build the sandbox image (offline by default: mmdebstrap + docker import)."""
+    from sejury.sandbox.image import build
+
+    try:
+        build(tag, registry=registry)
+    except SejuryError as exc:
+        raise _fail(exc) from None
+    out.print(f"built {tag}")
+
+
+@sandbox_app.command("check")
+def sandbox_check() -> None:
+    """Is the engine there, the image built, and does a hardened run work?"""
+    from sejury.api import run_sync
+    from sejury.sandbox.docker import DockerSandbox
+
+    try:
+        sb = DockerSandbox(size=1)
+        res = run_sync(sb.run({"check.py": "print('sandbox ok')"}, "python3 check.py", timeout=20))
+        run_sync(sb.close())
+    except SejuryError as exc:
+        raise _fail(exc) from None
+    out.print(f"{res.status.value}: {res.stdout.strip()} in {res.seconds:.2f}s — {sb.isolation}")
+    if res.status != "ok":
+        raise typer.Exit(1)
+
+
+@sandbox_app.command("reap")
+def sandbox_reap() -> None:
+    """Remove sandbox containers left by processes that are gone."""
+    from sejury.sandbox.docker import prereqs
+    from sejury.sandbox.docker.cleanup import reap
+
+    try:
+        n = reap(prereqs.client())
+    except SejuryError as exc:
+        raise _fail(exc) from None
+    out.print(f"removed {n} container(s)")
 
 
 def main() -> None:

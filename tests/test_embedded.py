@@ -68,3 +68,31 @@ def test_readable_verdict_for_a_summary(tmp_path: Path) -> None:
     assert "S1 direct" in res.stdout and "S3 equivalence" in res.stdout
     assert ("merged score:" in res.stdout) or ("unscored" in res.stdout)
     assert "LLM calls" in res.stdout
+
+
+@pytest.mark.docker
+def test_execute_in_five_languages_on_the_embedded_model(tmp_path: Path) -> None:
+    """`sejury judge --execute`: the embedded model writes tests, they run in Docker on the reference
+    and then on the candidate, and the verdict says how many were generated, discarded, passed."""
+    files = sorted(str(p) for p in (EXAMPLES / "execute").glob("*.json"))
+    assert len(files) == 5
+    res = run_cli("judge", *files, "--team", "S5", "--execute", "--json", cache=tmp_path / "c.sqlite")
+    assert res.returncode == 0, res.stderr
+    verdicts = {json.loads(x)["sample_id"].split("-")[1]: json.loads(x) for x in res.stdout.splitlines()}
+    assert set(verdicts) == {"python", "javascript", "java", "cpp", "go"}
+    ran = set()
+    for lang, v in verdicts.items():
+        r = v["strategies"]["generate_tests"]
+        ex = r["artifacts"]["execution"]
+        assert ex["status"] in ("ran", "skipped"), (lang, ex)
+        if ex["status"] == "skipped":
+            assert ex["reason"], lang
+            continue
+        ran.add(lang)
+        assert ex["generated"] == ex["invalid_on_reference"] + ex["valid"] and ex["valid"] >= 1, (lang, ex)
+        assert ex["candidate"]["total"] == ex["valid"] and isinstance(ex["executable"], bool)
+        assert 0 <= ex["pass_ratio"] <= 1 and "no network" in ex["sandbox"]
+        assert [e["step"] for e in r["trace"] if e["kind"] == "sandbox_run"] == [
+            "validate_on_reference", "run_candidate"]
+    # temperature 0 makes the model's tests repeatable: measured here, all five languages ran
+    assert len(ran) >= 4, ran

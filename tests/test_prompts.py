@@ -65,3 +65,12 @@ def test_test_style_per_language() -> None:
     assert "assert" in prompts.test_style("python")
     assert "testing.T" in prompts.test_style("go")
     assert prompts.test_style("cobol") == prompts.test_style("any")
+
+
+def test_docker_dockerfile_matches_the_recipe() -> None:
+    from pathlib import Path
+
+    from sejury.sandbox.image import dockerfile
+
+    path = Path(__file__).parent.parent / "docker" / "Dockerfile"
+    assert path.read_text() == dockerfile(), "regenerate docker/Dockerfile from sejury/sandbox/image.py"

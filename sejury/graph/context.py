@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from sejury.cache import ResultCache
 from sejury.llm import ChatClient
-from sejury.sandbox.base import Sandbox
+from sejury.sandbox.base import SandboxProvider
 from sejury.schema import Scale, Strategy, TeamFile
 
 
@@ -16,6 +16,7 @@ class JudgeContext:
     team: TeamFile | list[Strategy] | None = None  # None: every strategy that applies
     scale: Scale | None = None
     cache: ResultCache | None = None
-    sandbox: Sandbox | None = None
-    execute: bool = False  # run S5's tests in the sandbox (needs a sandbox backend)
+    sandbox: SandboxProvider | None = None
+    execute: bool = False  # run S5's tests in the sandbox
+    execution_weight: float = 0.75  # S5: share of the execution pass ratio in its score
     parse_retries: int = 1  # repair turns after a reply without a readable score

@@ -59,6 +59,15 @@ class Recorder:
         ))
 
 
+    def sandbox_event(self, step: str, run: Any) -> None:
+        """A sandbox run (a ``SuiteRun`` or None) in the trace."""
+        if run is None:
+            return
+        detail = run.model_dump() if hasattr(run, "model_dump") else {"run": str(run)}
+        self.events.append(TraceEvent(kind="sandbox_run", strategy=self.strategy.value, step=step,
+                                      seconds=float(detail.get("seconds", 0.0)), detail=detail))
+
+
 @dataclass
 class Outcome:
     """What a strategy hands back: a parsed score (None: unscored) and what it made on the way."""
@@ -132,7 +141,9 @@ def member_node(strategy: Strategy, run: StrategyRun, *, max_attempts: int,
             raise SejuryError("no judge context: pass context= to graph.ainvoke or build_graph")
         sample, in_team, feed = task["sample"], task.get("in_team", True), task.get("feed")
         version = prompts.prompt_version(strategy)
-        extra = _feed_digest(feed) + ("|exec" if ctx.execute and strategy is Strategy.GENERATE_TESTS else "")
+        extra = _feed_digest(feed)
+        if ctx.execute and strategy is Strategy.GENERATE_TESTS:
+            extra += f"|exec:{ctx.execution_weight:g}"
         key = cache_key(strategy=strategy.value, prompt_version=version, model=ctx.llm.name,
                         sample_hash=sample.content_hash(), extra=extra)
         if ctx.cache is not None and (hit := ctx.cache.get(key)) is not None:

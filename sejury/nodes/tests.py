@@ -1,17 +1,27 @@
 """S5 generate tests, then assess: the first call writes tests from the problem and the reference
 (never from the candidate); the second predicts whether the candidate passes each.
 
-Execution of the tests in a sandbox is a separate capability (the Docker backend); without it the
-score is the LLM's prediction, and the result says so (``artifacts["execution"]``).
+With execution on (``--execute``), the tests also really run in the sandbox: first on the
+reference, which discards the wrong ones, then on the candidate; the LLM predicts on the valid
+tests only, and the score combines both (``combine``).  Without it the score is the prediction.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
+from typing import Any
 
 from sejury import prompts
 from sejury.graph.context import JudgeContext
 from sejury.nodes._base import Outcome, Recorder, ask_score, ask_text
+from sejury.sandbox.execution import (
+    TestExecution,
+    run_on_candidate,
+    run_sample_tests,
+    validate_on_reference,
+)
+from sejury.sandbox.runners import Suite
 from sejury.schema import Sample, Strategy, StrategyResult, Task
 from sejury.scoring import ParsedReply, extract_code
 
@@ -51,16 +61,77 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
         S, sample.task, "write", language=sample.language, problem=sample.problem,
         reference=sample.reference, test_style=prompts.test_style(sample.language)))
     tests, n_tests = read_tests(written.text, sample.language, written.finish_reason == "length")
-    artifacts: dict[str, object] = {"tests": tests, "n_tests": n_tests,
-                                    "execution": "not run: LLM prediction only"}
+    artifacts: dict[str, Any] = {"tests": tests, "n_tests": n_tests}
     if n_tests == 0:
         return Outcome(None, detail="no tests could be read from the reply", artifacts=artifacts)
+
+    execution: TestExecution | None = None
+    valid = None
+    if ctx.execute:
+        execution, valid = await _validate(sample, ctx, rec, tests)
+    predict_on = execution.valid_tests if execution and execution.status == "ran" else tests
     user = prompts.render(S, sample.task, "predict", language=sample.language, problem=sample.problem,
-                          candidate=sample.candidate, tests=tests)
-    parsed, error = await ask_score(ctx, rec, "predict", user)
+                          candidate=sample.candidate, tests=predict_on)
+
+    async def predict() -> tuple[ParsedReply | None, str]:
+        return await ask_score(ctx, rec, "predict", user)
+
+    async def execute() -> TestExecution | None:
+        if execution is None or execution.status != "ran" or valid is None or ctx.sandbox is None:
+            return execution
+        done = await run_on_candidate(ctx.sandbox, execution, valid, sample.problem, sample.candidate)
+        rec.sandbox_event("run_candidate", done.candidate)
+        if sample.tests:
+            own = await run_sample_tests(ctx.sandbox, sample.language, sample.problem, sample.candidate,
+                                         sample.tests)
+            done = done.model_copy(update={"sample_tests": own})
+            rec.sandbox_event("run_sample_tests", own)
+        return done
+
+    (parsed, error), execution = await asyncio.gather(predict(), execute())
     if parsed is not None:
         parsed = score_from_verdicts(parsed, artifacts)
-    return Outcome(parsed, detail=error or None, artifacts=artifacts)
+    if execution is None:
+        artifacts["execution"] = "not run: LLM prediction only (execution is off)"
+        return Outcome(parsed, detail=error or None, artifacts=artifacts)
+    artifacts["execution"] = execution.model_dump(exclude={"valid_tests"})
+    return combine(parsed, execution, artifacts, ctx.execution_weight, error)
+
+
+async def _validate(sample: Sample, ctx: JudgeContext, rec: Recorder, tests: str,
+                    ) -> tuple[TestExecution, Suite | None]:
+    if sample.task is Task.PROGRAM_REPAIR:
+        return TestExecution(status="skipped", reason=(
+            "running a patch needs the buggy program to apply it to, which this sample does not carry; "
+            "LLM prediction only")), None
+    if ctx.sandbox is None:
+        return TestExecution(status="skipped", reason="no sandbox configured"), None
+    execution, valid = await validate_on_reference(ctx.sandbox, sample.language, sample.problem,
+                                                   sample.reference or "", tests)
+    rec.sandbox_event("validate_on_reference", execution.reference)
+    return execution, valid
+
+
+def combine(parsed: ParsedReply | None, ex: TestExecution, artifacts: dict[str, Any], weight: float,
+            error: str) -> Outcome:
+    """S5's score from its two parts, each kept visible in the artifacts:
+    - the tests ran: ``weight * 100 * pass_ratio + (1 - weight) * prediction`` (a candidate that
+      does not load passes nothing: ratio 0); without a readable prediction, ``100 * pass_ratio``;
+    - they could not run (no runner, invalid on the reference, a patch): the prediction alone."""
+    prediction = parsed.score if parsed is not None else None
+    artifacts["prediction_score"] = prediction
+    if ex.status != "ran" or ex.pass_ratio is None:
+        artifacts["score_rule"] = f"prediction only ({ex.reason or 'no execution result'})"
+        return Outcome(parsed, detail=error or None, artifacts=artifacts)
+    executed = 100 * ex.pass_ratio
+    artifacts["execution_score"] = round(executed, 2)
+    reasons = parsed.reasons if parsed is not None else []
+    if prediction is None:
+        artifacts["score_rule"] = "execution only (the prediction was unreadable)"
+        return Outcome(ParsedReply(score=round(executed, 2), reasons=reasons), artifacts=artifacts)
+    artifacts["score_rule"] = f"{weight:g} x execution + {1 - weight:g} x prediction"
+    score = weight * executed + (1 - weight) * prediction
+    return Outcome(ParsedReply(score=round(score, 2), reasons=reasons), artifacts=artifacts)
 
 
 _PASS = re.compile(r"\bPASS(?:ES|ED)?\b", re.IGNORECASE)

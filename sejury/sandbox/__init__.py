@@ -1,6 +1,6 @@
-"""Sandboxes for running generated tests.  The Docker backend is its own module (not yet here);
-until then S5 predicts pass/fail with the LLM only, and says so in its result."""
+"""Sandboxes for running S5's generated tests.  ``DockerSandbox`` is the default, tested backend."""
 
-from sejury.sandbox.base import ExecResult, ExecStatus, Sandbox
+from sejury.sandbox.base import ExecResult, ExecStatus, Sandbox, SandboxProvider
+from sejury.sandbox.limits import SandboxLimits
 
-__all__ = ["ExecResult", "ExecStatus", "Sandbox"]
+__all__ = ["ExecResult", "ExecStatus", "Sandbox", "SandboxLimits", "SandboxProvider"]

@@ -108,17 +108,79 @@ _CHECK = {
 }
 
 
-def _split_c_like(language: str, tests: str) -> Suite:
+# Small models ignore "only call it" and write whole programs: the solution again, then a main.
+# The tests are taken from the body of main / the test functions, and any statement that defines a
+# name the reference defines is dropped, so a copy of the reference can never mask the candidate.
+_ENTRY = {
+    "java": re.compile(r"static\s+void\s+main\s*\([^)]*\)\s*(?:throws\s+[\w\s,.]+)?\{"),
+    "cpp": re.compile(r"\bint\s+main\s*\([^)]*\)\s*\{"),
+    "go": re.compile(r"func\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)\s*\{"),
+    "javascript": re.compile(r"(?!)"),  # scripts have no entry point
+}
+_DEFINES = {
+    "javascript": re.compile(r"^(?:export\s+)?(?:async\s+)?(?:function\s*\*?\s*(\w+)|class\s+(\w+)|"
+                             r"(?:const|let|var)\s+(\w+)\s*=)"),
+    "java": re.compile(r"^(?:public\s+|final\s+|abstract\s+)*(?:class|interface|record)\s+(\w+)"),
+    "cpp": re.compile(r"^(?:template\s*<[^>]*>\s*)?(?:class|struct)\s+(\w+)|"
+                      r"^[\w:<>,\s*&]+?\b(\w+)\s*\([^;]*\)\s*(?:const\s*)?\{"),
+    "go": re.compile(r"^func\s+(?:\([^)]*\)\s*)?(\w+)|^type\s+(\w+)"),
+}
+
+
+def _block_bodies(text: str, start: re.Pattern[str]) -> list[str]:
+    """The contents of every ``{...}`` block opened by a match of ``start`` (brace-balanced)."""
+    bodies = []
+    for m in start.finditer(text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        bodies.append(text[m.end():i - 1])
+    return bodies
+
+
+def defined_names(language: str, program: str) -> set[str]:
+    """Top-level names a program defines (functions, classes, variables)."""
+    lang = language_of(language)
+    if lang == "python":
+        try:
+            tree = ast.parse(program)
+        except SyntaxError:
+            return set(re.findall(r"^(?:def|class)\s+(\w+)", program, flags=re.M))
+        names = set()
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign):
+                names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        return names
+    pattern = _DEFINES.get(lang or "")
+    if pattern is None:
+        return set()
+    found = set()
+    for stmt in _balanced_statements(program):
+        m = pattern.match(stmt.strip())
+        if m:
+            found |= {g for g in m.groups() if g}
+    return found - {"main"}
+
+
+def _split_c_like(language: str, tests: str, names: set[str]) -> Suite:
+    bodies = _block_bodies(tests, _ENTRY[language])
+    text = "\n".join(bodies) if bodies else tests
     setup: list[str] = []
     units: list[str] = []
-    for stmt in _balanced_statements(tests):
-        if stmt.startswith(("#include", "import ", "package ", "using namespace")):
-            continue  # the harness provides these
+    for stmt in _balanced_statements(text):
+        if stmt.startswith(("#include", "import ", "package ", "using namespace", "return")):
+            continue  # the harness provides these; a `return` would end the harness early
+        m = _DEFINES[language].match(stmt)
+        if m and ({g for g in m.groups() if g} & names or stmt.startswith(("func ", "class ", "public class"))):
+            continue  # a (re)definition, not a test
         (units if _CHECK[language].search(stmt) else setup).append(stmt)
     return Suite("\n".join(setup), units)
 
 
-def _split_python(tests: str) -> Suite:
+def _split_python(tests: str, names: set[str]) -> Suite:
     try:
         tree = ast.parse(tests)
     except SyntaxError:
@@ -141,24 +203,24 @@ def _split_python(tests: str) -> Suite:
         elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
             methods = [m.name for m in node.body if isinstance(m, ast.FunctionDef) and m.name.startswith("test")]
             units += [f"{src}\n{node.name}().{m}()" for m in methods]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in names:
+            continue  # a copy of the solution: it would mask the candidate
+        elif isinstance(node, ast.If) and "__main__" in (ast.get_source_segment(tests, node.test) or ""):
+            continue  # a main guard; its asserts, if any, repeat the ones above
         else:
             setup.append(src)
     return Suite("\n".join(setup), units)
 
 
-def split_tests(language: str, tests: str) -> Suite:
+def split_tests(language: str, tests: str, reference: str = "") -> Suite:
+    """Units and setup; definitions of names the ``reference`` defines are dropped."""
     lang = language_of(language)
     if lang is None:
         raise ValueError(f"no runner for {language!r}; runners: {', '.join(LANGUAGES)}")
-    if lang == "go":
-        body = tests
-        m = re.search(r"func\s+Test\w*\s*\(\s*t\s+\*testing\.T\s*\)\s*\{", tests)
-        if m:  # the body of the generated test function
-            body = tests[m.end():tests.rfind("}")]
-        return _split_c_like("go", body)
+    names = defined_names(lang, reference)
     if lang == "python":
-        return _split_python(tests)
-    return _split_c_like(lang, tests)
+        return _split_python(tests, names)
+    return _split_c_like(lang, tests, names)
 
 
 # --------------------------------------------------------------------------- programs
@@ -288,7 +350,7 @@ def build_harness(language: str, program: str, suite: Suite, active: dict[int, s
              "SejuryTestMain.java": body},
             f"mkdir -p out && (javac -nowarn -d out {cls}.java 2>&1 || {{ echo '@@LOAD FAIL'; exit 3; }}) "
             "&& echo '@@LOAD OK' && (javac -nowarn -cp out -d out SejuryTestMain.java 2>&1 "
-            "|| { echo '@@TESTS NOCOMPILE'; exit 4; }) && java -Xss16m -XX:+UseSerialGC -cp out SejuryTestMain",
+            "|| { echo '@@TESTS NOCOMPILE'; exit 4; }) && java -ea -Xss16m -XX:+UseSerialGC -cp out SejuryTestMain",
             spans, "SejuryTestMain.java")
     if lang == "cpp":
         head = ["#include <bits/stdc++.h>", "using namespace std;", "#define main sejury_candidate_main",
@@ -318,11 +380,14 @@ def build_harness(language: str, program: str, suite: Suite, active: dict[int, s
         head = ["package sandbox", "", f"import (\n{imports}\n)", "",
                 "type sejuryFailure struct{ msg string }",
                 "func sejuryFail(format string, a ...interface{}) { panic(sejuryFailure{fmt.Sprintf(format, a...)}) }",
+                "// subtests run inline, so their failures stay in this unit's goroutine",
+                "func sejuryRun(t *testing.T, name string, f func(t *testing.T)) bool { f(t); return true }",
                 "", "func TestSejury(t *testing.T) {", "  _ = t"]
         head += ["  " + ln for ln in suite.setup.splitlines()]
 
         def go_unit(i: int, u: str) -> str:
             u = re.sub(r"\bt\.(Errorf|Error|Fatalf|Fatal)\(", "sejuryFail(", u)
+            u = re.sub(r"\bt\.Run\(", "sejuryRun(t, ", u)
             return (f"func() {{\n  defer func() {{ if r := recover(); r != nil {{ "
                     f"fmt.Printf(\"@@T {i} FAIL %v\\n\", r) }} else {{ fmt.Println(\"@@T {i} PASS\") }} }}()\n"
                     f"{textwrap.indent(u, '  ')}\n}}()")

@@ -27,17 +27,20 @@ from sejury.sandbox.limits import SandboxLimits
 
 _CHUNK = 100_000  # below Linux's 128 KiB limit on one argument
 _TRAILER = re.compile(rb"\n?@@SEJURY-END (\d+)\|([^|\n]*)\|([^|\n]*)\n?$")
-_OOM_FILES = "/sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events"
+_OOM_FILES = "/sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events"  # cgroup v1, v2
+# Shell builtins wherever possible: every process the wrapper starts costs the warm path time.
 _SCRIPT = f"""
+oom() {{ n=0; for f in {_OOM_FILES}; do [ -r "$f" ] || continue
+  while read -r k v; do [ "$k" = oom_kill ] && n=$v; done < "$f"; done; echo "oom_kill $n"; }}
 rm -rf {WORKDIR}/r 2>/dev/null
 mkdir -p {WORKDIR}/r && cd {WORKDIR}/r || exit 125
 for p in "$@"; do printf %s "$p"; done | base64 -d | tar -x -o -f - \
   || {{ echo "sandbox: cannot unpack files" >&2; exit 125; }}
-b=$(cat {_OOM_FILES} 2>/dev/null | grep '^oom_kill ' | tr '\\n' ' ')
+b=$(oom)
 timeout -k 2 "$SEJURY_TIMEOUT" sh -c "$SEJURY_CMD"
 rc=$?
 kill -9 -1 2>/dev/null  # whatever the run left behind (kill -1 spares the caller itself)
-a=$(cat {_OOM_FILES} 2>/dev/null | grep '^oom_kill ' | tr '\\n' ' ')
+a=$(oom)
 printf '\\n@@SEJURY-END %s|%s|%s\\n' "$rc" "$b" "$a"
 exit $rc
 """
@@ -143,7 +146,8 @@ class Box:
                     out.add(o)
                 if e:
                     err.add(e)
-            code = api.exec_inspect(exec_id).get("ExitCode")
+            # the trailer carries the exit status; ask the engine only when it is missing
+            code = None if _TRAILER.search(out.tail_bytes()) else api.exec_inspect(exec_id).get("ExitCode")
         except Exception as exc:  # the engine or the container broke
             self.broken = True
             return ExecResult(status=ExecStatus.CRASHED, exit_code=None, stderr=f"sandbox: {exc}",

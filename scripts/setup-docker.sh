@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The Docker sandbox: install the engine (Debian's docker.io) and mmdebstrap if missing, start
+# dockerd if no engine answers, and build the sandbox image offline if it is not there.
+# Needs root (as on this project's machines).  Idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=${SEJURY_VENV:-.venv}
+if ! command -v dockerd >/dev/null || ! command -v mmdebstrap >/dev/null; then
+  echo "==> installing docker.io and mmdebstrap"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io mmdebstrap >/dev/null
+fi
+if ! docker info >/dev/null 2>&1; then
+  echo "==> starting dockerd"
+  (dockerd >/tmp/sejury-dockerd.log 2>&1 &)
+  for _ in $(seq 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
+  docker info >/dev/null 2>&1 || { echo "dockerd did not start; see /tmp/sejury-dockerd.log" >&2; exit 1; }
+fi
+if ! docker image inspect sejury-sandbox:1 >/dev/null 2>&1; then
+  echo "==> building the sandbox image offline (about 1-2 minutes, 1.3 GB)"
+  "$VENV/bin/sejury" sandbox build
+fi
+"$VENV/bin/sejury" sandbox check

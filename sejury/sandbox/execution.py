@@ -1,0 +1,103 @@
+"""S5's execution evidence: generated tests are checked on the reference, the valid ones run on
+the candidate.  Extracting tests (``nodes/tests.py``), running them (``runners.py``) and scoring
+(``nodes/tests.py``) stay separate."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from sejury.sandbox.base import SandboxProvider
+from sejury.sandbox.runners import RunReport, Suite, assemble_program, language_of, run_suite, split_tests
+
+MAX_FAILURES_SHOWN = 5
+
+
+class SuiteRun(BaseModel):
+    """One suite on one program, for the verdict."""
+
+    loaded: bool
+    total: int
+    passed: int
+    status: str
+    seconds: float
+    failures: list[dict[str, str]] = Field(default_factory=list)  # test source and why, first few
+    load_error: str = ""
+
+    @classmethod
+    def of(cls, report: RunReport, units: list[str]) -> SuiteRun:
+        fails = [{"test": u, "why": why} for u, ok, why in zip(units, report.passed, report.reasons, strict=True)
+                 if not ok][:MAX_FAILURES_SHOWN]
+        return cls(loaded=report.loaded, total=len(units), passed=report.n_passed, status=report.status.value,
+                   seconds=round(report.seconds, 3), failures=fails, load_error=report.load_error[-600:])
+
+
+class TestExecution(BaseModel):
+    status: Literal["ran", "skipped"]
+    reason: str = ""  # why skipped, or a note
+    language: str = ""
+    generated: int = 0  # test units the model wrote
+    invalid_on_reference: int = 0  # discarded: they fail on the reference
+    valid: int = 0
+    reference: SuiteRun | None = None
+    candidate: SuiteRun | None = None
+    pass_ratio: float | None = None  # candidate's passes over the valid tests
+    executable: bool | None = None  # the candidate loads / compiles
+    sample_tests: SuiteRun | None = None  # the sample's own tests on the candidate (ground truth)
+    sandbox: str = ""
+    valid_tests: str = ""  # setup + valid units, as the LLM sees them when predicting
+
+
+async def validate_on_reference(provider: SandboxProvider, language: str, problem: str, reference: str,
+                                tests: str) -> tuple[TestExecution, Suite]:
+    """Run the generated tests on the reference and keep the ones that pass."""
+    lang = language_of(language)
+    if lang is None:
+        return TestExecution(status="skipped", reason=f"no test runner for {language!r}"), Suite("", [])
+    suite = split_tests(lang, tests, reference=assemble_program(lang, problem, reference))
+    if not suite.units:
+        return TestExecution(status="skipped", reason="no test could be read from the generated tests",
+                             language=lang), suite
+    report = await run_suite(provider, lang, assemble_program(lang, problem, reference), suite)
+    ex = TestExecution(status="ran", language=lang, generated=len(suite.units), sandbox=provider.isolation,
+                       reference=SuiteRun.of(report, suite.units))
+    if not report.loaded:
+        return ex.model_copy(update={"status": "skipped", "reason": "the reference does not load or compile "
+                                     "in the sandbox, so no test can be validated"}), Suite(suite.setup, [])
+    valid = [u for u, ok in zip(suite.units, report.passed, strict=True) if ok]
+    ex.invalid_on_reference = len(suite.units) - len(valid)
+    ex.valid = len(valid)
+    ex.valid_tests = "\n".join(x for x in [suite.setup, *valid] if x.strip())
+    if not valid:
+        ex.status, ex.reason = "skipped", "every generated test failed on the reference"
+    return ex, Suite(suite.setup, valid)
+
+
+def candidate_timeout(ex: TestExecution) -> float | None:
+    """Time limits follow the reference's own runtime (evalplus' rule): 4x, at least 10 s."""
+    if ex.reference is None:
+        return None
+    return max(10.0, 4 * ex.reference.seconds)
+
+
+async def run_on_candidate(provider: SandboxProvider, ex: TestExecution, valid: Suite, problem: str,
+                           candidate: str) -> TestExecution:
+    report = await run_suite(provider, ex.language, assemble_program(ex.language, problem, candidate), valid,
+                             timeout=candidate_timeout(ex))
+    run = SuiteRun.of(report, valid.units)
+    return ex.model_copy(update={"candidate": run, "executable": report.loaded,
+                                 "pass_ratio": report.n_passed / len(valid.units) if valid.units else None})
+
+
+async def run_sample_tests(provider: SandboxProvider, language: str, problem: str, candidate: str,
+                           tests: str) -> SuiteRun | None:
+    """The sample's own tests on the candidate, reported apart as ground truth."""
+    lang = language_of(language)
+    if lang is None:
+        return None
+    suite = split_tests(lang, tests)
+    if not suite.units:
+        return None
+    report = await run_suite(provider, lang, assemble_program(lang, problem, candidate), suite)
+    return SuiteRun.of(report, suite.units)

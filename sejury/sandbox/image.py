@@ -1,0 +1,67 @@
+"""The sandbox image recipe, in one place: the toolchains, the environment, and two ways to build
+it — offline (mmdebstrap a Debian rootfs from this machine's apt sources, then `docker import`;
+no registry needed) or with a registry (`docker build` of the equivalent Dockerfile, which is
+also kept at docker/Dockerfile)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from sejury.errors import SandboxError
+from sejury.sandbox.docker.config import DEFAULT_IMAGE, LABEL
+
+SUITE = "bookworm"
+# Python 3.11 + pytest, Node 18, Java 17, g++ 12, Go 1.19; coreutils gives `timeout`
+PACKAGES = ["python3", "python3-pytest", "nodejs", "default-jdk-headless", "g++", "golang-go",
+            "ca-certificates", "coreutils"]
+ENV = {
+    "PATH": "/usr/lib/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    "HOME": "/tmp", "GOCACHE": "/tmp/go-cache", "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod",
+    "GO111MODULE": "on", "GOTOOLCHAIN": "local", "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8",
+}
+CHANGES = [*(f"ENV {k}={v}" for k, v in ENV.items()), f"LABEL {LABEL}=1", "WORKDIR /work",
+           "USER 65534:65534", 'CMD ["sleep", "infinity"]']
+
+
+def dockerfile() -> str:
+    """The registry recipe (what docker/Dockerfile holds)."""
+    return "\n".join([
+        "# The sandbox image, for users with a registry: `sejury sandbox build --registry`.",
+        "# Generated from sejury/sandbox/image.py; offline, `sejury sandbox build` makes the same image.",
+        f"FROM debian:{SUITE}-slim",
+        "RUN apt-get update \\",
+        f" && apt-get install -y --no-install-recommends {' '.join(PACKAGES)} \\",
+        " && rm -rf /var/lib/apt/lists/*",
+        *CHANGES,
+    ]) + "\n"
+
+
+def _need(tool: str, hint: str) -> None:
+    if shutil.which(tool) is None:
+        raise SandboxError(f"{tool} is missing: {hint}")
+
+
+def build(tag: str = DEFAULT_IMAGE, *, registry: bool = False) -> None:
+    _need("docker", "apt-get install -y docker.io, then start dockerd")
+    with tempfile.TemporaryDirectory(prefix="sejury-image-") as tmp:
+        if registry:
+            (Path(tmp) / "Dockerfile").write_text(dockerfile())
+            _run(["docker", "build", "-t", tag, tmp])
+            return
+        _need("mmdebstrap", "apt-get install -y mmdebstrap (or build with --registry)")
+        rootfs = str(Path(tmp) / "rootfs.tar")
+        _run(["mmdebstrap", "--quiet", "--variant=minbase", f"--include={','.join(PACKAGES)}",
+              "--customize-hook=rm -rf \"$1\"/var/cache/apt/archives/*.deb \"$1\"/var/lib/apt/lists/*",
+              SUITE, rootfs])
+        changes = [arg for c in CHANGES for arg in ("--change", c)]
+        _run(["docker", "import", *changes, rootfs, tag])
+
+
+def _run(cmd: list[str]) -> None:
+    try:
+        subprocess.run(cmd, check=True)
+    except subprocess.CalledProcessError as exc:
+        raise SandboxError(f"{cmd[0]} failed with exit status {exc.returncode}") from None

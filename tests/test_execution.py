@@ -1,0 +1,104 @@
+"""S5 with execution: a scripted model writes the tests, the real Docker sandbox runs them."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+
+import pytest
+from fakes import GOOD_REPLIES, ScriptedChatModel, step_of
+from langchain_core.messages import BaseMessage
+
+from sejury import Judge, Sample, Status
+from sejury.sandbox.docker import DockerSandbox
+
+pytestmark = pytest.mark.docker
+
+TESTS = "```python\nassert add(1, 2) == 3\nassert add(2, 2) == 5\nassert add(-1, 1) == 0\n```"
+PREDICT = "Checks:\n- first: PASS\n- second: PASS\nScore: 100"
+REF = "def add(a, b):\n    return a + b\n"
+
+
+def script(tests: str = TESTS) -> Callable[[list[BaseMessage]], str]:
+    table = {**GOOD_REPLIES, "write_tests": tests, "predict": PREDICT}
+    return lambda messages: table[step_of(messages)]
+
+
+@pytest.fixture
+async def sandbox() -> AsyncIterator[DockerSandbox]:
+    sb = DockerSandbox(size=2)
+    yield sb
+    await sb.close()
+
+
+def make(sandbox: DockerSandbox, tests: str = TESTS) -> tuple[Judge, ScriptedChatModel]:
+    model = ScriptedChatModel(script=script(tests))
+    return Judge(model, team=["S5"], cache=False, execute=True, sandbox=sandbox), model
+
+
+def sample(candidate: str, **kw: object) -> Sample:
+    return Sample(id="x", task=kw.pop("task", "code_generation"), language=kw.pop("language", "python"),
+                  problem="Write add(a, b) returning a + b.", candidate=candidate, reference=REF, **kw)
+
+
+async def test_invalid_tests_are_discarded_and_the_wrong_candidate_fails_the_rest(sandbox: DockerSandbox) -> None:
+    judge, _ = make(sandbox)
+    v = await judge.ajudge(sample("def add(a, b):\n    return a - b\n"))
+    r = v.strategies["generate_tests"]
+    ex = r.artifacts["execution"]
+    assert (ex["status"], ex["generated"], ex["invalid_on_reference"], ex["valid"]) == ("ran", 3, 1, 2)
+    assert ex["executable"] is True and ex["candidate"]["passed"] == 0 and ex["pass_ratio"] == 0
+    # prediction 100 (2 of 2 PASS), execution 0: 0.75 x 0 + 0.25 x 100
+    assert r.artifacts["prediction_score"] == 100 and r.artifacts["execution_score"] == 0
+    assert r.score == 25 and v.score == 25
+    # the model predicted on the valid tests only
+    predict = next(e for e in r.trace if e.step == "predict")
+    assert "add(2, 2) == 5" not in predict.messages[1]["content"]  # type: ignore[index]
+    assert [e.step for e in r.trace if e.kind == "sandbox_run"] == ["validate_on_reference", "run_candidate"]
+
+
+async def test_correct_candidate_passes_every_valid_test(sandbox: DockerSandbox) -> None:
+    judge, _ = make(sandbox)
+    v = await judge.ajudge(sample("def add(x, y):\n    return y + x\n", tests="assert add(5, 5) == 10"))
+    ex = v.strategies["generate_tests"].artifacts["execution"]
+    assert ex["pass_ratio"] == 1.0 and v.score == 100
+    assert ex["sample_tests"]["passed"] == 1 and ex["sample_tests"]["total"] == 1  # ground truth, apart
+    assert "no network" in ex["sandbox"]
+
+
+async def test_candidate_that_does_not_load_passes_nothing(sandbox: DockerSandbox) -> None:
+    judge, _ = make(sandbox)
+    v = await judge.ajudge(sample("def add(a, b)\n    return a + b\n"))
+    ex = v.strategies["generate_tests"].artifacts["execution"]
+    assert ex["executable"] is False and ex["pass_ratio"] == 0
+    assert "SyntaxError" in ex["candidate"]["load_error"]
+
+
+async def test_no_valid_test_falls_back_to_the_prediction(sandbox: DockerSandbox) -> None:
+    judge, _ = make(sandbox, tests="```python\nassert add(1, 1) == 3\n```")
+    v = await judge.ajudge(sample(REF))
+    r = v.strategies["generate_tests"]
+    assert r.artifacts["execution"]["status"] == "skipped"
+    assert "every generated test failed on the reference" in r.artifacts["execution"]["reason"]
+    assert r.artifacts["score_rule"].startswith("prediction only") and r.score == 100
+
+
+async def test_patches_and_unknown_languages_are_skipped_with_a_reason(sandbox: DockerSandbox) -> None:
+    judge, _ = make(sandbox)
+    repair = await judge.ajudge(sample("--- a\n+++ b\n", task="program_repair"))
+    ex = repair.strategies["generate_tests"].artifacts["execution"]
+    assert ex["status"] == "skipped" and "buggy program" in ex["reason"]
+    cobol = await judge.ajudge(sample("ADD A TO B.", language="cobol"))
+    assert "no test runner for 'cobol'" in cobol.strategies["generate_tests"].artifacts["execution"]["reason"]
+    assert cobol.strategies["generate_tests"].status is Status.SCORED  # the prediction still counts
+
+
+async def test_execution_changes_the_cache_key(sandbox: DockerSandbox, tmp_path: object) -> None:
+    model = ScriptedChatModel(script=script())
+    cache = f"{tmp_path}/c.sqlite"
+    plain = Judge(model, team=["S5"], cache=cache)
+    executing = Judge(model, team=["S5"], cache=cache, execute=True, sandbox=sandbox)
+    s = sample(REF)
+    await plain.ajudge(s)
+    v = await executing.ajudge(s)
+    assert not v.strategies["generate_tests"].cached
+    assert v.strategies["generate_tests"].artifacts["execution"]["status"] == "ran"

@@ -1,0 +1,140 @@
+"""Per-language runners: splitting tests into units (pure), and correct vs wrong candidates on the
+same tests in the real sandbox (one per language)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from sejury.sandbox.docker import DockerSandbox
+from sejury.sandbox.runners import assemble_program, run_suite, split_tests
+
+CASES = {
+    "python": ("def add(a, b):\n    return a + b\n", "def add(a, b):\n    return a - b\n",
+               "assert add(1, 2) == 3\nassert add(-1, 1) == 0\nassert add(0, 0) == 0\n"),
+    "javascript": ("function add(a, b) { return a + b; }", "function add(a, b) { return a - b; }",
+                   "console.assert(add(1, 2) === 3);\nconsole.assert(add(-1, 1) === 0);\n"
+                   "console.assert(add(0, 0) === 0);"),
+    "java": ("class Solution {\n  public static int add(int a, int b) { return a + b; }\n}",
+             "class Solution {\n  public static int add(int a, int b) { return a - b; }\n}",
+             'if (!(Solution.add(1, 2) == 3)) throw new AssertionError("t1");\n'
+             'if (!(Solution.add(-1, 1) == 0)) throw new AssertionError("t2");\n'
+             'if (!(Solution.add(0, 0) == 0)) throw new AssertionError("t3");'),
+    "cpp": ("int add(int a, int b) { return a + b; }", "int add(int a, int b) { return a - b; }",
+            "assert(add(1, 2) == 3);\nassert(add(-1, 1) == 0);\nassert(add(0, 0) == 0);"),
+    "go": ("package main\n\nfunc Add(a, b int) int { return a + b }\n",
+           "package main\n\nfunc Add(a, b int) int { return a - b }\n",
+           'func TestGenerated(t *testing.T) {\n\tif Add(1, 2) != 3 { t.Errorf("t1") }\n'
+           '\tif Add(-1, 1) != 0 { t.Errorf("t2") }\n\tif Add(0, 0) != 0 { t.Errorf("t3") }\n}'),
+}
+
+
+def test_python_tests_split_into_one_unit_per_assert() -> None:
+    suite = split_tests("python", "import math\n\ndef test_all():\n    assert f(1) == 2\n    assert f(2) == 3\n\n"
+                                  "test_all()\nassert f(0) == 1\ndef helper(): pass\n")
+    assert suite.units == ["assert f(1) == 2", "assert f(2) == 3", "assert f(0) == 1"]
+    assert "import math" in suite.setup and "def helper" in suite.setup
+
+
+def test_unparseable_python_tests_fall_back_to_assert_lines() -> None:
+    suite = split_tests("python", "assert f(1) == 2\nassert f(2 ==\n")
+    assert suite.units == ["assert f(1) == 2", "assert f(2 =="]
+
+
+def test_c_like_statements_keep_brackets_and_strings_whole() -> None:
+    suite = split_tests("javascript", "const xs = [1,\n 2];\nconsole.assert(f(xs) === 3,\n 'multi;line');\n"
+                                      "// a comment\nconsole.assert(g(')') === 1);")
+    assert suite.setup == "const xs = [1,\n 2];"
+    assert suite.units == ["console.assert(f(xs) === 3,\n 'multi;line');", "console.assert(g(')') === 1);"]
+
+
+def test_go_units_come_from_the_test_function_body() -> None:
+    suite = split_tests("go", CASES["go"][2])
+    assert len(suite.units) == 3 and all(u.startswith("if Add(") for u in suite.units)
+
+
+def test_humaneval_style_body_is_joined_to_the_signature() -> None:
+    problem = 'def inc(x):\n    """Return x + 1."""\n'
+    assert assemble_program("python", problem, "    return x + 1\n") == problem.rstrip() + "\n    return x + 1\n"
+    assert assemble_program("python", problem, "def inc(x):\n    return x + 1\n") == "def inc(x):\n    return x + 1\n"
+
+
+@pytest.fixture
+async def sandbox() -> AsyncIterator[DockerSandbox]:
+    sb = DockerSandbox(size=2)
+    yield sb
+    await sb.close()
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("language", list(CASES))
+async def test_correct_and_wrong_candidate_on_the_same_tests(sandbox: DockerSandbox, language: str) -> None:
+    good, bad, tests = CASES[language]
+    suite = split_tests(language, tests)
+    assert len(suite.units) == 3
+    ok = await run_suite(sandbox, language, assemble_program(language, "", good), suite)
+    assert ok.loaded and ok.passed == [True, True, True], ok
+    wrong = await run_suite(sandbox, language, assemble_program(language, "", bad), suite)
+    assert wrong.loaded and wrong.passed == [False, False, True], wrong  # add(0, 0) == 0 either way
+    assert all(wrong.reasons[:2]) and wrong.reasons[2] == ""
+    broken = await run_suite(sandbox, language, good[: len(good) // 2], suite)
+    assert not broken.loaded and broken.passed == [False, False, False]
+
+
+@pytest.mark.docker
+async def test_a_test_that_does_not_compile_is_dropped_not_the_suite(sandbox: DockerSandbox) -> None:
+    good, _, tests = CASES["java"]
+    suite = split_tests("java", tests + '\nif (!(Solution.missing(1) == 2)) throw new AssertionError("t4");')
+    report = await run_suite(sandbox, "java", good, suite)
+    assert report.passed == [True, True, True, False]
+    assert report.reasons[3] == "does not compile" and report.runs == 2
+
+
+@pytest.mark.docker
+async def test_an_infinite_loop_in_one_python_test_fails_only_that_test(sandbox: DockerSandbox) -> None:
+    code = "def f(x):\n    while x == 0:\n        pass\n    return x\n"
+    suite = split_tests("python", "assert f(1) == 1\nassert f(0) == 0\nassert f(2) == 2\n")
+    report = await run_suite(sandbox, "python", code, suite)
+    assert report.passed == [True, False, True]
+    assert "TimeoutError" in report.reasons[1]
+
+
+WHOLE_PROGRAM_TESTS = {
+    # what the embedded 1.5B model really wrote: the reference again, then a main with the checks
+    "cpp": ("int count_vowels(const std::string& s) {\n    return 0;\n}\n",
+            '#include <cassert>\nint count_vowels(const std::string& s) {\n    return 99;\n}\n\nint main() {\n'
+            '    assert(count_vowels("") == 0);\n    assert(count_vowels("ab") == 1);\n    return 0;\n}\n'),
+    "java": ("class Solution {\n  public static int f(String s) { return 0; }\n}",
+             'class Solution {\n  public static int f(String s) { return 99; }\n}\n\npublic class Main {\n'
+             '  public static void main(String[] args) {\n    assert Solution.f("") == 0 : "t1";\n'
+             '    assert Solution.f("ab") == 1 : "t2";\n  }\n}\n'),
+    "python": ("def f(s):\n    return 0\n",
+               "def f(s):\n    return 99\n\nassert f('') == 0\nassert f('ab') == 1\n"
+               "if __name__ == '__main__':\n    print('ok')\n"),
+    "javascript": ("function f(s) { return 0; }", "function f(s) { return 99; }\nconsole.assert(f('') === 0);\n"
+                   "console.assert(f('ab') === 1);"),
+    "go": ("package main\n\nfunc F(s string) int { return 0 }\n",
+           'package main\n\nimport "testing"\n\nfunc F(s string) int { return 99 }\n\n'
+           'func TestF(t *testing.T) {\n\tif F("") != 0 { t.Errorf("t1") }\n\tif F("ab") != 1 { t.Errorf("t2") }\n}\n'),
+}
+
+
+@pytest.mark.parametrize("language", list(WHOLE_PROGRAM_TESTS))
+def test_a_copy_of_the_solution_in_the_tests_is_dropped(language: str) -> None:
+    reference, tests = WHOLE_PROGRAM_TESTS[language]
+    suite = split_tests(language, tests, reference)
+    assert len(suite.units) == 2, suite
+    assert "99" not in suite.setup and not any("99" in u for u in suite.units)
+
+
+@pytest.mark.docker
+async def test_go_table_driven_subtests_fail_inside_their_unit(sandbox: DockerSandbox) -> None:
+    tests = ('func TestX(t *testing.T) {\n\tcases := []struct{ in, want int }{{1, 2}, {2, 3}}\n'
+             '\tfor _, c := range cases {\n\t\tt.Run(fmt.Sprint(c.in), func(t *testing.T) {\n'
+             '\t\t\tif Inc(c.in) != c.want { t.Errorf("Inc(%d)", c.in) }\n\t\t})\n\t}\n'
+             '\tif Inc(0) != 1 { t.Errorf("zero") }\n}')
+    suite = split_tests("go", tests, "func Inc(x int) int { return x + 1 }")
+    assert len(suite.units) == 2
+    wrong = await run_suite(sandbox, "go", "package main\n\nfunc Inc(x int) int { return x }\n", suite)
+    assert wrong.loaded and wrong.passed == [False, False] and "Inc(1)" in wrong.reasons[0]
