@@ -23,7 +23,7 @@ from rich.table import Table
 from sejury.api import Judge
 from sejury.errors import InputError, SejuryError
 from sejury.io import RunFile, parse_sample, read_jsonl, read_sample_file
-from sejury.schema import Sample, Status, Verdict
+from sejury.schema import Sample, Status, Strategy, Verdict
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Judge generated code, patches and summaries with a jury of LLM strategies.")
@@ -341,6 +341,83 @@ def sandbox_reap() -> None:
     except SejuryError as exc:
         raise _fail(exc) from None
     out.print(f"removed {n} container(s)")
+
+
+@app.command()
+def calibrate(
+    data: Annotated[Path | None, typer.Argument(help="A labelled dataset (JSONL); its labelled set is judged.")] = None,
+    from_run: Annotated[Path | None, typer.Option(help="A `sejury batch` output: calibrate with no LLM call.")] = None,
+    output: Annotated[Path, typer.Option("--output", "-o", help="The team file to write.")] = Path("team.json"),
+    report_path: Annotated[Path | None, typer.Option("--report", help="Markdown report (default: beside -o).")] = None,
+    n: Annotated[int, typer.Option(help="Labelled samples.")] = 20,
+    seed: Annotated[int, typer.Option(help="Seed of the labelled draw (the paper's scripts use 12345).")] = 0,
+    protocol: Annotated[str, typer.Option(help="default, or paper (the published replication scripts).")] = "default",
+    round_selection: Annotated[bool, typer.Option(help="paper protocol: round team means during selection.")] = False,
+    rest: Annotated[int | None, typer.Option(help="With DATA: judge only the first N other samples.")] = None,
+    label: Annotated[str, typer.Option(help="The metadata field holding the human score.")] = "human_score",
+    workdir: Annotated[Path, typer.Option(help="With DATA: where the run files go (resumable).")] = Path("calibration"),
+    model: ModelOpt = "embedded", base_url: BaseUrlOpt = None, api_key: ApiKeyOpt = None,
+    cache: CacheOpt = True, cache_path: CachePathOpt = None, llm_concurrency: LlmConcOpt = None,
+    max_tokens: MaxTokOpt = 384, parse_retries: RetriesOpt = 1, model_path: ModelPathOpt = None,
+    concurrency: Annotated[int, typer.Option(help="Samples in flight.")] = 4,
+) -> None:
+    """Choose the team on a few labelled samples (SE-Jury's calibration); write a team file and a report."""
+    from sejury import calibrate as cal
+
+    if protocol not in ("default", "paper"):
+        raise _fail(InputError(f"{protocol!r}: use default or paper", field="protocol"))
+    if (data is None) == (from_run is None):
+        raise _fail(InputError("give a dataset (DATA) or --from-run RUN, not both"))
+    try:
+        labelled: list[int] | None = None
+        if from_run is not None:
+            records = cal.read_run(from_run, label=label)
+        else:
+            assert data is not None
+            samples, errors = read_jsonl(data)
+            if errors:
+                for e in errors:
+                    _error(str(e))
+                raise typer.Exit(2)
+            idx = cal.labelled_indices(len(samples), n, seed)
+            others = [i for i in range(len(samples)) if i not in set(idx)][: rest]
+            members = [s for s in Strategy]  # every juror once per labelled sample
+            j = _make_judge(model, base_url, api_key, ",".join(m.value for m in members), None, cache, cache_path,
+                            llm_concurrency, max_tokens, parse_retries, model_path)
+            workdir.mkdir(parents=True, exist_ok=True)
+            run_l = RunFile(workdir / "labelled.jsonl")
+            todo = [samples[i] for i in idx if samples[i].id not in run_l.done]
+            err.print(f"judging {len(todo)} of {len(idx)} labelled samples with every juror")
+            failures = asyncio.run(_batch(j, todo, run_l, concurrency=concurrency, trace=False))
+            run_l.close()
+            if failures:
+                raise typer.Exit(1)
+            pre = {r.sample_id: r for r in cal.read_run(workdir / "labelled.jsonl", label=label)}
+            chosen = cal.calibrate([pre[samples[i].id] for i in idx], labelled=range(len(idx)), seed=seed,
+                                   protocol=protocol, round_selection=round_selection)  # type: ignore[arg-type]
+            j.context.team = chosen.chosen.members
+            run_r = RunFile(workdir / "rest.jsonl")
+            todo = [samples[i] for i in others if samples[i].id not in run_r.done]
+            err.print(f"judging {len(todo)} other samples with the chosen team")
+            failures = asyncio.run(_batch(j, todo, run_r, concurrency=concurrency, trace=False))
+            run_r.close()
+            j.close()
+            rest_recs = {r.sample_id: r for r in cal.read_run(workdir / "rest.jsonl", label=label)} \
+                if (workdir / "rest.jsonl").stat().st_size else {}
+            order = sorted(idx) + others
+            records = [pre[samples[i].id] if i in set(idx) else rest_recs[samples[i].id] for i in order
+                       if samples[i].id in pre or samples[i].id in rest_recs]
+            labelled = list(range(len(idx)))
+        result = cal.calibrate(records, n_labelled=n, seed=seed, protocol=protocol,  # type: ignore[arg-type]
+                               round_selection=round_selection, labelled=labelled)
+    except SejuryError as exc:
+        raise _fail(exc) from None
+    output.write_text(result.team_file().model_dump_json(indent=2) + "\n")
+    text = cal.report(result)
+    rp = report_path or output.with_suffix(".md")
+    rp.write_text(text)
+    out.print(text, markup=False, highlight=False)
+    err.print(f"wrote {output} and {rp}; use it with: sejury judge ... --team {output}")
 
 
 def main() -> None:

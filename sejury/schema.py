@@ -32,10 +32,21 @@ class Strategy(StrEnum):
     EQUIVALENCE = "equivalence"  # S3
     REFERENCE_ANALYSIS = "reference_analysis"  # S4
     GENERATE_TESTS = "generate_tests"  # S5
+    # non-LLM jurors: similarity to the reference (team members when asked for or calibrated in)
+    BLEU = "bleu"
+    CHRF = "chrf"
 
     @property
     def paper_name(self) -> str:
         return _PAPER_NAMES[self]
+
+    @property
+    def is_llm(self) -> bool:
+        return self not in (Strategy.BLEU, Strategy.CHRF)
+
+    @property
+    def is_s1(self) -> bool:
+        return self in (Strategy.DIRECT, Strategy.DIRECT_REF)
 
 
 _PAPER_NAMES = {
@@ -45,6 +56,8 @@ _PAPER_NAMES = {
     Strategy.EQUIVALENCE: "S3",
     Strategy.REFERENCE_ANALYSIS: "S4",
     Strategy.GENERATE_TESTS: "S5",
+    Strategy.BLEU: "BLEU",
+    Strategy.CHRF: "ChrF++",
 }
 _ALIASES = {
     "s1": Strategy.DIRECT,
@@ -55,6 +68,7 @@ _ALIASES = {
     "s3": Strategy.EQUIVALENCE,
     "s4": Strategy.REFERENCE_ANALYSIS,
     "s5": Strategy.GENERATE_TESTS,
+    "chrf++": Strategy.CHRF,
 }
 
 

@@ -86,7 +86,7 @@ async def test_patches_and_unknown_languages_are_skipped_with_a_reason(sandbox: 
     judge, _ = make(sandbox)
     repair = await judge.ajudge(sample("--- a\n+++ b\n", task="program_repair"))
     ex = repair.strategies["generate_tests"].artifacts["execution"]
-    assert ex["status"] == "skipped" and "buggy program" in ex["reason"]
+    assert ex["status"] == "skipped" and "needs the buggy program" in ex["reason"]
     cobol = await judge.ajudge(sample("ADD A TO B.", language="cobol"))
     assert "no test runner for 'cobol'" in cobol.strategies["generate_tests"].artifacts["execution"]["reason"]
     assert cobol.strategies["generate_tests"].status is Status.SCORED  # the prediction still counts
@@ -102,3 +102,27 @@ async def test_execution_changes_the_cache_key(sandbox: DockerSandbox, tmp_path:
     v = await executing.ajudge(s)
     assert not v.strategies["generate_tests"].cached
     assert v.strategies["generate_tests"].artifacts["execution"]["status"] == "ran"
+
+
+REPAIR_TESTS = ("```python\nassert clamp(15, 0, 10) == 10\nassert clamp(20, 0, 10) == 10\n"
+                "assert clamp(5, 0, 10) == 5\n```")
+BUGGY = "def clamp(v, lo, hi):\n    if v < lo:\n        return lo\n    return v\n"
+DEV_PATCH = ("--- a/clamp.py\n+++ b/clamp.py\n@@ -1,4 +1,6 @@\n def clamp(v, lo, hi):\n     if v < lo:\n"
+             "         return lo\n+    if v > hi:\n+        return hi\n     return v\n")
+OVERFIT_PATCH = DEV_PATCH.replace("+    if v > hi:\n+        return hi\n", "+    if v == 15:\n+        return 10\n")
+
+
+async def test_repair_patches_are_applied_to_the_buggy_program_and_run(sandbox: DockerSandbox) -> None:
+    judge, _ = make(sandbox, tests=REPAIR_TESTS)
+
+    def repair(candidate: str) -> Sample:
+        return Sample(id="r", task="program_repair", language="python", problem="clamp ignores hi",
+                      candidate=candidate, reference=DEV_PATCH, metadata={"buggy_code": BUGGY})
+
+    overfit = (await judge.ajudge(repair(OVERFIT_PATCH))).strategies["generate_tests"].artifacts["execution"]
+    assert (overfit["status"], overfit["valid"], overfit["candidate"]["passed"]) == ("ran", 3, 2)
+    assert overfit["candidate"]["failures"][0]["test"] == "assert clamp(20, 0, 10) == 10"
+    broken = (await judge.ajudge(repair("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-nothing like this\n+x\n")))
+    ex = broken.strategies["generate_tests"].artifacts["execution"]
+    assert ex["executable"] is False and ex["pass_ratio"] == 0
+    assert "the candidate patch does not apply" in ex["candidate"]["load_error"]

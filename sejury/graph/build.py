@@ -38,7 +38,8 @@ def build_graph(context: JudgeContext | None = None, *, retry_attempts: int = 3)
     g.add_node("supervisor", make_supervisor(context))
     for strategy, spec in REGISTRY.items():
         g.add_node(strategy.value,
-                   member_node(strategy, spec.run, max_attempts=retry_attempts, default_context=context),
+                   member_node(strategy, spec.run, max_attempts=retry_attempts, default_context=context,
+                               version=spec.version),
                    retry_policy=retry)
     g.add_node(MERGE, make_merge(context), defer=True)
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sejury.nodes import direct, equivalence, reference, rethink, tests
+from sejury import prompts
+from sejury.nodes import direct, equivalence, reference, rethink, similarity, tests
 from sejury.nodes._base import StrategyRun
 from sejury.schema import Sample, Strategy
 
@@ -16,15 +17,22 @@ class StrategySpec:
     run: StrategyRun
     applies: Callable[[Sample], str | None]  # None if it applies, else why not
     llm_calls: int  # calls per sample when it runs (for cost estimates)
+    version: Callable[[], str]  # part of the cache key: prompt digest, or the metric's library version
+
+
+def _v(strategy: Strategy) -> Callable[[], str]:
+    return lambda: prompts.prompt_version(strategy)
 
 
 REGISTRY: dict[Strategy, StrategySpec] = {
-    Strategy.DIRECT: StrategySpec(direct.run, direct.applies, 1),
-    Strategy.DIRECT_REF: StrategySpec(direct.run_ref, direct.applies_ref, 1),
-    Strategy.RETHINK: StrategySpec(rethink.run, rethink.applies, 1),
-    Strategy.EQUIVALENCE: StrategySpec(equivalence.run, equivalence.applies, 1),
-    Strategy.REFERENCE_ANALYSIS: StrategySpec(reference.run, reference.applies, 2),
-    Strategy.GENERATE_TESTS: StrategySpec(tests.run, tests.applies, 2),
+    Strategy.DIRECT: StrategySpec(direct.run, direct.applies, 1, _v(Strategy.DIRECT)),
+    Strategy.DIRECT_REF: StrategySpec(direct.run_ref, direct.applies_ref, 1, _v(Strategy.DIRECT_REF)),
+    Strategy.RETHINK: StrategySpec(rethink.run, rethink.applies, 1, _v(Strategy.RETHINK)),
+    Strategy.EQUIVALENCE: StrategySpec(equivalence.run, equivalence.applies, 1, _v(Strategy.EQUIVALENCE)),
+    Strategy.REFERENCE_ANALYSIS: StrategySpec(reference.run, reference.applies, 2, _v(Strategy.REFERENCE_ANALYSIS)),
+    Strategy.GENERATE_TESTS: StrategySpec(tests.run, tests.applies, 2, _v(Strategy.GENERATE_TESTS)),
+    Strategy.BLEU: StrategySpec(similarity.run_bleu, similarity.applies, 0, lambda: similarity.VERSION),
+    Strategy.CHRF: StrategySpec(similarity.run_chrf, similarity.applies, 0, lambda: similarity.VERSION),
 }
 
 __all__ = ["REGISTRY", "StrategySpec"]

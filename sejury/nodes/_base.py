@@ -129,18 +129,20 @@ def _feed_digest(feed: StrategyResult | None) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
-def member_node(strategy: Strategy, run: StrategyRun, *, max_attempts: int,
-                default_context: JudgeContext | None) -> Callable[..., Awaitable[dict[str, Any]]]:
+def member_node(strategy: Strategy, run: StrategyRun, *, max_attempts: int, default_context: JudgeContext | None,
+                version: Callable[[], str] | None = None) -> Callable[..., Awaitable[dict[str, Any]]]:
     """Wrap a strategy as a graph node: cache, retries of transient model errors (the node's
     RetryPolicy re-runs it; on the last attempt the member is recorded as failed instead, so one
     broken member never sinks the verdict), and the StrategyResult."""
+
+    version_of = version or (lambda: prompts.prompt_version(strategy))
 
     async def node(task: MemberTask, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
         ctx = runtime.context or default_context
         if ctx is None:
             raise SejuryError("no judge context: pass context= to graph.ainvoke or build_graph")
         sample, in_team, feed = task["sample"], task.get("in_team", True), task.get("feed")
-        version = prompts.prompt_version(strategy)
+        version = version_of()
         extra = _feed_digest(feed)
         if ctx.execute and strategy is Strategy.GENERATE_TESTS:
             extra += f"|exec:{ctx.execution_weight:g}"

@@ -49,7 +49,7 @@ def resolve_team(sample: Sample, override: list[Strategy] | None,
         return list(configured.strategies)
     if configured:
         return list(configured)
-    return list(Strategy)
+    return [s for s in Strategy if s.is_llm]  # the SE-Jury team; metric jurors join when asked
 
 
 def plan_for(sample: Sample, team: list[Strategy]) -> tuple[Plan, dict[str, StrategyResult]]:

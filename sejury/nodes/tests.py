@@ -17,10 +17,12 @@ from sejury.graph.context import JudgeContext
 from sejury.nodes._base import Outcome, Recorder, ask_score, ask_text
 from sejury.sandbox.execution import (
     TestExecution,
+    programs,
     run_on_candidate,
     run_sample_tests,
     validate_on_reference,
 )
+from sejury.sandbox.patching import PatchError
 from sejury.sandbox.runners import Suite
 from sejury.schema import Sample, Strategy, StrategyResult, Task
 from sejury.scoring import ParsedReply, extract_code
@@ -67,8 +69,9 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
 
     execution: TestExecution | None = None
     valid = None
+    progs: tuple[str, str | None, str] = ("", None, "")
     if ctx.execute:
-        execution, valid = await _validate(sample, ctx, rec, tests)
+        execution, valid, progs = await _validate(sample, ctx, rec, tests)
     predict_on = execution.valid_tests if execution and execution.status == "ran" else tests
     user = prompts.render(S, sample.task, "predict", language=sample.language, problem=sample.problem,
                           candidate=sample.candidate, tests=predict_on)
@@ -79,11 +82,11 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     async def execute() -> TestExecution | None:
         if execution is None or execution.status != "ran" or valid is None or ctx.sandbox is None:
             return execution
-        done = await run_on_candidate(ctx.sandbox, execution, valid, sample.problem, sample.candidate)
+        reference, candidate, why_not = progs
+        done = await run_on_candidate(ctx.sandbox, execution, valid, candidate, why_not)
         rec.sandbox_event("run_candidate", done.candidate)
-        if sample.tests:
-            own = await run_sample_tests(ctx.sandbox, sample.language, sample.problem, sample.candidate,
-                                         sample.tests)
+        if sample.tests and candidate is not None:
+            own = await run_sample_tests(ctx.sandbox, sample.language, candidate, sample.tests, reference)
             done = done.model_copy(update={"sample_tests": own})
             rec.sandbox_event("run_sample_tests", own)
         return done
@@ -99,17 +102,18 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
 
 
 async def _validate(sample: Sample, ctx: JudgeContext, rec: Recorder, tests: str,
-                    ) -> tuple[TestExecution, Suite | None]:
-    if sample.task is Task.PROGRAM_REPAIR:
-        return TestExecution(status="skipped", reason=(
-            "running a patch needs the buggy program to apply it to, which this sample does not carry; "
-            "LLM prediction only")), None
+                    ) -> tuple[TestExecution, Suite | None, tuple[str, str | None, str]]:
+    none: tuple[str, str | None, str] = ("", None, "")
     if ctx.sandbox is None:
-        return TestExecution(status="skipped", reason="no sandbox configured"), None
-    execution, valid = await validate_on_reference(ctx.sandbox, sample.language, sample.problem,
-                                                   sample.reference or "", tests)
+        return TestExecution(status="skipped", reason="no sandbox configured"), None, none
+    try:
+        progs = programs(sample.task.value, sample.language, sample.problem, sample.reference or "",
+                         sample.candidate, sample.metadata)
+    except PatchError as exc:
+        return TestExecution(status="skipped", reason=f"{exc}; LLM prediction only"), None, none
+    execution, valid = await validate_on_reference(ctx.sandbox, sample.language, progs[0], tests)
     rec.sandbox_event("validate_on_reference", execution.reference)
-    return execution, valid
+    return execution, valid, progs
 
 
 def combine(parsed: ParsedReply | None, ex: TestExecution, artifacts: dict[str, Any], weight: float,

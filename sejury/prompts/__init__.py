@@ -129,6 +129,6 @@ def prompt_version(strategy: Strategy) -> str:
 def prompts_version() -> str:
     """One digest over every strategy's version (shown in verdicts and team files)."""
     h = hashlib.sha256()
-    for s in Strategy:
+    for s in STEPS:
         h.update(prompt_version(s).encode())
     return h.hexdigest()[:12]

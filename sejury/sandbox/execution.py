@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from sejury.sandbox.base import SandboxProvider
+from sejury.sandbox.patching import PatchError, apply_patch
 from sejury.sandbox.runners import RunReport, Suite, assemble_program, language_of, run_suite, split_tests
 
 MAX_FAILURES_SHOWN = 5
@@ -49,17 +50,38 @@ class TestExecution(BaseModel):
     valid_tests: str = ""  # setup + valid units, as the LLM sees them when predicting
 
 
-async def validate_on_reference(provider: SandboxProvider, language: str, problem: str, reference: str,
+def programs(task: str, language: str, problem: str, reference: str, candidate: str,
+             metadata: dict[str, object]) -> tuple[str, str | None, str]:
+    """The reference and candidate programs to run: (reference, candidate or None, why not).
+
+    Code generation: the code itself (joined to the problem's signature, HumanEval-style).
+    Program repair: the buggy program (``metadata["buggy_code"]``) with each patch applied; a
+    candidate patch that does not apply yields None (it cannot run: executability fails).
+    Raises PatchError when there is nothing to run the reference on."""
+    if task != "program_repair":
+        return assemble_program(language, problem, reference), assemble_program(language, problem, candidate), ""
+    buggy = metadata.get("buggy_code")
+    if not isinstance(buggy, str) or not buggy.strip():
+        raise PatchError("running a patch needs the buggy program, which this sample does not carry "
+                         "(metadata.buggy_code)")
+    ref = apply_patch(buggy, reference)  # PatchError: the developer patch does not apply
+    try:
+        return ref, apply_patch(buggy, candidate), ""
+    except PatchError as exc:
+        return ref, None, f"the candidate patch does not apply: {exc}"
+
+
+async def validate_on_reference(provider: SandboxProvider, language: str, reference: str,
                                 tests: str) -> tuple[TestExecution, Suite]:
-    """Run the generated tests on the reference and keep the ones that pass."""
+    """Run the generated tests on the reference program and keep the ones that pass."""
     lang = language_of(language)
     if lang is None:
         return TestExecution(status="skipped", reason=f"no test runner for {language!r}"), Suite("", [])
-    suite = split_tests(lang, tests, reference=assemble_program(lang, problem, reference))
+    suite = split_tests(lang, tests, reference=reference)
     if not suite.units:
         return TestExecution(status="skipped", reason="no test could be read from the generated tests",
                              language=lang), suite
-    report = await run_suite(provider, lang, assemble_program(lang, problem, reference), suite)
+    report = await run_suite(provider, lang, reference, suite)
     ex = TestExecution(status="ran", language=lang, generated=len(suite.units), sandbox=provider.isolation,
                        reference=SuiteRun.of(report, suite.units))
     if not report.loaded:
@@ -81,23 +103,26 @@ def candidate_timeout(ex: TestExecution) -> float | None:
     return max(10.0, 4 * ex.reference.seconds)
 
 
-async def run_on_candidate(provider: SandboxProvider, ex: TestExecution, valid: Suite, problem: str,
-                           candidate: str) -> TestExecution:
-    report = await run_suite(provider, ex.language, assemble_program(ex.language, problem, candidate), valid,
-                             timeout=candidate_timeout(ex))
+async def run_on_candidate(provider: SandboxProvider, ex: TestExecution, valid: Suite, candidate: str | None,
+                           why_not: str = "") -> TestExecution:
+    if candidate is None:  # nothing to run (a patch that does not apply): it passes nothing
+        run = SuiteRun(loaded=False, total=len(valid.units), passed=0, status="not run", seconds=0.0,
+                       load_error=why_not)
+        return ex.model_copy(update={"candidate": run, "executable": False, "pass_ratio": 0.0})
+    report = await run_suite(provider, ex.language, candidate, valid, timeout=candidate_timeout(ex))
     run = SuiteRun.of(report, valid.units)
     return ex.model_copy(update={"candidate": run, "executable": report.loaded,
                                  "pass_ratio": report.n_passed / len(valid.units) if valid.units else None})
 
 
-async def run_sample_tests(provider: SandboxProvider, language: str, problem: str, candidate: str,
-                           tests: str) -> SuiteRun | None:
-    """The sample's own tests on the candidate, reported apart as ground truth."""
+async def run_sample_tests(provider: SandboxProvider, language: str, candidate: str, tests: str,
+                           reference: str = "") -> SuiteRun | None:
+    """The sample's own tests on the candidate program, reported apart as ground truth."""
     lang = language_of(language)
     if lang is None:
         return None
-    suite = split_tests(lang, tests)
+    suite = split_tests(lang, tests, reference=reference)
     if not suite.units:
         return None
-    report = await run_suite(provider, lang, assemble_program(lang, problem, candidate), suite)
+    report = await run_suite(provider, lang, candidate, suite)
     return SuiteRun.of(report, suite.units)

@@ -1,0 +1,260 @@
+"""Team selection on a few human-labelled samples (SE-Jury's calibration), from recorded scores.
+
+Each strategy runs once per labelled sample (a run file written by ``sejury batch`` keeps every
+member's score); a team's score on a sample is the mean of its members' scores, so trying every
+team costs no LLM call.
+
+Default protocol:
+- labelled set: ``random.Random(seed).sample(range(n), N)`` over the samples in file order;
+- candidate teams: every combination of at least two members that contains an S1 variant
+  (``direct`` or ``direct_ref``), over the members that scored on the labelled set;
+- team score on a sample: the mean of its scored members (a sample where none scored is left out);
+- selection: the highest mean of Kendall's tau-b and Spearman's rho against the human scores;
+  ties go to fewer LLM calls per sample, then fewer members;
+- the chosen team is evaluated on the other samples (the labelled ones are excluded), with a
+  bootstrap confidence interval.
+
+``protocol="paper"`` follows the published replication scripts: each member's 0-100 score is
+mapped to the human scale and rounded to an integer; the chosen team's mean is rounded before
+correlating on the rest; whether team means are also rounded during selection is
+``round_selection`` (the scripts differ between datasets).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+import statistics
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from sejury.errors import InputError
+from sejury.schema import Scale, Strategy, Task, TeamFile
+from sejury.stats import Correlation, Interval, bootstrap_ci, correlate
+
+
+class Record(BaseModel):
+    """One judged sample of a run file: the members' scores and the human label."""
+
+    sample_id: str
+    task: Task
+    human: float
+    scores: dict[Strategy, float]  # scored members only
+    calls: dict[Strategy, int] = Field(default_factory=dict)
+    tokens: dict[Strategy, int] = Field(default_factory=dict)
+    scale: Scale | None = None  # the human scale, from the sample's metadata ("0-4")
+    model: str = ""
+    prompt_version: str = ""
+
+
+def read_run(path: str | Path, *, label: str = "human_score") -> list[Record]:
+    """Records from a ``sejury batch`` output; errors name the file, line and field."""
+    p = Path(path)
+    records: list[Record] = []
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", file=str(p)) from None
+    for n, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            v = json.loads(raw)
+            meta = v.get("metadata") or {}
+            human = meta.get(label)
+            if human is None:
+                raise InputError(f"no human label {label!r} in the verdict's metadata", file=str(p), line=n,
+                                 field=f"metadata.{label}")
+            scores, calls, tokens = {}, {}, {}
+            for name, r in v["strategies"].items():
+                s = Strategy(name)
+                calls[s] = int(r.get("llm_calls", 0))
+                tokens[s] = int(r.get("prompt_tokens", 0)) + int(r.get("completion_tokens", 0))
+                if r.get("status") == "scored" and r.get("score") is not None:
+                    scores[s] = float(r["score"])
+            scale = Scale.parse(str(meta["scale"])) if meta.get("scale") else None
+            records.append(Record(sample_id=v["sample_id"], task=v["task"], human=float(human), scores=scores,
+                                  calls=calls, tokens=tokens, scale=scale, model=v.get("model", ""),
+                                  prompt_version=v.get("prompt_version", "")))
+        except InputError:
+            raise
+        except (KeyError, ValueError, TypeError) as exc:
+            raise InputError(f"not a sejury verdict line ({type(exc).__name__}: {exc})", file=str(p),
+                             line=n) from None
+    if not records:
+        raise InputError("no verdicts in the run file", file=str(p))
+    return records
+
+
+class TeamScore(BaseModel):
+    members: list[Strategy]
+    n: int
+    tau: float
+    rho: float
+    mean: float  # (tau + rho) / 2
+    llm_calls: float  # per sample
+    tokens: float  # per sample
+    ci: Interval | None = None  # bootstrap interval of the mean
+
+
+class Calibration(BaseModel):
+    protocol: Literal["default", "paper"]
+    task: Task
+    seed: int
+    n_labelled: int
+    labelled_ids: list[str]
+    round_selection: bool = False
+    chosen: TeamScore
+    teams: list[TeamScore]  # every candidate team on the labelled set, best first
+    strategies: list[TeamScore]  # each member alone on the labelled set
+    evaluation: TeamScore | None  # the chosen team on the other samples
+    evaluation_members: list[TeamScore] = Field(default_factory=list)  # each member alone, the rest
+    all_members: TeamScore | None = None  # every member merged, on the rest (an ablation)
+    model: str = ""
+    prompt_version: str = ""
+
+    def team_file(self) -> TeamFile:
+        return TeamFile(task=self.task, strategies=self.chosen.members,
+                        calibration=json.loads(self.model_dump_json(exclude={"teams"})))
+
+
+def _paper_map(score: float, scale: Scale | None) -> float:
+    if scale is None:
+        raise InputError("the paper protocol maps scores to the human scale, but the verdicts' metadata has no "
+                         "'scale' (e.g. \"0-4\")", field="metadata.scale")
+    return float(round(scale.map(score)))
+
+
+def _team_values(records: Sequence[Record], members: Sequence[Strategy], *, protocol: str,
+                 round_mean: bool) -> tuple[list[float], list[float]]:
+    pred, gold = [], []
+    for r in records:
+        got = [r.scores[m] for m in members if m in r.scores]
+        if not got:
+            continue
+        if protocol == "paper":
+            got = [_paper_map(x, r.scale) for x in got]
+        value = statistics.fmean(got)
+        if protocol == "paper" and round_mean:
+            value = float(round(value))
+        pred.append(value)
+        gold.append(r.human)
+    return pred, gold
+
+
+def score_team(records: Sequence[Record], members: Sequence[Strategy], *, protocol: str = "default",
+               round_mean: bool = False, ci: bool = False, resamples: int = 1000, seed: int = 0) -> TeamScore:
+    pred, gold = _team_values(records, members, protocol=protocol, round_mean=round_mean)
+    c = correlate(pred, gold) if len(pred) >= 2 else Correlation(n=len(pred), tau=math.nan, rho=math.nan, r=math.nan)
+    n = max(1, len(records))
+    calls = sum(r.calls.get(m, 0) for r in records for m in members) / n
+    tokens = sum(r.tokens.get(m, 0) for r in records for m in members) / n
+    interval = bootstrap_ci(pred, gold, lambda x: x.mean, resamples=resamples, seed=seed) if ci and pred else None
+    return TeamScore(members=list(members), n=c.n, tau=c.tau, rho=c.rho, mean=c.mean, llm_calls=calls,
+                     tokens=tokens, ci=interval)
+
+
+def candidate_teams(members: Iterable[Strategy]) -> list[list[Strategy]]:
+    """Every combination of >= 2 members that contains an S1 variant (members kept in enum order)."""
+    pool = [s for s in Strategy if s in set(members)]
+    teams = []
+    for k in range(2, len(pool) + 1):
+        for combo in itertools.combinations(pool, k):
+            if any(s.is_s1 for s in combo):
+                teams.append(list(combo))
+    return teams
+
+
+def labelled_indices(n: int, size: int, seed: int) -> list[int]:
+    """The paper's draw: ``random.seed(seed); random.sample(range(n), size)``."""
+    if size >= n:
+        raise InputError(f"{size} labelled samples leave none of the {n} to evaluate on", field="n")
+    return random.Random(seed).sample(range(n), size)
+
+
+def _rank_key(t: TeamScore) -> tuple[float, float, int]:
+    mean = t.mean if math.isfinite(t.mean) else -math.inf
+    return (-mean, t.llm_calls, len(t.members))
+
+
+def calibrate(records: Sequence[Record], *, n_labelled: int = 20, seed: int = 0,
+              protocol: Literal["default", "paper"] = "default", round_selection: bool = False,
+              resamples: int = 1000, labelled: Sequence[int] | None = None) -> Calibration:
+    """Choose the team on the labelled records and evaluate it on the others.  ``labelled``
+    (positions in ``records``) overrides the seeded draw, when the records are a subset."""
+    tasks = {r.task for r in records}
+    if len(tasks) != 1:
+        raise InputError(f"a run file for one task is calibrated at a time; this one has {sorted(tasks)}")
+    idx = set(labelled) if labelled is not None else set(labelled_indices(len(records), n_labelled, seed))
+    chosen_set = [records[i] for i in sorted(idx)]
+    rest = [r for i, r in enumerate(records) if i not in idx]
+    members = sorted({s for r in chosen_set for s in r.scores}, key=list(Strategy).index)
+    if not any(s.is_s1 for s in members):
+        raise InputError("no S1 variant (direct or direct_ref) scored on the labelled set: every candidate "
+                         "team must contain S1", field="strategies")
+    kw: dict[str, Any] = {"protocol": protocol}
+    teams = [score_team(chosen_set, t, round_mean=round_selection, **kw) for t in candidate_teams(members)]
+    if not teams:
+        raise InputError("fewer than two members scored on the labelled set: nothing to choose from")
+    teams.sort(key=_rank_key)
+    chosen = teams[0]
+    singles = [score_team(chosen_set, [m], round_mean=round_selection, **kw) for m in members]
+    evaluation = score_team(rest, chosen.members, round_mean=True, ci=True, resamples=resamples, seed=seed, **kw) \
+        if rest else None
+    first = records[0]
+    return Calibration(
+        protocol=protocol, task=first.task, seed=seed, n_labelled=len(chosen_set),
+        labelled_ids=[r.sample_id for r in chosen_set], round_selection=round_selection, chosen=chosen,
+        teams=teams, strategies=singles, evaluation=evaluation,
+        evaluation_members=[score_team(rest, [m], round_mean=True, ci=True, resamples=resamples, seed=seed, **kw)
+                            for m in members] if rest else [],
+        all_members=score_team(rest, members, round_mean=True, **kw) if rest else None,
+        model=first.model, prompt_version=first.prompt_version,
+    )
+
+
+def _f(x: float) -> str:
+    return "n/a" if not math.isfinite(x) else f"{x:.3f}"
+
+
+def report(cal: Calibration) -> str:
+    """A markdown report: the choice, every team, each member alone, and the held-out evaluation."""
+    def names(ms: Sequence[Strategy]) -> str:
+        return " + ".join(m.paper_name for m in ms)
+
+    lines = [f"# Calibration ({cal.task.value}, {cal.protocol} protocol)", "",
+             f"Labelled set: {cal.n_labelled} samples drawn with seed {cal.seed}; model `{cal.model}`, "
+             f"prompts `{cal.prompt_version}`. Selection: highest mean of Kendall's tau-b and Spearman's rho; "
+             "ties to fewer LLM calls.", "",
+             f"**Chosen team: {names(cal.chosen.members)}** — on the labelled set tau {_f(cal.chosen.tau)}, "
+             f"rho {_f(cal.chosen.rho)}, mean {_f(cal.chosen.mean)}; {cal.chosen.llm_calls:.1f} LLM calls per sample."]
+    if cal.evaluation is not None:
+        e = cal.evaluation
+        ci = f" (95% bootstrap CI {_f(e.ci.low)} to {_f(e.ci.high)})" if e.ci else ""
+        lines += ["", f"On the other {e.n} samples (labelled ones excluded): tau {_f(e.tau)}, rho {_f(e.rho)}, "
+                  f"mean {_f(e.mean)}{ci}."]
+    cheap = [m for m in cal.chosen.members if not m.is_llm]
+    if cheap:
+        lines += ["", f"The team leans on non-LLM jurors ({names(cheap)}): on the labelled set they added to what "
+                  "the model's own judgments could do."]
+    lines += ["", "## Each member alone", "", "| member | labelled tau | rho | mean | held-out mean | 95% CI |"
+              " calls/sample |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    held = {tuple(t.members): t for t in cal.evaluation_members}
+    for s in cal.strategies:
+        h = held.get(tuple(s.members))
+        ci = f"{_f(h.ci.low)} to {_f(h.ci.high)}" if h and h.ci else ""
+        lines.append(f"| {names(s.members)} | {_f(s.tau)} | {_f(s.rho)} | {_f(s.mean)} | "
+                     f"{_f(h.mean) if h else ''} | {ci} | {s.llm_calls:.1f} |")
+    if cal.all_members is not None:
+        lines += ["", f"All members merged, held out: mean {_f(cal.all_members.mean)} (ablation)."]
+    lines += ["", "## Candidate teams on the labelled set (best first)", "",
+              "| team | tau | rho | mean | calls/sample | tokens/sample |", "| --- | --- | --- | --- | --- | --- |"]
+    for t in cal.teams:
+        lines.append(f"| {names(t.members)} | {_f(t.tau)} | {_f(t.rho)} | {_f(t.mean)} | {t.llm_calls:.1f} | "
+                     f"{t.tokens:.0f} |")
+    return "\n".join(lines) + "\n"

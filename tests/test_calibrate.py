@@ -1,0 +1,121 @@
+"""Team selection from recorded scores, on synthetic run files (no LLM call)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sejury import InputError, Strategy, TeamFile
+from sejury.calibrate import Record, calibrate, candidate_teams, labelled_indices, read_run, score_team
+from sejury.cli import app
+
+S = Strategy
+
+
+def verdict(i: int, human: float, scores: dict[str, float | None], *, scale: str = "0-4") -> dict[str, object]:
+    strategies = {
+        name: {"strategy": name, "status": "scored" if s is not None else "unscored", "score": s,
+               "llm_calls": 0 if name in ("bleu", "chrf") else 1, "prompt_tokens": 100, "completion_tokens": 10}
+        for name, s in scores.items()}
+    return {"sample_id": f"s{i}", "task": "code_generation", "status": "scored", "score": 50,
+            "strategies": strategies, "metadata": {"human_score": human, "scale": scale}, "model": "m",
+            "prompt_version": "p"}
+
+
+def synthetic(n: int = 40, seed: int = 3) -> list[dict[str, object]]:
+    """direct tracks the human grade, rethink is noise, bleu tracks it loosely."""
+    rng = random.Random(seed)
+    rows = []
+    for i in range(n):
+        h = rng.randint(0, 4)
+        rows.append(verdict(i, h, {"direct": h * 25 + rng.uniform(-5, 5), "rethink": rng.uniform(0, 100),
+                                   "bleu": h * 20 + rng.uniform(-20, 20), "equivalence": None}))
+    return rows
+
+
+def write(tmp_path: Path, rows: list[dict[str, object]]) -> Path:
+    p = tmp_path / "run.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return p
+
+
+def test_candidate_teams_contain_s1_and_two_members() -> None:
+    teams = candidate_teams([S.DIRECT, S.DIRECT_REF, S.RETHINK])
+    assert teams == [[S.DIRECT, S.DIRECT_REF], [S.DIRECT, S.RETHINK], [S.DIRECT_REF, S.RETHINK],
+                     [S.DIRECT, S.DIRECT_REF, S.RETHINK]]
+    assert candidate_teams([S.RETHINK, S.EQUIVALENCE]) == []
+
+
+def test_labelled_draw_is_the_papers() -> None:
+    random.seed(12345)
+    assert labelled_indices(100, 20, 12345) == random.sample(range(100), 20)
+    with pytest.raises(InputError, match="none of the 10"):
+        labelled_indices(10, 10, 0)
+
+
+def test_team_score_is_the_mean_of_its_scored_members() -> None:
+    recs = [Record(sample_id=str(i), task="code_generation", human=h, scores={S.DIRECT: d, S.RETHINK: r})
+            for i, (h, d, r) in enumerate([(0, 0, 40), (1, 50, 20), (2, 100, 90)])]
+    # team means: 20, 35, 95 -> perfectly ordered with the human scores
+    t = score_team(recs, [S.DIRECT, S.RETHINK])
+    assert (t.tau, t.rho) == (pytest.approx(1.0), pytest.approx(1.0))
+    # rethink alone: 40, 20, 90 -> tau (2 concordant, 1 discordant) = 1/3, rho = 1 - 6*2/(3*8) = 0.5
+    alone = score_team(recs, [S.RETHINK])
+    assert alone.tau == pytest.approx(1 / 3) and alone.rho == pytest.approx(0.5)
+
+
+def test_paper_protocol_maps_to_the_scale_and_rounds() -> None:
+    recs = [Record(sample_id=str(i), task="code_generation", human=h, scores={S.DIRECT: d},
+                   scale={"low": 0, "high": 4}) for i, (h, d) in enumerate([(0, 10), (1, 30), (3, 70), (4, 90)])]
+    # 10 -> 0.4 -> 0; 30 -> 1.2 -> 1; 70 -> 2.8 -> 3; 90 -> 3.6 -> 4: exactly the human grades
+    t = score_team(recs, [S.DIRECT], protocol="paper", round_mean=True)
+    assert t.tau == pytest.approx(1.0)
+
+
+def test_calibration_picks_the_informative_team_and_excludes_the_labelled(tmp_path: Path) -> None:
+    records = read_run(write(tmp_path, synthetic()))
+    cal = calibrate(records, n_labelled=20, seed=7, resamples=200)
+    assert S.DIRECT in cal.chosen.members and S.RETHINK not in cal.chosen.members
+    assert cal.evaluation is not None and cal.evaluation.n == 20  # only the other 20
+    assert not set(cal.labelled_ids) & {r.sample_id for i, r in enumerate(records)
+                                        if i not in set(labelled_indices(40, 20, 7))}
+    assert cal.evaluation.ci is not None and cal.evaluation.ci.low <= cal.evaluation.mean <= cal.evaluation.ci.high
+    assert all(cal.teams[i].mean >= cal.teams[i + 1].mean for i in range(len(cal.teams) - 1))
+    assert S.EQUIVALENCE not in {m for t in cal.teams for m in t.members}  # never scored: not a member
+
+
+def test_ties_go_to_the_cheaper_team() -> None:
+    recs = [Record(sample_id=str(i), task="code_generation", human=i,
+                   scores={S.DIRECT: i * 10, S.RETHINK: i * 10, S.BLEU: i * 10},
+                   calls={S.DIRECT: 1, S.RETHINK: 1, S.BLEU: 0}) for i in range(6)]
+    cal = calibrate(recs, labelled=[0, 1, 2, 3], resamples=50)
+    assert cal.chosen.members == [S.DIRECT, S.BLEU]  # as good as any, and one LLM call fewer
+
+
+def test_run_file_errors_name_line_and_field(tmp_path: Path) -> None:
+    rows = synthetic(3)
+    del rows[1]["metadata"]["human_score"]  # type: ignore[index]
+    p = write(tmp_path, rows)
+    with pytest.raises(InputError, match=r"run.jsonl:2: field 'metadata.human_score'"):
+        read_run(p)
+    p.write_text('{"sample_id": "x", "metadata": {"human_score": 1}}\n')
+    with pytest.raises(InputError, match=r"run.jsonl:1: not a sejury verdict line"):
+        read_run(p)
+
+
+def test_cli_from_run_writes_a_team_file_the_judge_reads(tmp_path: Path) -> None:
+    run = write(tmp_path, synthetic())
+    team = tmp_path / "team.json"
+    res = CliRunner().invoke(app, ["calibrate", "--from-run", str(run), "-o", str(team), "--seed", "7"])
+    assert res.exit_code == 0, res.output
+    tf = TeamFile.model_validate_json(team.read_text())
+    assert tf.task == "code_generation" and S.DIRECT in tf.strategies
+    assert tf.calibration["seed"] == 7 and tf.calibration["n_labelled"] == 20
+    assert "# Calibration (code_generation, default protocol)" in (tmp_path / "team.md").read_text()
+    from sejury.api import _team
+
+    assert _team(str(team)) == tf  # the supervisor's team source
