@@ -48,6 +48,8 @@ class Record(BaseModel):
     calls: dict[Strategy, int] = Field(default_factory=dict)
     tokens: dict[Strategy, int] = Field(default_factory=dict)
     scale: Scale | None = None  # the human scale, from the sample's metadata ("0-4")
+    annotations: dict[str, float] = Field(default_factory=dict)  # individual raters, when published
+    test_passed: bool | None = None  # the benchmark's own test outcome (RQ4), when known
     model: str = ""
     prompt_version: str = ""
 
@@ -78,9 +80,13 @@ def read_run(path: str | Path, *, label: str = "human_score") -> list[Record]:
                 if r.get("status") == "scored" and r.get("score") is not None:
                     scores[s] = float(r["score"])
             scale = Scale.parse(str(meta["scale"])) if meta.get("scale") else None
+            raters = meta.get("human_scores") or {}
+            passed = meta.get("test_passed")
             records.append(Record(sample_id=v["sample_id"], task=v["task"], human=float(human), scores=scores,
                                   calls=calls, tokens=tokens, scale=scale, model=v.get("model", ""),
-                                  prompt_version=v.get("prompt_version", "")))
+                                  prompt_version=v.get("prompt_version", ""),
+                                  annotations={str(k): float(x) for k, x in raters.items() if x is not None},
+                                  test_passed=bool(passed) if passed is not None else None))
         except InputError:
             raise
         except (KeyError, ValueError, TypeError) as exc:
@@ -154,7 +160,8 @@ def score_team(records: Sequence[Record], members: Sequence[Strategy], *, protoc
     n = max(1, len(records))
     calls = sum(r.calls.get(m, 0) for r in records for m in members) / n
     tokens = sum(r.tokens.get(m, 0) for r in records for m in members) / n
-    interval = bootstrap_ci(pred, gold, lambda x: x.mean, resamples=resamples, seed=seed) if ci and pred else None
+    interval = bootstrap_ci(pred, gold, lambda x: x.mean, resamples=resamples, seed=seed) \
+        if ci and pred and resamples > 0 else None
     return TeamScore(members=list(members), n=c.n, tau=c.tau, rho=c.rho, mean=c.mean, llm_calls=calls,
                      tokens=tokens, ci=interval)
 

@@ -416,8 +416,42 @@ def calibrate(
     text = cal.report(result)
     rp = report_path or output.with_suffix(".md")
     rp.write_text(text)
-    out.print(text, markup=False, highlight=False)
+    out.print(text, markup=False, highlight=False, soft_wrap=True)
     err.print(f"wrote {output} and {rp}; use it with: sejury judge ... --team {output}")
+
+
+@app.command()
+def evaluate(
+    run: Annotated[Path, typer.Argument(help="A `sejury batch` output over a labelled dataset.")],
+    team: Annotated[Path | None, typer.Option(help="Calibrated team file (its labelled ones are excluded).")] = None,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Report, CSV, plot folder.")] = Path("evaluation"),
+    n: Annotated[int, typer.Option(help="Without --team: calibrate on N samples here.")] = 20,
+    seed: Annotated[int, typer.Option()] = 0,
+    seeds: Annotated[int, typer.Option(help="RQ3: seeds per N in the N study.")] = 5,
+    ns: Annotated[str, typer.Option(help="RQ3: the N values.")] = "2,6,18,20,50",
+    kappa_weights: Annotated[str | None, typer.Option(help="RQ2: linear or quadratic for ordinal scales.")] = None,
+    label: Annotated[str, typer.Option(help="The metadata field holding the human score.")] = "human_score",
+) -> None:
+    """Reproduce the paper's RQ1-RQ4 tables from recorded scores (no LLM call); write plots."""
+    from sejury import calibrate as cal
+    from sejury import evaluate as ev_mod
+
+    try:
+        records = cal.read_run(run, label=label)
+        team_file = _load_team(team) if team else None
+        ev = ev_mod.evaluate(records, team=team_file, n_labelled=n, seed=seed, seeds=seeds,
+                             ns=[int(x) for x in ns.split(",") if x.strip()], kappa_weights=kappa_weights)
+    except (SejuryError, ValueError) as exc:
+        raise _fail(exc) from None
+    report = ev_mod.write_outputs(ev, output)
+    out.print(report.read_text(), markup=False, highlight=False, soft_wrap=True)
+    err.print(f"wrote {report}, CSVs and plots in {output}/")
+
+
+def _load_team(path: Path) -> Any:
+    from sejury.api import load_team_file
+
+    return load_team_file(path)
 
 
 def main() -> None:

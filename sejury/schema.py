@@ -35,6 +35,8 @@ class Strategy(StrEnum):
     # non-LLM jurors: similarity to the reference (team members when asked for or calibrated in)
     BLEU = "bleu"
     CHRF = "chrf"
+    ROUGE_L = "rouge_l"
+    CODEBLEU = "codebleu"
 
     @property
     def paper_name(self) -> str:
@@ -42,7 +44,7 @@ class Strategy(StrEnum):
 
     @property
     def is_llm(self) -> bool:
-        return self not in (Strategy.BLEU, Strategy.CHRF)
+        return self not in (Strategy.BLEU, Strategy.CHRF, Strategy.ROUGE_L, Strategy.CODEBLEU)
 
     @property
     def is_s1(self) -> bool:
@@ -58,6 +60,8 @@ _PAPER_NAMES = {
     Strategy.GENERATE_TESTS: "S5",
     Strategy.BLEU: "BLEU",
     Strategy.CHRF: "ChrF++",
+    Strategy.ROUGE_L: "ROUGE-L",
+    Strategy.CODEBLEU: "CodeBLEU",
 }
 _ALIASES = {
     "s1": Strategy.DIRECT,
@@ -69,6 +73,7 @@ _ALIASES = {
     "s4": Strategy.REFERENCE_ANALYSIS,
     "s5": Strategy.GENERATE_TESTS,
     "chrf++": Strategy.CHRF,
+    "rouge-l": Strategy.ROUGE_L,
 }
 
 

@@ -222,3 +222,16 @@ def test_graph_is_embeddable_and_shows_the_method() -> None:
     g = build_graph()
     nodes = set(g.get_graph().nodes)
     assert {"supervisor", "merge", *(s.value for s in Strategy)} <= nodes
+
+
+async def test_metric_jurors_score_similarity_without_llm_calls(make_judge: MakeJudge, codegen: Sample) -> None:
+    judge, model = make_judge(team=["bleu", "chrf", "rouge_l", "codebleu"])
+    same = await judge.ajudge(codegen)  # candidate == reference
+    assert model.calls == 0
+    assert {k: r.score for k, r in same.strategies.items()} == {"bleu": 100, "chrf": 100, "rouge_l": 100,
+                                                                "codebleu": 100}
+    other = await judge.ajudge(codegen.model_copy(update={"candidate": "print('unrelated')"}))
+    assert all(r.score is not None and r.score < 40 for r in other.strategies.values())
+    summary = Sample(id="s", task="code_summarization", problem="code", candidate="adds", reference="adds two")
+    v = await judge.ajudge(summary)
+    assert v.strategies["codebleu"].status is Status.SKIPPED and v.strategies["bleu"].status is Status.SCORED

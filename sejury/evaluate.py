@@ -1,0 +1,260 @@
+"""The SE-Jury paper's experiments on recorded scores (a ``sejury batch`` run over a labelled set).
+
+- RQ1: correlation with human scores of every juror alone, all LLM strategies merged, and the
+  calibrated team, with bootstrap intervals; Wilcoxon signed-rank tests of the team's absolute
+  errors against each other row's (scores mapped to the human scale), Bonferroni-corrected.
+- RQ2: Cohen's kappa between human raters (H-H) and between each rater and the tool (H-T), from
+  the individual annotations.
+- RQ3: ablations (calibrated team, all merged, each juror alone) and the N study: calibration
+  repeated with N labelled samples over several seeds, evaluated on the rest.
+- RQ4: correlation with the benchmark's own binary test outcomes, where the samples carry them.
+
+The labelled samples of the calibrated team are excluded from every figure.  Nothing here calls
+a model.  Outputs: one markdown report, one CSV per table, and two plots.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import math
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from sejury.calibrate import Calibration, Record, calibrate, score_team
+from sejury.schema import Scale, Strategy, TeamFile
+from sejury.stats import cohen_kappa, correlate, wilcoxon
+
+DEFAULT_NS = (2, 6, 18, 20, 50)
+
+
+class Row(BaseModel):
+    name: str
+    members: list[Strategy]
+    n: int
+    tau: float
+    rho: float
+    mean: float
+    pearson: float
+    ci_low: float
+    ci_high: float
+    llm_calls: float
+    p_vs_team: float | None = None  # Wilcoxon on absolute errors, Bonferroni-corrected
+
+
+class Evaluation(BaseModel):
+    n_samples: int
+    excluded_labelled: int
+    team_source: str
+    rq1: list[Row]
+    rq2: dict[str, list[float]]  # "H-H" / "H-T" -> kappas
+    rq2_pairs: list[dict[str, object]]
+    rq3_n: list[dict[str, object]]
+    rq4: list[Row]
+    notes: list[str]
+
+
+def _scale(records: Sequence[Record]) -> Scale:
+    for r in records:
+        if r.scale is not None:
+            return r.scale
+    lo, hi = min(r.human for r in records), max(r.human for r in records)
+    return Scale(low=lo, high=hi if hi > lo else lo + 1)
+
+
+def _team_scores(records: Sequence[Record], members: Sequence[Strategy]) -> list[tuple[Record, float]]:
+    out = []
+    for r in records:
+        got = [r.scores[m] for m in members if m in r.scores]
+        if got:
+            out.append((r, statistics.fmean(got)))
+    return out
+
+
+def _row(name: str, records: Sequence[Record], members: list[Strategy], resamples: int, seed: int) -> Row:
+    t = score_team(records, members, ci=True, resamples=resamples, seed=seed)
+    pairs = _team_scores(records, members)
+    pearson = correlate([s for _, s in pairs], [r.human for r, _ in pairs]).r if len(pairs) >= 2 else math.nan
+    return Row(name=name, members=members, n=t.n, tau=t.tau, rho=t.rho, mean=t.mean, pearson=pearson,
+               ci_low=t.ci.low if t.ci else math.nan, ci_high=t.ci.high if t.ci else math.nan,
+               llm_calls=t.llm_calls)
+
+
+def _abs_errors(records: Sequence[Record], members: Sequence[Strategy], scale: Scale) -> dict[str, float]:
+    """Per sample: |score mapped to the human scale - human score|."""
+    return {r.sample_id: abs((r.scale or scale).map(s) - r.human) for r, s in _team_scores(records, members)}
+
+
+def evaluate(records: Sequence[Record], *, team: TeamFile | None = None, n_labelled: int = 20, seed: int = 0,
+             ns: Sequence[int] = DEFAULT_NS, seeds: int = 5, resamples: int = 1000,
+             kappa_weights: str | None = None) -> Evaluation:
+    notes: list[str] = []
+    if team is not None:
+        labelled_ids = set(team.calibration.get("labelled_ids", []))
+        team_members = list(team.strategies)
+        source = f"team file ({', '.join(s.value for s in team_members)})"
+    else:
+        cal: Calibration = calibrate(records, n_labelled=n_labelled, seed=seed, resamples=0)
+        labelled_ids = set(cal.labelled_ids)
+        team_members = cal.chosen.members
+        source = f"calibrated here on {n_labelled} samples, seed {seed}"
+    rest = [r for r in records if r.sample_id not in labelled_ids]
+    members = sorted({s for r in rest for s in r.scores}, key=list(Strategy).index)
+    llm = [m for m in members if m.is_llm]
+    scale = _scale(records)
+
+    rows = [_row("calibrated team", rest, team_members, resamples, seed)]
+    if llm:
+        rows.append(_row("all LLM strategies merged", rest, llm, resamples, seed))
+    rows += [_row(m.paper_name, rest, [m], resamples, seed) for m in members]
+    team_err = _abs_errors(rest, team_members, scale)
+    others = rows[1:]
+    for row in others:
+        err = _abs_errors(rest, row.members, scale)
+        common = sorted(set(team_err) & set(err))
+        if len(common) >= 2:
+            row.p_vs_team = wilcoxon([team_err[i] for i in common], [err[i] for i in common],
+                                     comparisons=len(others)).p_bonferroni
+    notes.append("Not available here: the vanilla-prompt and ICE-Score baselines (no such strategies yet) and "
+                 "METEOR (NLTK's WordNet data is downloaded at run time, which this machine cannot do).")
+
+    # RQ2: agreement
+    tool = {r.sample_id: round((r.scale or scale).map(s)) for r, s in _team_scores(rest, team_members)}
+    raters = sorted({a for r in rest for a in r.annotations})
+    by_rater = {a: {r.sample_id: r.annotations[a] for r in rest if a in r.annotations} for a in raters}
+    hh, ht, pairs = [], [], []
+    for a, b in itertools.combinations(raters, 2):
+        common = sorted(set(by_rater[a]) & set(by_rater[b]))
+        if len(common) >= 2:
+            k = cohen_kappa([int(by_rater[a][i]) for i in common], [int(by_rater[b][i]) for i in common],
+                            weights=kappa_weights)
+            if math.isfinite(k):
+                hh.append(k)
+                pairs.append({"kind": "H-H", "a": a, "b": b, "n": len(common), "kappa": k})
+    for a in raters:
+        common = sorted(set(by_rater[a]) & set(tool))
+        if len(common) >= 2:
+            k = cohen_kappa([int(by_rater[a][i]) for i in common], [int(tool[i]) for i in common],
+                            weights=kappa_weights)
+            if math.isfinite(k):
+                ht.append(k)
+                pairs.append({"kind": "H-T", "a": a, "b": "tool", "n": len(common), "kappa": k})
+    if not raters:
+        notes.append("RQ2 needs individual annotations (metadata.human_scores); this run has none.")
+
+    # RQ3: the N study
+    n_study = []
+    for n in ns:
+        if n >= len(records) - 1:
+            continue
+        means: list[float] = []
+        chosen: Counter[str] = Counter()
+        for s in range(seeds):
+            c = calibrate(records, n_labelled=n, seed=s, resamples=0)
+            if c.evaluation is not None and math.isfinite(c.evaluation.mean):
+                means.append(c.evaluation.mean)
+            chosen[" + ".join(m.paper_name for m in c.chosen.members)] += 1
+        if means:
+            n_study.append({"N": n, "seeds": len(means), "mean": statistics.fmean(means),
+                            "sd": statistics.pstdev(means), "most_chosen": chosen.most_common(1)[0][0]})
+
+    # RQ4: binary test outcomes
+    outcome = [r for r in rest if r.test_passed is not None]
+    rq4: list[Row] = []
+    if outcome:
+        as_labels = [r.model_copy(update={"human": float(bool(r.test_passed))}) for r in outcome]
+        rq4 = [_row("calibrated team", as_labels, team_members, resamples, seed)]
+        rq4 += [_row(m.paper_name, as_labels, [m], resamples, seed) for m in members]
+    return Evaluation(n_samples=len(records), excluded_labelled=len(records) - len(rest), team_source=source,
+                      rq1=rows, rq2={"H-H": hh, "H-T": ht}, rq2_pairs=pairs, rq3_n=n_study, rq4=rq4, notes=notes)
+
+
+def _f(x: float | None) -> str:
+    return "" if x is None else ("n/a" if not math.isfinite(x) else f"{x:.3f}")
+
+
+def _rows_md(rows: Sequence[Row], *, with_p: bool) -> list[str]:
+    head = "| juror / team | n | tau | rho | (tau+rho)/2 | 95% CI | Pearson | calls/sample |"
+    sep = "| --- | --- | --- | --- | --- | --- | --- | --- |"
+    if with_p:
+        head, sep = head + " Wilcoxon p vs team (Bonferroni) |", sep + " --- |"
+    out = [head, sep]
+    for r in rows:
+        line = (f"| {r.name} | {r.n} | {_f(r.tau)} | {_f(r.rho)} | {_f(r.mean)} | {_f(r.ci_low)} to {_f(r.ci_high)} "
+                f"| {_f(r.pearson)} | {r.llm_calls:.1f} |")
+        out.append(line + (f" {_f(r.p_vs_team)} |" if with_p else ""))
+    return out
+
+
+def write_outputs(ev: Evaluation, outdir: Path) -> Path:
+    outdir.mkdir(parents=True, exist_ok=True)
+    md = [f"# Evaluation ({ev.n_samples} samples; {ev.excluded_labelled} labelled ones excluded)", "",
+          f"Team: {ev.team_source}.", "", "## RQ1: correlation with human scores", "",
+          *_rows_md(ev.rq1, with_p=True), ""]
+    md += ["## RQ2: agreement (Cohen's kappa)", ""]
+    for kind in ("H-H", "H-T"):
+        ks = ev.rq2[kind]
+        if ks:
+            md.append(f"- {kind}: {len(ks)} pairs, mean {statistics.fmean(ks):.3f}, median "
+                      f"{statistics.median(ks):.3f}, min {min(ks):.3f}, max {max(ks):.3f}")
+    md += ["", "## RQ3: ablations (above) and the number of labelled samples", "",
+           "| N | seeds | held-out (tau+rho)/2, mean | sd | team chosen most often |",
+           "| --- | --- | --- | --- | --- |"]
+    md += [f"| {r['N']} | {r['seeds']} | {r['mean']:.3f} | {r['sd']:.3f} | {r['most_chosen']} |" for r in ev.rq3_n]
+    if ev.rq4:
+        md += ["", "## RQ4: correlation with the benchmark's test outcomes", "", *_rows_md(ev.rq4, with_p=False)]
+    md += ["", "## Notes", "", *[f"- {n}" for n in ev.notes]]
+    report = outdir / "report.md"
+    report.write_text("\n".join(md) + "\n")
+    for name, rows in (("rq1", ev.rq1), ("rq4", ev.rq4)):
+        with (outdir / f"{name}.csv").open("w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["name", "n", "tau", "rho", "mean", "ci_low", "ci_high", "pearson", "llm_calls", "p_vs_team"])
+            for r in rows:
+                w.writerow([r.name, r.n, r.tau, r.rho, r.mean, r.ci_low, r.ci_high, r.pearson, r.llm_calls,
+                            r.p_vs_team])
+    for name, fields, dicts in (("rq2", ["kind", "a", "b", "n", "kappa"], ev.rq2_pairs),
+                                ("rq3_n", ["N", "seeds", "mean", "sd", "most_chosen"], ev.rq3_n)):
+        with (outdir / f"{name}.csv").open("w", newline="") as f:
+            dw = csv.DictWriter(f, fieldnames=fields)
+            dw.writeheader()
+            dw.writerows(dicts)
+    _plots(ev, outdir)
+    return report
+
+
+def _plots(ev: Evaluation, outdir: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [r for r in ev.rq1 if math.isfinite(r.mean)]
+    if rows:
+        fig, ax = plt.subplots(figsize=(max(6, len(rows) * 0.8), 4))
+        means = [r.mean for r in rows]
+        low = [max(0.0, r.mean - r.ci_low) if math.isfinite(r.ci_low) else 0 for r in rows]
+        high = [max(0.0, r.ci_high - r.mean) if math.isfinite(r.ci_high) else 0 for r in rows]
+        ax.bar(range(len(rows)), means, yerr=[low, high], capsize=4,
+               color=["tab:orange" if i == 0 else "tab:blue" for i in range(len(rows))])
+        ax.set_xticks(range(len(rows)), [r.name for r in rows], rotation=35, ha="right")
+        ax.set_ylabel("(tau + rho) / 2 with human scores")
+        ax.axhline(0, color="black", linewidth=0.5)
+        ax.set_title("RQ1: jurors and teams, 95% bootstrap intervals")
+        fig.tight_layout()
+        fig.savefig(outdir / "rq1_bars.png", dpi=120)
+        plt.close(fig)
+    if ev.rq2["H-H"] or ev.rq2["H-T"]:
+        fig, ax = plt.subplots(figsize=(4.5, 4))
+        data = [ev.rq2["H-H"] or [math.nan], ev.rq2["H-T"] or [math.nan]]
+        ax.boxplot(data)
+        ax.set_xticks([1, 2], ["human-human", "human-tool"])
+        ax.set_ylabel("Cohen's kappa")
+        ax.set_title("RQ2: agreement")
+        fig.tight_layout()
+        fig.savefig(outdir / "rq2_kappa_box.png", dpi=120)
+        plt.close(fig)
