@@ -266,7 +266,7 @@ try:
     exec(compile(suite["setup"], "setup", "exec"), base)
 except BaseException as e:
     print("@@SETUP FAIL", type(e).__name__, str(e)[:300].replace("\n", " "), flush=True)
-for i, src in enumerate(suite["units"]):
+for i, src in suite["units"]:
     env = dict(base)
     signal.alarm(PER_TEST)
     try:
@@ -292,7 +292,7 @@ console.log("@@LOAD OK");
 const suite = JSON.parse(fs.readFileSync("tests.json", "utf8"));
 try { vm.runInThisContext(suite.setup, { filename: "setup" }); }
 catch (e) { console.log("@@SETUP FAIL " + String(e).slice(0, 300).replace(/\n/g, " ")); }
-suite.units.forEach((src, i) => {
+suite.units.forEach(([i, src]) => {
   try { vm.runInThisContext(src, { filename: `test_${i}`, timeout: PER_TEST_MS }); console.log(`@@T ${i} PASS`); }
   catch (e) { console.log(`@@T ${i} FAIL ` + String(e).slice(0, 200).replace(/\n/g, " ")); }
 });
@@ -328,12 +328,12 @@ def build_harness(language: str, program: str, suite: Suite, active: dict[int, s
     lang = language_of(language)
     if lang == "python":
         return Harness({"solution.py": PYTHON_PRELUDE + program,
-                        "tests.json": json.dumps({"setup": suite.setup, "units": list(active.values())}),
+                        "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items())}),
                         "harness.py": _PY_HARNESS.replace("PER_TEST", str(per_test))},
                        "python3 -B harness.py")
     if lang == "javascript":
         return Harness({"solution.js": program,
-                        "tests.json": json.dumps({"setup": suite.setup, "units": list(active.values())}),
+                        "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items())}),
                         "harness.js": _JS_HARNESS.replace("PER_TEST_MS", str(per_test * 1000))},
                        "node harness.js")
     if lang == "java":
@@ -404,7 +404,7 @@ def build_harness(language: str, program: str, suite: Suite, active: dict[int, s
 
 
 _RESULT = re.compile(r"^@@T (\d+) (PASS|FAIL) ?(.*)$", re.M)
-_COMPILE_ERR = re.compile(r"^(?:\./)?(?P<file>[\w.]+):(?P<line>\d+):(?:\d+:)?\s*(?:error|undefined|cannot|.*)", re.M)
+_COMPILE_ERR = re.compile(r"^(?:\./)?(?P<file>[\w.]+):(?P<line>\d+):", re.M)  # "file:line:" of a diagnostic
 
 
 def _timeout_for(language: str) -> float:
@@ -446,12 +446,8 @@ async def run_suite(sandbox: SandboxProvider, language: str, program: str, suite
             continue
         break
     assert res is not None
-    got = {}
-    ordered = list(active)
-    for m in _RESULT.finditer(res.stdout):
-        k = int(m.group(1))
-        idx = k if language_of(language) not in ("python", "javascript") else ordered[k] if k < len(ordered) else -1
-        got[idx] = (m.group(2) == "PASS", m.group(3))
+    # every harness reports units by their index in the suite
+    got = {int(m.group(1)): (m.group(2) == "PASS", m.group(3)) for m in _RESULT.finditer(res.stdout)}
     passed = []
     for i in range(len(suite.units)):
         if i in got:
