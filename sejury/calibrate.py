@@ -103,6 +103,7 @@ class TeamScore(BaseModel):
     tau: float
     rho: float
     mean: float  # (tau + rho) / 2
+    pearson: float = math.nan
     llm_calls: float  # per sample
     tokens: float  # per sample
     ci: Interval | None = None  # bootstrap interval of the mean
@@ -136,9 +137,11 @@ def _paper_map(score: float, scale: Scale | None) -> float:
     return float(round(scale.map(score)))
 
 
-def _team_values(records: Sequence[Record], members: Sequence[Strategy], *, protocol: str,
-                 round_mean: bool) -> tuple[list[float], list[float]]:
-    pred, gold = [], []
+def team_scores(records: Sequence[Record], members: Sequence[Strategy], *, protocol: str = "default",
+                round_mean: bool = False) -> list[tuple[Record, float]]:
+    """Each record's team score: the mean of the members that scored it (records where none did
+    are left out).  The paper protocol maps and rounds each member first, and the mean if asked."""
+    out = []
     for r in records:
         got = [r.scores[m] for m in members if m in r.scores]
         if not got:
@@ -148,21 +151,21 @@ def _team_values(records: Sequence[Record], members: Sequence[Strategy], *, prot
         value = statistics.fmean(got)
         if protocol == "paper" and round_mean:
             value = float(round(value))
-        pred.append(value)
-        gold.append(r.human)
-    return pred, gold
+        out.append((r, value))
+    return out
 
 
 def score_team(records: Sequence[Record], members: Sequence[Strategy], *, protocol: str = "default",
                round_mean: bool = False, ci: bool = False, resamples: int = 1000, seed: int = 0) -> TeamScore:
-    pred, gold = _team_values(records, members, protocol=protocol, round_mean=round_mean)
+    pairs = team_scores(records, members, protocol=protocol, round_mean=round_mean)
+    pred, gold = [s for _, s in pairs], [r.human for r, _ in pairs]
     c = correlate(pred, gold) if len(pred) >= 2 else Correlation(n=len(pred), tau=math.nan, rho=math.nan, r=math.nan)
     n = max(1, len(records))
     calls = sum(r.calls.get(m, 0) for r in records for m in members) / n
     tokens = sum(r.tokens.get(m, 0) for r in records for m in members) / n
     interval = bootstrap_ci(pred, gold, lambda x: x.mean, resamples=resamples, seed=seed) \
         if ci and pred and resamples > 0 else None
-    return TeamScore(members=list(members), n=c.n, tau=c.tau, rho=c.rho, mean=c.mean, llm_calls=calls,
+    return TeamScore(members=list(members), n=c.n, tau=c.tau, rho=c.rho, mean=c.mean, pearson=c.r, llm_calls=calls,
                      tokens=tokens, ci=interval)
 
 

@@ -25,9 +25,9 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from sejury.calibrate import Calibration, Record, calibrate, score_team
+from sejury.calibrate import Calibration, Record, calibrate, score_team, team_scores
 from sejury.schema import Scale, Strategy, TeamFile
-from sejury.stats import cohen_kappa, correlate, wilcoxon
+from sejury.stats import cohen_kappa, wilcoxon
 
 DEFAULT_NS = (2, 6, 18, 20, 50)
 
@@ -66,27 +66,16 @@ def _scale(records: Sequence[Record]) -> Scale:
     return Scale(low=lo, high=hi if hi > lo else lo + 1)
 
 
-def _team_scores(records: Sequence[Record], members: Sequence[Strategy]) -> list[tuple[Record, float]]:
-    out = []
-    for r in records:
-        got = [r.scores[m] for m in members if m in r.scores]
-        if got:
-            out.append((r, statistics.fmean(got)))
-    return out
-
-
 def _row(name: str, records: Sequence[Record], members: list[Strategy], resamples: int, seed: int) -> Row:
     t = score_team(records, members, ci=True, resamples=resamples, seed=seed)
-    pairs = _team_scores(records, members)
-    pearson = correlate([s for _, s in pairs], [r.human for r, _ in pairs]).r if len(pairs) >= 2 else math.nan
-    return Row(name=name, members=members, n=t.n, tau=t.tau, rho=t.rho, mean=t.mean, pearson=pearson,
+    return Row(name=name, members=members, n=t.n, tau=t.tau, rho=t.rho, mean=t.mean, pearson=t.pearson,
                ci_low=t.ci.low if t.ci else math.nan, ci_high=t.ci.high if t.ci else math.nan,
                llm_calls=t.llm_calls)
 
 
 def _abs_errors(records: Sequence[Record], members: Sequence[Strategy], scale: Scale) -> dict[str, float]:
     """Per sample: |score mapped to the human scale - human score|."""
-    return {r.sample_id: abs((r.scale or scale).map(s) - r.human) for r, s in _team_scores(records, members)}
+    return {r.sample_id: abs((r.scale or scale).map(s) - r.human) for r, s in team_scores(records, members)}
 
 
 def evaluate(records: Sequence[Record], *, team: TeamFile | None = None, n_labelled: int = 20, seed: int = 0,
@@ -123,7 +112,7 @@ def evaluate(records: Sequence[Record], *, team: TeamFile | None = None, n_label
                  "METEOR (NLTK's WordNet data is downloaded at run time, which this machine cannot do).")
 
     # RQ2: agreement
-    tool = {r.sample_id: round((r.scale or scale).map(s)) for r, s in _team_scores(rest, team_members)}
+    tool = {r.sample_id: round((r.scale or scale).map(s)) for r, s in team_scores(rest, team_members)}
     raters = sorted({a for r in rest for a in r.annotations})
     by_rater = {a: {r.sample_id: r.annotations[a] for r in rest if a in r.annotations} for a in raters}
     hh, ht, pairs = [], [], []
