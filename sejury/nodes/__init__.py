@@ -33,8 +33,9 @@ REGISTRY: dict[Strategy, StrategySpec] = {
     Strategy.GENERATE_TESTS: StrategySpec(tests.run, tests.applies, 2, _v(Strategy.GENERATE_TESTS)),
     Strategy.BLEU: StrategySpec(similarity.run_bleu, similarity.applies, 0, lambda: similarity.VERSION),
     Strategy.CHRF: StrategySpec(similarity.run_chrf, similarity.applies, 0, lambda: similarity.VERSION),
-    Strategy.ROUGE_L: StrategySpec(similarity.run_rouge_l, similarity.applies, 0, lambda: "rouge-score"),
-    Strategy.CODEBLEU: StrategySpec(similarity.run_codebleu, similarity.applies_codebleu, 0, lambda: "codebleu-0.7"),
+    Strategy.ROUGE_L: StrategySpec(similarity.run_rouge_l, similarity.applies, 0, lambda: similarity.ROUGE_VERSION),
+    Strategy.CODEBLEU: StrategySpec(similarity.run_codebleu, similarity.applies_codebleu, 0,
+                                    lambda: similarity.CODEBLEU_VERSION),
 }
 
 __all__ = ["REGISTRY", "StrategySpec"]

@@ -18,6 +18,7 @@ from sejury.errors import ModelError, ScoreParseError, SejuryError
 from sejury.graph.context import JudgeContext
 from sejury.graph.state import MemberTask
 from sejury.llm import Reply
+from sejury.sandbox.execution import SuiteRun
 from sejury.schema import Sample, Status, Strategy, StrategyResult, TraceEvent
 from sejury.scoring import ParsedReply, parse_score
 
@@ -59,13 +60,11 @@ class Recorder:
         ))
 
 
-    def sandbox_event(self, step: str, run: Any) -> None:
-        """A sandbox run (a ``SuiteRun`` or None) in the trace."""
-        if run is None:
-            return
-        detail = run.model_dump() if hasattr(run, "model_dump") else {"run": str(run)}
-        self.events.append(TraceEvent(kind="sandbox_run", strategy=self.strategy.value, step=step,
-                                      seconds=float(detail.get("seconds", 0.0)), detail=detail))
+    def sandbox_event(self, step: str, run: SuiteRun | None) -> None:
+        """A suite's run in the sandbox, in the trace."""
+        if run is not None:
+            self.events.append(TraceEvent(kind="sandbox_run", strategy=self.strategy.value, step=step,
+                                          seconds=run.seconds, detail=run.model_dump()))
 
 
 @dataclass
@@ -130,23 +129,21 @@ def _feed_digest(feed: StrategyResult | None) -> str:
 
 
 def member_node(strategy: Strategy, run: StrategyRun, *, max_attempts: int, default_context: JudgeContext | None,
-                version: Callable[[], str] | None = None) -> Callable[..., Awaitable[dict[str, Any]]]:
+                version: Callable[[], str]) -> Callable[..., Awaitable[dict[str, Any]]]:
     """Wrap a strategy as a graph node: cache, retries of transient model errors (the node's
     RetryPolicy re-runs it; on the last attempt the member is recorded as failed instead, so one
     broken member never sinks the verdict), and the StrategyResult."""
-
-    version_of = version or (lambda: prompts.prompt_version(strategy))
 
     async def node(task: MemberTask, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
         ctx = runtime.context or default_context
         if ctx is None:
             raise SejuryError("no judge context: pass context= to graph.ainvoke or build_graph")
         sample, in_team, feed = task["sample"], task.get("in_team", True), task.get("feed")
-        version = version_of()
+        version_id = version()
         extra = _feed_digest(feed)
         if ctx.execute and strategy is Strategy.GENERATE_TESTS:
             extra += f"|exec:{ctx.execution_weight:g}"
-        key = cache_key(strategy=strategy.value, prompt_version=version, model=ctx.llm.name,
+        key = cache_key(strategy=strategy.value, prompt_version=version_id, model=ctx.llm.name,
                         sample_hash=sample.content_hash(), extra=extra)
         if ctx.cache is not None and (hit := ctx.cache.get(key)) is not None:
             hit = hit.model_copy(update={
@@ -177,7 +174,7 @@ def member_node(strategy: Strategy, run: StrategyRun, *, max_attempts: int, defa
             completion_tokens=rec.completion_tokens, seconds=round(rec.seconds, 3), trace=rec.events,
         )
         if ctx.cache is not None:
-            ctx.cache.put(key, result, prompt_version=version, model=ctx.llm.name,
+            ctx.cache.put(key, result, prompt_version=version_id, model=ctx.llm.name,
                           sample_hash=sample.content_hash())
         return {"results": {strategy.value: result}}
 

@@ -9,6 +9,9 @@ opinion; calibration decides whether a team leans on them.
 from __future__ import annotations
 
 import asyncio
+from functools import cache
+from importlib.metadata import version
+from typing import Any
 
 import sacrebleu
 from sacrebleu.metrics.chrf import CHRF
@@ -19,6 +22,8 @@ from sejury.schema import Sample, StrategyResult, Task
 from sejury.scoring import ParsedReply
 
 VERSION = f"sacrebleu-{sacrebleu.__version__}"
+ROUGE_VERSION = f"rouge-score-{version('rouge-score')}"
+CODEBLEU_VERSION = f"codebleu-{version('codebleu')}"
 CODEBLEU_LANGS = {"python": "python", "java": "java", "javascript": "javascript", "js": "javascript",
                   "go": "go", "cpp": "cpp", "c++": "cpp"}
 _CHRF = CHRF(word_order=2)  # chrF++
@@ -46,10 +51,15 @@ def applies_codebleu(sample: Sample) -> str | None:
     return applies(sample)
 
 
-async def run_rouge_l(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
+@cache
+def _rouge() -> Any:
     from rouge_score import rouge_scorer
 
-    f = rouge_scorer.RougeScorer(["rougeL"]).score(sample.reference or "", sample.candidate)["rougeL"].fmeasure
+    return rouge_scorer.RougeScorer(["rougeL"])  # built once, not per sample
+
+
+async def run_rouge_l(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
+    f = _rouge().score(sample.reference or "", sample.candidate)["rougeL"].fmeasure
     return Outcome(ParsedReply(score=round(100 * f, 4)), artifacts={"metric": "rouge-score rougeL F"})
 
 

@@ -109,7 +109,6 @@ class Box:
                    "/tmp": f"rw,exec,nosuid,nodev,size={lim.tmp_mb}m,mode=1777"},
             labels={LABEL: "1", OWNER_LABEL: owner()},
         )
-        self.runs = 0
         self.broken = False
 
     def remove(self) -> None:
@@ -128,7 +127,6 @@ class Box:
             await asyncio.to_thread(self.remove)
             return ExecResult(status=ExecStatus.TIMEOUT, exit_code=None, seconds=time.perf_counter() - start,
                               stderr="sandbox: killed by the host deadline")
-        self.runs += 1
         if result.status in (ExecStatus.TIMEOUT, ExecStatus.OOM, ExecStatus.CRASHED):
             self.broken = True  # leftovers (background processes, memory) must not reach the next run
         return result

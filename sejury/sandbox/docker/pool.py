@@ -40,7 +40,7 @@ class DockerSandbox(SandboxProvider):
         self.mode = mode
         self.client: Any = prereqs.client()
         prereqs.require_image(self.client, image)
-        self.reaped_at_start = cleanup.reap(self.client)  # leftovers of dead runs
+        cleanup.reap(self.client)  # leftovers of dead runs
         self._idle: list[Box] = []
         self._all: set[Box] = set()
         self._sem: asyncio.Semaphore | None = None
