@@ -35,3 +35,16 @@ print(f"==> llama-cpp-python {llama_cpp.__version__}", file=sys.stderr)
 PY
 echo "==> assembling the embedded model"
 "$VENV/bin/sejury" model fetch
+
+# METEOR reads WordNet 3.0 from Debian's wordnet-base (NLTK would download it at run time, which an
+# offline machine cannot).  Optional: without it the METEOR juror is skipped with this hint.
+if [ ! -f /usr/share/wordnet/data.noun ] && [ -z "${SEJURY_WORDNET:-}" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "==> installing WordNet 3.0 (Debian wordnet-base) for the METEOR juror"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q wordnet-base >/dev/null \
+      || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q wordnet-base >/dev/null; } \
+      || echo "==> could not install wordnet-base: the METEOR juror will be skipped"
+  else
+    echo "==> no WordNet: run 'sudo apt-get install wordnet-base' for the METEOR juror (optional)"
+  fi
+fi

@@ -161,8 +161,10 @@ def score_team(records: Sequence[Record], members: Sequence[Strategy], *, protoc
     pred, gold = [s for _, s in pairs], [r.human for r, _ in pairs]
     c = correlate(pred, gold) if len(pred) >= 2 else Correlation(n=len(pred), tau=math.nan, rho=math.nan, r=math.nan)
     n = max(1, len(records))
-    calls = sum(r.calls.get(m, 0) for r in records for m in members) / n
-    tokens = sum(r.tokens.get(m, 0) for r in records for m in members) / n
+    # a member's feeder runs even when it is not in the team (S5-exec needs S5's calls)
+    paid = [*members, *{f for m in members if (f := m.feeder) is not None and f not in members}]
+    calls = sum(r.calls.get(m, 0) for r in records for m in paid) / n
+    tokens = sum(r.tokens.get(m, 0) for r in records for m in paid) / n
     interval = bootstrap_ci(pred, gold, lambda x: x.mean, resamples=resamples, seed=seed) \
         if ci and pred and resamples > 0 else None
     return TeamScore(members=list(members), n=c.n, tau=c.tau, rho=c.rho, mean=c.mean, pearson=c.r, llm_calls=calls,
@@ -170,8 +172,9 @@ def score_team(records: Sequence[Record], members: Sequence[Strategy], *, protoc
 
 
 def candidate_teams(members: Iterable[Strategy]) -> list[list[Strategy]]:
-    """Every combination of >= 2 members that contains an S1 variant (members kept in enum order)."""
-    pool = [s for s in Strategy if s in set(members)]
+    """Every combination of >= 2 members that contains an S1 variant (members kept in enum order;
+    baselines are never members)."""
+    pool = [s for s in Strategy if s in set(members) and not s.is_baseline]
     teams = []
     for k in range(2, len(pool) + 1):
         for combo in itertools.combinations(pool, k):
@@ -203,7 +206,8 @@ def calibrate(records: Sequence[Record], *, n_labelled: int = 20, seed: int = 0,
     idx = set(labelled) if labelled is not None else set(labelled_indices(len(records), n_labelled, seed))
     chosen_set = [records[i] for i in sorted(idx)]
     rest = [r for i, r in enumerate(records) if i not in idx]
-    members = sorted({s for r in chosen_set for s in r.scores}, key=list(Strategy).index)
+    # baselines (vanilla, ICE-Score) are reported by `sejury evaluate`, never chosen into a team
+    members = sorted({s for r in chosen_set for s in r.scores if not s.is_baseline}, key=list(Strategy).index)
     if not any(s.is_s1 for s in members):
         raise InputError("no S1 variant (direct or direct_ref) scored on the labelled set: every candidate "
                          "team must contain S1", field="strategies")

@@ -360,8 +360,11 @@ def calibrate(
     cache: CacheOpt = True, cache_path: CachePathOpt = None, llm_concurrency: LlmConcOpt = None,
     max_tokens: MaxTokOpt = 384, parse_retries: RetriesOpt = 1, model_path: ModelPathOpt = None,
     concurrency: Annotated[int, typer.Option(help="Samples in flight.")] = 4,
+    execute: ExecuteOpt = False,
 ) -> None:
-    """Choose the team on a few labelled samples (SE-Jury's calibration); write a team file and a report."""
+    """Choose the team on a few labelled samples (SE-Jury's calibration); write a team file and a report.
+
+    With --execute, S5's tests really run and their pass ratio (S5-exec) is a candidate juror too."""
     from sejury import calibrate as cal
 
     if protocol not in ("default", "paper"):
@@ -381,9 +384,9 @@ def calibrate(
                 raise typer.Exit(2)
             idx = cal.labelled_indices(len(samples), n, seed)
             others = [i for i in range(len(samples)) if i not in set(idx)][: rest]
-            members = [s for s in Strategy]  # every juror once per labelled sample
+            members = [s for s in Strategy if not s.is_baseline]  # every juror once per labelled sample
             j = _make_judge(model, base_url, api_key, ",".join(m.value for m in members), None, cache, cache_path,
-                            llm_concurrency, max_tokens, parse_retries, model_path)
+                            llm_concurrency, max_tokens, parse_retries, model_path, execute)
             workdir.mkdir(parents=True, exist_ok=True)
             run_l = RunFile(workdir / "labelled.jsonl")
             todo = [samples[i] for i in idx if samples[i].id not in run_l.done]

@@ -93,13 +93,14 @@ def evaluate(records: Sequence[Record], *, team: TeamFile | None = None, n_label
         source = f"calibrated here on {n_labelled} samples, seed {seed}"
     rest = [r for r in records if r.sample_id not in labelled_ids]
     members = sorted({s for r in rest for s in r.scores}, key=list(Strategy).index)
-    llm = [m for m in members if m.is_llm]
+    llm = [m for m in members if m.is_llm and not m.is_baseline]
     scale = _scale(records)
 
     rows = [_row("calibrated team", rest, team_members, resamples, seed)]
     if llm:
         rows.append(_row("all LLM strategies merged", rest, llm, resamples, seed))
-    rows += [_row(m.paper_name, rest, [m], resamples, seed) for m in members]
+    rows += [_row(m.paper_name + (" (baseline)" if m.is_baseline else ""), rest, [m], resamples, seed)
+             for m in members]
     team_err = _abs_errors(rest, team_members, scale)
     others = rows[1:]
     for row in others:
@@ -108,8 +109,11 @@ def evaluate(records: Sequence[Record], *, team: TeamFile | None = None, n_label
         if len(common) >= 2:
             row.p_vs_team = wilcoxon([team_err[i] for i in common], [err[i] for i in common],
                                      comparisons=len(others)).p_bonferroni
-    notes.append("Not available here: the vanilla-prompt and ICE-Score baselines (no such strategies yet) and "
-                 "METEOR (NLTK's WordNet data is downloaded at run time, which this machine cannot do).")
+    missing = [s.paper_name for s in (Strategy.VANILLA, Strategy.ICE_SCORE, Strategy.ICE_SCORE_REF, Strategy.BLEU,
+                                      Strategy.CHRF, Strategy.ROUGE_L, Strategy.METEOR, Strategy.CODEBLEU)
+               if s not in members]
+    if missing:
+        notes.append(f"Not in this run (judge them with `sejury batch --team ...`): {', '.join(missing)}.")
 
     # RQ2: agreement
     tool = {r.sample_id: round((r.scale or scale).map(s)) for r, s in team_scores(rest, team_members)}

@@ -32,11 +32,17 @@ class Strategy(StrEnum):
     EQUIVALENCE = "equivalence"  # S3
     REFERENCE_ANALYSIS = "reference_analysis"  # S4
     GENERATE_TESTS = "generate_tests"  # S5
+    TEST_PASS = "test_pass"  # S5's tests, validated on the reference, really run on the candidate (--execute)
     # non-LLM jurors: similarity to the reference (team members when asked for or calibrated in)
     BLEU = "bleu"
     CHRF = "chrf"
     ROUGE_L = "rouge_l"
     CODEBLEU = "codebleu"
+    METEOR = "meteor"
+    # baselines from the papers' RQ1 (judged and reported, never team members)
+    VANILLA = "vanilla"  # a bare "assign a correctness score" prompt
+    ICE_SCORE = "ice_score"  # ICE-Score (Zhuo, 2024): a 0-4 rubric, without the reference
+    ICE_SCORE_REF = "ice_score_ref"  # ICE-Score with the reference
 
     @property
     def paper_name(self) -> str:
@@ -44,12 +50,25 @@ class Strategy(StrEnum):
 
     @property
     def is_llm(self) -> bool:
-        return self not in (Strategy.BLEU, Strategy.CHRF, Strategy.ROUGE_L, Strategy.CODEBLEU)
+        return self not in _METRICS and self is not Strategy.TEST_PASS  # S5-exec counts its tests
+
+    @property
+    def feeder(self) -> Strategy | None:
+        """The strategy whose result this one reads (S2 reads S1; the pass ratio reads S5's run)."""
+        return Strategy.GENERATE_TESTS if self is Strategy.TEST_PASS else None
+
+    @property
+    def is_baseline(self) -> bool:
+        """A baseline is judged and reported, but never chosen into a team."""
+        return self in _BASELINES
 
     @property
     def is_s1(self) -> bool:
         return self in (Strategy.DIRECT, Strategy.DIRECT_REF)
 
+
+_METRICS = frozenset({"bleu", "chrf", "rouge_l", "codebleu", "meteor"})
+_BASELINES = frozenset({"vanilla", "ice_score", "ice_score_ref"})
 
 _PAPER_NAMES = {
     Strategy.DIRECT: "S1",
@@ -58,10 +77,15 @@ _PAPER_NAMES = {
     Strategy.EQUIVALENCE: "S3",
     Strategy.REFERENCE_ANALYSIS: "S4",
     Strategy.GENERATE_TESTS: "S5",
+    Strategy.TEST_PASS: "S5-exec",
     Strategy.BLEU: "BLEU",
     Strategy.CHRF: "ChrF++",
     Strategy.ROUGE_L: "ROUGE-L",
     Strategy.CODEBLEU: "CodeBLEU",
+    Strategy.METEOR: "METEOR",
+    Strategy.VANILLA: "Vanilla",
+    Strategy.ICE_SCORE: "ICE-Score",
+    Strategy.ICE_SCORE_REF: "ICE-Score-ref",
 }
 _ALIASES = {
     "s1": Strategy.DIRECT,
@@ -72,8 +96,12 @@ _ALIASES = {
     "s3": Strategy.EQUIVALENCE,
     "s4": Strategy.REFERENCE_ANALYSIS,
     "s5": Strategy.GENERATE_TESTS,
+    "s5-exec": Strategy.TEST_PASS,
+    "exec": Strategy.TEST_PASS,
     "chrf++": Strategy.CHRF,
     "rouge-l": Strategy.ROUGE_L,
+    "ice-score": Strategy.ICE_SCORE,
+    "ice-score-ref": Strategy.ICE_SCORE_REF,
 }
 
 

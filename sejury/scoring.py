@@ -82,3 +82,37 @@ def extract_code(text: str) -> str:
     blocks = [b.strip("\n") for b in _CODE_BLOCK.findall(text)]
     blocks = [b for b in blocks if b.strip()]
     return "\n\n".join(blocks) if blocks else text.strip()
+
+
+# ICE-Score's replies: "Functional Correctness (scores ONLY): 3", "Score: 3", or a bare "3".
+RUBRIC_PARSER_VERSION = "1"
+_RUBRIC_LABELLED = re.compile(
+    r"(?i)\b(?:score|correctness|adequacy)\b[^:=\n]{0,40}[:=]\s*\**\s*(-?\d+(?:\.\d+)?)(?:\s*/\s*(\d+))?")
+_BARE_NUMBER = re.compile(r"^\s*\**\s*(-?\d+(?:\.\d+)?)\s*\**\s*\.?\s*$")
+
+
+def parse_rubric_score(text: str | None, *, finish_reason: str | None = None, low: float = 0,
+                       high: float = 4) -> ParsedReply:
+    """A score on a small rubric scale (ICE-Score's 0-4), mapped linearly to 0-100.
+
+    The last labelled number after our data blocks wins; a reply that is only a number counts too.
+    Out of range, missing or cut off: a parse failure, never a silent 0."""
+    if text is None or not text.strip():
+        raise ScoreParseError("empty reply")
+    if finish_reason == "length":
+        raise ScoreParseError("reply cut off by the token limit before it finished")
+    region = _verdict_region(text)
+    labelled = list(_RUBRIC_LABELLED.finditer(region))
+    if labelled:
+        m = labelled[-1]
+        if m.group(2) and float(m.group(2)) != high:
+            raise ScoreParseError(f"score {m.group(1)}/{m.group(2)} is not on the {low:g}-{high:g} scale")
+        raw = m.group(1)
+    elif bare := _BARE_NUMBER.match(region):
+        raw = bare.group(1)
+    else:
+        raise ScoreParseError(f"no {low:g}-{high:g} score in the reply")
+    value = float(raw)
+    if not low <= value <= high:
+        raise ScoreParseError(f"score {raw} is outside {low:g}-{high:g}")
+    return ParsedReply(score=round(100 * (value - low) / (high - low), 4), reasons=[])

@@ -23,6 +23,10 @@ def step_of_text(user: str, n_messages: int) -> str:
     if n_messages > 2:
         return "repair"
     first = user.splitlines()[0]
+    if first.startswith("Assign a correctness score"):
+        return "vanilla"
+    if first.startswith("You will be given"):
+        return "ice_ref" if "[BEGIN REFERENCE" in user else "ice"
     if first.startswith("Task: re-check"):
         return "rethink"
     if "equivalent" in first or "same information" in first:
@@ -54,6 +58,9 @@ GOOD_REPLIES = {
     "write_tests": "```python\nassert add(1, 2) == 3\nassert add(-1, 1) == 0\n```",
     "predict": "Checks:\n- assert add(1, 2) == 3: PASS\n- assert add(-1, 1) == 0: FAIL\nScore: 100",
     "repair": "Score: 42",
+    "vanilla": "Score: 60",
+    "ice": "Functional Correctness: 3",
+    "ice_ref": "4",
 }
 
 

@@ -96,6 +96,19 @@ def test_ties_go_to_the_cheaper_team() -> None:
     assert cal.chosen.members == [S.DIRECT, S.BLEU]  # as good as any, and one LLM call fewer
 
 
+def test_baselines_are_never_chosen_and_a_feeder_is_paid_for() -> None:
+    # vanilla tracks the grade perfectly, but a baseline is only reported, never a team member
+    recs = [Record(sample_id=str(i), task="code_generation", human=i,
+                   scores={S.DIRECT: (i * 37) % 100, S.VANILLA: i * 10, S.TEST_PASS: i * 10},
+                   calls={S.DIRECT: 1, S.VANILLA: 1, S.GENERATE_TESTS: 2, S.TEST_PASS: 0}) for i in range(8)]
+    cal = calibrate(recs, labelled=[0, 1, 2, 3, 4], resamples=0)
+    assert all(S.VANILLA not in t.members for t in cal.teams)
+    assert S.VANILLA not in [m.members[0] for m in cal.strategies]
+    assert cal.chosen.members == [S.DIRECT, S.TEST_PASS]
+    # the pass ratio makes no call itself, but S5 (its feeder) runs for it: 1 + 2 calls
+    assert cal.chosen.llm_calls == 3
+
+
 def test_run_file_errors_name_line_and_field(tmp_path: Path) -> None:
     rows = synthetic(3)
     del rows[1]["metadata"]["human_score"]  # type: ignore[index]

@@ -22,7 +22,7 @@ def rows(n: int = 60, seed: int = 5) -> list[dict[str, object]]:
     for i in range(n):
         h = rng.randint(0, 4)
         v = verdict(i, h, {"direct": h * 25 + rng.uniform(-8, 8), "rethink": rng.uniform(0, 100),
-                           "bleu": h * 20 + rng.uniform(-25, 25)})
+                           "bleu": h * 20 + rng.uniform(-25, 25), "vanilla": rng.choice([0, 100])})
         meta = v["metadata"]
         assert isinstance(meta, dict)
         # rater a copies the grade, rater b is off by one half of the time
@@ -49,6 +49,10 @@ def test_tables_exclude_the_labelled_samples_and_rank_the_informative_juror(run:
     assert by_name["S1"].mean > 0.8 and abs(by_name["S2"].mean) < 0.4
     assert by_name["calibrated team"].members == [Strategy.DIRECT, Strategy.BLEU]
     assert by_name["S2"].p_vs_team is not None and by_name["S2"].p_vs_team < 0.05  # S2's errors are larger
+    # the vanilla baseline is a row of its own, outside "all LLM strategies merged" and every team
+    assert "Vanilla (baseline)" in by_name
+    assert by_name["all LLM strategies merged"].members == [Strategy.DIRECT, Strategy.RETHINK]
+    assert all("Vanilla" not in str(r["most_chosen"]) for r in ev.rq3_n)
     assert [r["N"] for r in ev.rq3_n] == [6, 20] and all(r["seeds"] == 3 for r in ev.rq3_n)
     # RQ2: one human pair, two human-tool pairs; a and b agree exactly on the even half
     assert len(ev.rq2["H-H"]) == 1 and len(ev.rq2["H-T"]) == 2

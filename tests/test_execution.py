@@ -126,3 +126,17 @@ async def test_repair_patches_are_applied_to_the_buggy_program_and_run(sandbox: 
     ex = broken.strategies["generate_tests"].artifacts["execution"]
     assert ex["executable"] is False and ex["pass_ratio"] == 0
     assert "the candidate patch does not apply" in ex["candidate"]["load_error"]
+
+
+async def test_pass_ratio_juror_reads_s5s_run_with_s5_as_its_feeder(sandbox: DockerSandbox) -> None:
+    model = ScriptedChatModel(script=script())
+    judge = Judge(model, team=["S5-exec"], cache=False, execute=True, sandbox=sandbox)
+    wrong = await judge.ajudge(sample("def add(a, b):\n    return a - b\n"))
+    right = await judge.ajudge(sample("def add(a, b):\n    return b + a\n"))
+    for v, expected in ((wrong, 0), (right, 100)):
+        r = v.strategies["test_pass"]
+        assert r.status is Status.SCORED and r.score == expected and r.llm_calls == 0
+        assert (r.artifacts["generated"], r.artifacts["invalid_on_reference"], r.artifacts["valid"]) == (3, 1, 2)
+        assert v.strategies["generate_tests"].in_team is False  # S5 ran as the feeder only
+        assert v.score == expected  # the pass ratio alone, not S5's blend with its prediction
+    assert wrong.strategies["generate_tests"].score == 25  # 0.75 x 0 + 0.25 x 100 (S5 keeps its own score)

@@ -23,7 +23,7 @@ async def test_full_team_runs_every_strategy_and_merges_the_mean(make_judge: Mak
     judge, model = make_judge()
     v = await judge.ajudge(codegen)
     assert v.status == "scored"
-    assert set(v.strategies) == {s.value for s in Strategy if s.is_llm}
+    assert set(v.strategies) == {s.value for s in Strategy if s.is_llm and not s.is_baseline}
     scores = {k: r.score for k, r in v.strategies.items()}
     # S5's score is the tally of its PASS/FAIL verdicts (1 of 2), not the stated 100
     assert scores == {"direct": 80, "direct_ref": 70, "rethink": 75, "equivalence": 90,
@@ -235,3 +235,12 @@ async def test_metric_jurors_score_similarity_without_llm_calls(make_judge: Make
     summary = Sample(id="s", task="code_summarization", problem="code", candidate="adds", reference="adds two")
     v = await judge.ajudge(summary)
     assert v.strategies["codebleu"].status is Status.SKIPPED and v.strategies["bleu"].status is Status.SCORED
+
+
+async def test_pass_ratio_juror_needs_execution_and_says_so(make_judge: MakeJudge, codegen: Sample) -> None:
+    judge, model = make_judge(team=["direct", "S5-exec"])
+    v = await judge.ajudge(codegen)
+    r = v.strategies["test_pass"]
+    assert r.status is Status.SKIPPED and "--execute" in (r.detail or "")
+    assert "generate_tests" not in v.strategies  # its feeder is not run for nothing
+    assert v.score == 80 and model.calls == 1

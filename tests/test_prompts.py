@@ -11,7 +11,7 @@ CASES = [(s, t, step) for s in prompts.STEPS for t in Task for step in prompts.S
 
 
 def test_every_strategy_task_step_has_a_template() -> None:
-    assert len(CASES) == 22
+    assert len(CASES) == 22 + 9  # the jurors' templates, and the baselines' (vanilla, ICE-Score x2)
 
 
 @pytest.mark.parametrize("strategy, task, step", CASES)
@@ -29,7 +29,10 @@ def test_every_template_renders_with_its_data_inside_delimiters(strategy: Strate
     # S5 writes its tests from the problem and reference, never from the candidate
     if strategy is Strategy.GENERATE_TESTS and step == "write":
         assert "REFERENCE-TEXT" in text
-    if step in (None, "assess", "predict"):
+    if strategy in (Strategy.ICE_SCORE, Strategy.ICE_SCORE_REF):  # ICE-Score's own 0-4 form
+        assert "one integer from 0 to 4" in text
+        assert ("REFERENCE-TEXT" in text) == (strategy is Strategy.ICE_SCORE_REF)
+    elif step in (None, "assess", "predict"):
         assert "Score: <one integer from 0 to 100>" in text
 
 
@@ -57,7 +60,7 @@ def test_optional_section_drops_when_empty() -> None:
 def test_prompt_versions_are_stable_digests() -> None:
     versions = {s: prompts.prompt_version(s) for s in prompts.STEPS}
     assert all(len(v) == 12 for v in versions.values())
-    assert len(set(versions.values())) == len(prompts.STEPS) == 6
+    assert len(set(versions.values())) == len(prompts.STEPS) == 9
     assert prompts.prompts_version() == prompts.prompts_version()
 
 

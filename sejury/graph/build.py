@@ -1,7 +1,9 @@
 """Wiring only: supervisor -> Send(team members) -> [S1 -> S2] -> merge.
 
-    START -> supervisor --Send--> direct, direct_ref, equivalence, reference_analysis, generate_tests
+    START -> supervisor --Send--> direct, direct_ref, equivalence, reference_analysis, generate_tests,
+                                  the metric jurors and the baselines
              direct | direct_ref --(the feeder, when S2 is in the team)--> rethink
+             generate_tests --(when S5-exec is in the team)--> test_pass
              every member -> merge (deferred: runs once, after all members) -> END
 """
 
@@ -17,7 +19,7 @@ from sejury.graph.state import JudgeState
 from sejury.llm import is_transient
 from sejury.nodes import REGISTRY
 from sejury.nodes._base import member_node
-from sejury.nodes.supervisor import MERGE, after_s1, fan_out, make_merge, make_supervisor
+from sejury.nodes.supervisor import MERGE, after_s1, after_s5, fan_out, make_merge, make_supervisor
 from sejury.schema import Strategy
 
 S1_VARIANTS = (Strategy.DIRECT, Strategy.DIRECT_REF)
@@ -47,8 +49,9 @@ def build_graph(context: JudgeContext | None = None, *, retry_attempts: int = 3)
     g.add_conditional_edges("supervisor", fan_out, [s.value for s in REGISTRY] + [MERGE])
     for s1 in S1_VARIANTS:
         g.add_conditional_edges(s1.value, after_s1(s1), [Strategy.RETHINK.value, MERGE])
+    g.add_conditional_edges(Strategy.GENERATE_TESTS.value, after_s5, [Strategy.TEST_PASS.value, MERGE])
     for strategy in REGISTRY:
-        if strategy not in S1_VARIANTS:
+        if strategy not in (*S1_VARIANTS, Strategy.GENERATE_TESTS):
             g.add_edge(strategy.value, MERGE)
     g.add_edge(MERGE, END)
     return g.compile(name="sejury")

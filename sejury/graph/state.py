@@ -29,10 +29,14 @@ class Plan(BaseModel):
     started: float = 0.0  # perf_counter() at the supervisor, for the verdict's wall time
 
     def first_wave(self) -> list[Strategy]:
-        """Members dispatched at once; S2 follows its feeder."""
-        wave: list[Strategy] = [s for s in self.runnable if s is not Strategy.RETHINK]
+        """Members dispatched at once; S2 follows its S1 feeder and S5-exec follows S5, each feeder
+        run once even when it is not in the team."""
+        followers = (Strategy.RETHINK, Strategy.TEST_PASS)
+        wave: list[Strategy] = [s for s in self.runnable if s not in followers]
         if self.feeder is not None and self.feeder not in wave:
             wave.insert(0, self.feeder)
+        if Strategy.TEST_PASS in self.runnable and Strategy.GENERATE_TESTS not in wave:
+            wave.append(Strategy.GENERATE_TESTS)
         return wave
 
 
@@ -50,4 +54,4 @@ class MemberTask(TypedDict, total=False):
     sample: Sample
     strategy: Strategy
     in_team: bool
-    feed: StrategyResult | None  # S1's result, for S2
+    feed: StrategyResult | None  # S1's result for S2, S5's for S5-exec

@@ -89,14 +89,20 @@ async def ask_text(ctx: JudgeContext, rec: Recorder, step: str, user: str) -> Re
     return reply
 
 
-async def ask_score(ctx: JudgeContext, rec: Recorder, step: str, user: str) -> tuple[ParsedReply | None, str]:
-    """A step that ends in a 0-100 score.  An unreadable reply gets up to ``ctx.parse_retries`` repair
-    turns (at temperature 0 a plain re-ask would repeat it); then the member is unscored with every
-    raw reply kept in the trace.  Returns (parsed or None, last error)."""
+ReplyParser = Callable[..., ParsedReply]  # (text, *, finish_reason) -> ParsedReply or ScoreParseError
+
+
+async def ask_score(ctx: JudgeContext, rec: Recorder, step: str, user: str, *, parse: ReplyParser = parse_score,
+                    repair: str = "repair") -> tuple[ParsedReply | None, str]:
+    """A step that ends in a score (0-100 after ``parse``).  An unreadable reply gets up to
+    ``ctx.parse_retries`` repair turns (the ``repair`` partial; at temperature 0 a plain re-ask would
+    repeat it); then the member is unscored with every raw reply kept in the trace.  Structured output,
+    where on, is asked for the default 0-100 format only.  Returns (parsed or None, last error)."""
     messages = _messages(user)
     last_error = ""
+    schema = ScoreReply if parse is parse_score else None
     for attempt in range(1, ctx.parse_retries + 2):
-        reply = await ctx.llm.complete(messages, schema=ScoreReply if attempt == 1 else None)
+        reply = await ctx.llm.complete(messages, schema=schema if attempt == 1 else None)
         if reply.structured is not None:
             try:
                 got = ScoreReply.model_validate(reply.structured)
@@ -106,12 +112,12 @@ async def ask_score(ctx: JudgeContext, rec: Recorder, step: str, user: str) -> t
             except ValueError:
                 pass  # fall back to reading the text
         try:
-            parsed = parse_score(reply.text, finish_reason=reply.finish_reason)
+            parsed = parse(reply.text, finish_reason=reply.finish_reason)
         except ScoreParseError as exc:
             last_error = str(exc)
             rec.llm_event(step, attempt, messages, reply, error=last_error)
             messages = [*messages, AIMessage(reply.text),
-                        HumanMessage(prompts.render_partial("repair", error=last_error))]
+                        HumanMessage(prompts.render_partial(repair, error=last_error))]
             continue
         rec.llm_event(step, attempt, messages, reply, score=parsed.score, reasons=parsed.reasons)
         return parsed, ""
@@ -125,6 +131,9 @@ def _feed_digest(feed: StrategyResult | None) -> str:
     if feed is None:
         return ""
     raw = f"{feed.status}|{feed.score}|{feed.reasons}"
+    if feed.strategy is Strategy.GENERATE_TESTS:  # the pass ratio reads S5's execution
+        ex = feed.artifacts.get("execution")
+        raw += f"|{ex.get('pass_ratio') if isinstance(ex, dict) else ex}"
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 

@@ -1,7 +1,8 @@
 """Non-LLM jurors: similarity of the candidate to the reference, 0-100, from the reference
 implementations: BLEU (sentence-level, exponential smoothing) and ChrF++ (character n-grams plus
 word bigrams) from sacrebleu, ROUGE-L (F-measure) from rouge-score, CodeBLEU from codebleu
-(code only, in the languages its parsers cover).
+(code only, in the languages its parsers cover), METEOR from NLTK (with the WordNet 3.0 database:
+see ``wordnet``).
 Cheap and, with a small model, often better correlated with human grades than the model's own
 opinion; calibration decides whether a team leans on them.
 """
@@ -9,8 +10,13 @@ opinion; calibration decides whether a team leans on them.
 from __future__ import annotations
 
 import asyncio
+import os
+import re
+import shutil
+import warnings
 from functools import cache
 from importlib.metadata import version
+from pathlib import Path
 from typing import Any
 
 import sacrebleu
@@ -70,3 +76,96 @@ async def run_codebleu(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: S
                                   lang=CODEBLEU_LANGS[sample.language])
     return Outcome(ParsedReply(score=round(100 * float(res["codebleu"]), 4)),
                    artifacts={"metric": "codebleu", "parts": {k: round(float(v), 4) for k, v in res.items()}})
+
+
+# --- METEOR ---------------------------------------------------------------------------------
+# NLTK's METEOR needs WordNet, which NLTK downloads at run time (impossible offline).  Debian's
+# `wordnet-base` ships the same WordNet 3.0 database files, minus `lexnames` (a fixed table of the
+# 45 lexicographer files, documented in lexnames(5WN)); NLTK's reader takes such a folder once
+# `lexnames` is beside them.  Its path check refuses symlinks and hard links out of the folder, so
+# the files (28 MB) are copied into ~/.cache/sejury/wordnet once.
+WORDNET_DIRS = ("/usr/share/wordnet",)
+_LEXNAMES = (
+    "adj.all", "adj.pert", "adv.all", "noun.Tops", "noun.act", "noun.animal", "noun.artifact", "noun.attribute",
+    "noun.body", "noun.cognition", "noun.communication", "noun.event", "noun.feeling", "noun.food", "noun.group",
+    "noun.location", "noun.motive", "noun.object", "noun.person", "noun.phenomenon", "noun.plant",
+    "noun.possession", "noun.process", "noun.quantity", "noun.relation", "noun.shape", "noun.state",
+    "noun.substance", "noun.time", "verb.body", "verb.change", "verb.cognition", "verb.communication",
+    "verb.competition", "verb.consumption", "verb.contact", "verb.creation", "verb.emotion", "verb.motion",
+    "verb.perception", "verb.possession", "verb.social", "verb.stative", "verb.weather", "adj.ppl",
+)
+_CATEGORY = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
+_WN_FILES = [f"{kind}.{pos}" for kind in ("index", "data") for pos in ("noun", "verb", "adj", "adv")] + \
+    [f"{pos}.exc" for pos in ("noun", "verb", "adj", "adv")]
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def wordnet_source() -> Path | None:
+    """A WordNet 3.0 database folder: $SEJURY_WORDNET, else Debian's wordnet-base."""
+    for d in filter(None, (os.environ.get("SEJURY_WORDNET"), *WORDNET_DIRS)):
+        if all((Path(d) / f).is_file() for f in _WN_FILES):
+            return Path(d)
+    return None
+
+
+def _prepare_wordnet(src: Path) -> Path:
+    dest = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "sejury" / "wordnet"
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in [*_WN_FILES, "cntlist.rev"]:
+        if (src / name).is_file() and not (dest / name).exists():
+            part = dest / f".{name}.part"
+            shutil.copyfile(src / name, part)
+            part.replace(dest / name)
+    if (src / "lexnames").is_file():
+        shutil.copyfile(src / "lexnames", dest / "lexnames")
+    else:
+        (dest / "lexnames").write_text("".join(
+            f"{i:02d}\t{n}\t{_CATEGORY[n.split('.')[0]]}\n" for i, n in enumerate(_LEXNAMES)))
+    return dest
+
+
+@cache
+def _wordnet() -> Any:
+    import nltk
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    src = wordnet_source()
+    if src is None:
+        raise FileNotFoundError("no WordNet database")
+    root = _prepare_wordnet(src)
+    if str(root) not in nltk.data.path:
+        nltk.data.path.append(str(root))
+    class WordNet30(WordNetCorpusReader):  # type: ignore[misc]
+        def map_wn(self, version: str = "wordnet") -> None:
+            return None  # this is WordNet 3.0 itself: no mapping to NLTK's downloadable copy
+
+    with warnings.catch_warnings():  # "multilingual functions are not available": not used
+        warnings.simplefilter("ignore")
+        return WordNet30(str(root), None)
+
+
+def meteor_version() -> str:
+    return f"nltk-{version('nltk')}-meteor-wordnet-3.0"
+
+
+def applies_meteor(sample: Sample) -> str | None:
+    if wordnet_source() is None:
+        return ("METEOR needs the WordNet 3.0 database: apt-get install wordnet-base, or set "
+                "SEJURY_WORDNET to a WordNet dict folder")
+    return applies(sample)
+
+
+def meteor(reference: str, candidate: str) -> float:
+    """NLTK's METEOR (default alpha, beta, gamma; Porter stems and WordNet synonyms) on word and
+    punctuation tokens, lower-cased, as 0-100."""
+    from nltk.translate.meteor_score import meteor_score
+
+    ref, hyp = _TOKEN.findall(reference.lower()), _TOKEN.findall(candidate.lower())
+    if not ref or not hyp:
+        return 0.0
+    return 100 * float(meteor_score([ref], hyp, wordnet=_wordnet()))
+
+
+async def run_meteor(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
+    score = await asyncio.to_thread(meteor, sample.reference or "", sample.candidate)
+    return Outcome(ParsedReply(score=round(score, 4)), artifacts={"metric": meteor_version()})

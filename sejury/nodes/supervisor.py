@@ -15,6 +15,7 @@ from sejury.graph.context import JudgeContext
 from sejury.graph.state import JudgeState, MemberTask, Plan
 from sejury.nodes import REGISTRY
 from sejury.nodes.rethink import feeder_for
+from sejury.nodes.test_pass import NEEDS_EXECUTE
 from sejury.schema import (
     Sample,
     Spread,
@@ -49,13 +50,17 @@ def resolve_team(sample: Sample, override: list[Strategy] | None,
         return list(configured.strategies)
     if configured:
         return list(configured)
-    return [s for s in Strategy if s.is_llm]  # the SE-Jury team; metric jurors join when asked
+    # the SE-Jury team; metric jurors and baselines join when asked
+    return [s for s in Strategy if s.is_llm and not s.is_baseline]
 
 
-def plan_for(sample: Sample, team: list[Strategy]) -> tuple[Plan, dict[str, StrategyResult]]:
+def plan_for(sample: Sample, team: list[Strategy], *, execute: bool = False,
+             ) -> tuple[Plan, dict[str, StrategyResult]]:
     skipped: dict[str, str] = {}
     for s in team:
         why = REGISTRY[s].applies(sample)
+        if why is None and s is Strategy.TEST_PASS and not execute:
+            why = NEEDS_EXECUTE
         if why is not None:
             skipped[s.value] = why
     runnable = [s for s in team if s.value not in skipped]
@@ -73,7 +78,7 @@ def make_supervisor(default: JudgeContext | None) -> Any:
     async def supervisor(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
         ctx = _context(runtime, default)
         sample = state["sample"]
-        plan, skipped = plan_for(sample, resolve_team(sample, state.get("team"), ctx.team))
+        plan, skipped = plan_for(sample, resolve_team(sample, state.get("team"), ctx.team), execute=ctx.execute)
         return {"plan": plan, "results": skipped}
 
     return supervisor
@@ -100,6 +105,16 @@ def after_s1(variant: Strategy) -> Any:
 
     route.__name__ = f"after_{variant.value}"
     return route
+
+
+def after_s5(state: JudgeState) -> list[Send] | str:
+    """Route S5: to S5-exec (its pass ratio) when that is planned, else to the merge."""
+    plan = state["plan"]
+    if Strategy.TEST_PASS in plan.runnable:
+        feed = state["results"][Strategy.GENERATE_TESTS.value]
+        return [Send(Strategy.TEST_PASS.value, MemberTask(
+            sample=state["sample"], strategy=Strategy.TEST_PASS, in_team=Strategy.TEST_PASS in plan.team, feed=feed))]
+    return MERGE
 
 
 def make_merge(default: JudgeContext | None) -> Any:

@@ -94,6 +94,14 @@ STEPS: dict[Strategy, tuple[str | None, ...]] = {
     Strategy.EQUIVALENCE: (None,),
     Strategy.REFERENCE_ANALYSIS: ("analyze", "assess"),
     Strategy.GENERATE_TESTS: ("write", "predict"),
+    Strategy.VANILLA: (None,),
+    Strategy.ICE_SCORE: (None,),
+    Strategy.ICE_SCORE_REF: (None,),
+}
+# partials only some strategies use (part of their version, not of everyone's)
+_OWN_PARTIALS: dict[Strategy, list[str]] = {
+    Strategy.ICE_SCORE: ["_partials/repair_rubric.md"],
+    Strategy.ICE_SCORE_REF: ["_partials/repair_rubric.md"],
 }
 
 
@@ -113,10 +121,12 @@ _SHARED_PARTIALS = ["_partials/system.md", "_partials/score_format.md", "_partia
 @cache
 def prompt_version(strategy: Strategy) -> str:
     """A digest of the strategy's templates, the partials and the parser: part of the cache key."""
-    from sejury.scoring import PARSER_VERSION
+    from sejury.scoring import PARSER_VERSION, RUBRIC_PARSER_VERSION
 
     h = hashlib.sha256(PARSER_VERSION.encode())
-    names = [*templates_for(strategy), *_SHARED_PARTIALS]
+    if strategy in _OWN_PARTIALS:  # the rubric strategies read their replies with the rubric parser
+        h.update(RUBRIC_PARSER_VERSION.encode())
+    names = [*templates_for(strategy), *_SHARED_PARTIALS, *_OWN_PARTIALS.get(strategy, [])]
     if strategy is Strategy.GENERATE_TESTS:
         names += sorted(f"_partials/{p.name}" for p in _ROOT.joinpath("_partials").iterdir()
                         if p.name.startswith("test_style_"))
