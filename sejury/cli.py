@@ -95,14 +95,19 @@ def print_verdict(v: Verdict, *, console: Console = out) -> None:
     for name, r in v.strategies.items():
         colour = {Status.SCORED: "green", Status.UNSCORED: "yellow", Status.FAILED: "red",
                   Status.SKIPPED: "dim"}[r.status]
-        label = f"{r.strategy.paper_name} {name}" + ("" if r.in_team else " (feeds S2)")
+        fed = "S2" if r.strategy.is_s1 else "S5-exec"
+        label = f"{r.strategy.paper_name} {name}" + ("" if r.in_team else f" (feeds {fed})")
         lines = [f"• {escape(x)}" for x in r.reasons[:4]]
-        if r.status is Status.SCORED and not r.reasons:
+        if r.status is Status.SCORED and not r.reasons and r.strategy.is_llm:
             lines.append("[dim](no reasons given)[/dim]")
         if r.detail:
             lines.append(f"[{colour}]{escape(r.detail)}[/{colour}]")
         if "n_tests" in r.artifacts:
             lines.append(f"[dim]{escape(_tests_line(r.artifacts))}[/dim]")
+        if "pass_ratio" in r.artifacts:
+            a = r.artifacts
+            lines.append(f"[dim]candidate passed {a['passed']}/{a['valid']} valid tests ({a['invalid_on_reference']} "
+                         f"of {a['generated']} discarded on the reference)[/dim]")
         table.add_row(label, f"[{colour}]{r.status.value}[/{colour}]" + (" (cached)" if r.cached else ""),
                       _fmt(r.score), str(r.llm_calls), f"{r.seconds:.1f}", "\n".join(lines))
     console.print(table)
