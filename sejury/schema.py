@@ -54,7 +54,8 @@ class Strategy(StrEnum):
 
     @property
     def feeder(self) -> Strategy | None:
-        """The strategy whose result this one reads (S2 reads S1; the pass ratio reads S5's run)."""
+        """The strategy that must run for this one, in the team or not: S5 for S5-exec (S2's S1 variant
+        depends on the sample, see ``rethink.feeder_for``, and S1 is in every calibrated team)."""
         return Strategy.GENERATE_TESTS if self is Strategy.TEST_PASS else None
 
     @property
