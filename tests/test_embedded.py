@@ -96,3 +96,32 @@ def test_execute_in_five_languages_on_the_embedded_model(tmp_path: Path) -> None
             "validate_on_reference", "run_candidate"]
     # temperature 0 makes the model's tests repeatable: measured here, all five languages ran
     assert len(ran) >= 4, ran
+
+
+def test_the_model_server_dies_with_a_killed_parent() -> None:
+    """A run killed with SIGKILL (no atexit) must not leave its model server behind."""
+    import os
+    import signal
+    import time
+
+    parent = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time\n"
+        "from sejury.models.embedded import EmbeddedServer, ServerConfig, ensure_model\n"
+        "s = EmbeddedServer.shared(ServerConfig(model_path=ensure_model()))\n"
+        "print(s.proc.pid, flush=True)\n"
+        "time.sleep(600)\n")], stdout=subprocess.PIPE, text=True)
+    assert parent.stdout is not None
+    server_pid = int(parent.stdout.readline())
+    os.kill(server_pid, 0)  # the server is up
+    parent.send_signal(signal.SIGKILL)
+    parent.wait(timeout=10)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        try:  # gone, or a zombie waiting for init to reap it
+            if Path(f"/proc/{server_pid}/stat").read_text().split(") ")[-1].startswith("Z"):
+                return
+        except FileNotFoundError:
+            return
+        time.sleep(0.5)
+    os.kill(server_pid, signal.SIGKILL)
+    pytest.fail("the model server outlived its SIGKILLed parent")

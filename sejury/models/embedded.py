@@ -170,8 +170,9 @@ class EmbeddedServer:
                     "pip install 'llama-cpp-python[server]' (keep the portable build)")
         c = self.config
         threads = c.n_threads or max(1, os.cpu_count() or 1)
-        cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(c.model_path),
-               "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", str(c.n_ctx),
+        # the child watches this process and exits with it, even when this one is SIGKILLed
+        cmd = [sys.executable, "-m", "sejury.models._serve_child", str(os.getpid()),
+               "--model", str(c.model_path), "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", str(c.n_ctx),
                "--n_threads", str(threads), "--n_threads_batch", str(threads),
                "--model_alias", c.alias]
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
