@@ -126,8 +126,16 @@ class Calibration(BaseModel):
     prompt_version: str = ""
 
     def team_file(self) -> TeamFile:
-        return TeamFile(task=self.task, strategies=self.chosen.members,
-                        calibration=json.loads(self.model_dump_json(exclude={"teams"})))
+        """The chosen team, with the calibration's record: seed, N, labelled ids, each member's and
+        every candidate team's figures on the labelled set (compact: there can be thousands)."""
+        record = json.loads(self.model_dump_json(exclude={"teams"}))
+        record["teams"] = [{"members": [m.value for m in t.members], "tau": _r(t.tau), "rho": _r(t.rho),
+                            "mean": _r(t.mean), "llm_calls": round(t.llm_calls, 2)} for t in self.teams]
+        return TeamFile(task=self.task, strategies=self.chosen.members, calibration=record)
+
+
+def _r(x: float) -> float | None:
+    return round(x, 4) if math.isfinite(x) else None
 
 
 def _paper_map(score: float, scale: Scale | None) -> float:
@@ -236,8 +244,8 @@ def _f(x: float) -> str:
     return "n/a" if not math.isfinite(x) else f"{x:.3f}"
 
 
-def report(cal: Calibration) -> str:
-    """A markdown report: the choice, every team, each member alone, and the held-out evaluation."""
+def report(cal: Calibration, *, max_teams: int = 25) -> str:
+    """A markdown report: the choice, the best teams, each member alone, and the held-out evaluation."""
     def names(ms: Sequence[Strategy]) -> str:
         return " + ".join(m.paper_name for m in ms)
 
@@ -266,9 +274,13 @@ def report(cal: Calibration) -> str:
                      f"{_f(h.mean) if h else ''} | {ci} | {s.llm_calls:.1f} |")
     if cal.all_members is not None:
         lines += ["", f"All members merged, held out: mean {_f(cal.all_members.mean)} (ablation)."]
-    lines += ["", "## Candidate teams on the labelled set (best first)", "",
+    shown = cal.teams[:max_teams]
+    lines += ["", f"## Candidate teams on the labelled set (best first; {len(shown)} of {len(cal.teams)})", "",
               "| team | tau | rho | mean | calls/sample | tokens/sample |", "| --- | --- | --- | --- | --- | --- |"]
-    for t in cal.teams:
+    for t in shown:
         lines.append(f"| {names(t.members)} | {_f(t.tau)} | {_f(t.rho)} | {_f(t.mean)} | {t.llm_calls:.1f} | "
                      f"{t.tokens:.0f} |")
+    if len(cal.teams) > len(shown):
+        lines += ["", f"{len(cal.teams) - len(shown)} more teams: every team's figures are in the team file "
+                  "(`calibration.teams`)."]
     return "\n".join(lines) + "\n"

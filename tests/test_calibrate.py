@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sejury import InputError, Strategy, TeamFile
-from sejury.calibrate import Record, calibrate, candidate_teams, labelled_indices, read_run, score_team
+from sejury.calibrate import Record, calibrate, candidate_teams, labelled_indices, read_run, report, score_team
 from sejury.cli import app
 
 S = Strategy
@@ -86,6 +86,8 @@ def test_calibration_picks_the_informative_team_and_excludes_the_labelled(tmp_pa
     assert cal.evaluation.ci is not None and cal.evaluation.ci.low <= cal.evaluation.mean <= cal.evaluation.ci.high
     assert all(cal.teams[i].mean >= cal.teams[i + 1].mean for i in range(len(cal.teams) - 1))
     assert S.EQUIVALENCE not in {m for t in cal.teams for m in t.members}  # never scored: not a member
+    text = report(cal, max_teams=2)
+    assert f"(best first; 2 of {len(cal.teams)})" in text and f"{len(cal.teams) - 2} more teams" in text
 
 
 def test_ties_go_to_the_cheaper_team() -> None:
@@ -128,6 +130,11 @@ def test_cli_from_run_writes_a_team_file_the_judge_reads(tmp_path: Path) -> None
     tf = TeamFile.model_validate_json(team.read_text())
     assert tf.task == "code_generation" and S.DIRECT in tf.strategies
     assert tf.calibration["seed"] == 7 and tf.calibration["n_labelled"] == 20
+    # per-member and per-team figures are recorded; the first team is the chosen one
+    assert {m["members"][0] for m in tf.calibration["strategies"]} == {"direct", "rethink", "bleu"}
+    teams = tf.calibration["teams"]
+    assert teams[0]["members"] == [s.value for s in tf.strategies] and len(teams) == 3
+    assert set(teams[0]) == {"members", "tau", "rho", "mean", "llm_calls"}
     assert "# Calibration (code_generation, default protocol)" in (tmp_path / "team.md").read_text()
     from sejury.api import _team
 
