@@ -90,3 +90,33 @@ def test_meteor_without_wordnet_is_skipped_with_the_fix(monkeypatch: pytest.Monk
     monkeypatch.setattr(similarity, "WORDNET_DIRS", ("/nonexistent",))
     monkeypatch.delenv("SEJURY_WORDNET", raising=False)
     assert "apt-get install wordnet-base" in (similarity.applies_meteor(codegen) or "")
+
+
+@needs_wordnet
+def test_meteor_under_concurrency_reads_wordnet_consistently() -> None:
+    """NLTK's WordNet reader shares file handles (a concurrent batch once failed on a garbled line):
+    concurrent METEORs on a fresh reader must give exactly the sequential results."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    words = [ln.split()[0] for ln in (similarity.wordnet_source() / "index.noun").read_text().splitlines()  # type: ignore[operator]
+             if not ln.startswith(" ")][1000:5000:4]
+    pairs = [(" ".join(words[i:i + 5]), " ".join(words[i + 2:i + 7])) for i in range(0, len(words) - 7, 5)]
+    similarity._wordnet.cache_clear()
+    with ThreadPoolExecutor(8) as pool:
+        together = list(pool.map(lambda p: similarity.meteor(*p), pairs))
+    similarity._wordnet.cache_clear()
+    alone = [similarity.meteor(r, c) for r, c in pairs]
+    assert together == alone
+
+
+async def test_a_metric_that_raises_fails_alone(make_judge: MakeJudge, codegen: Sample,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kwargs: object) -> float:
+        raise ValueError("garbled line")
+
+    monkeypatch.setattr(similarity.sacrebleu, "sentence_bleu", broken)
+    judge, _ = make_judge(team=["direct", "bleu"])
+    v = await judge.ajudge(codegen)
+    r = v.strategies["bleu"]
+    assert r.status is Status.FAILED and "ValueError: garbled line" in (r.detail or "")
+    assert v.status == "scored" and v.score == 80 and v.unscored_members == ["bleu"]

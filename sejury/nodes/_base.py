@@ -171,6 +171,13 @@ def member_node(strategy: Strategy, run: StrategyRun, *, max_attempts: int, defa
                                          error=str(exc)))
             outcome = None
             failure = f"model call failed after {attempt} attempt(s): {exc}"
+        except Exception as exc:
+            if strategy.is_llm:
+                raise  # a bug in our own code: let it surface
+            # a metric library's error fails this juror only; the others still make the verdict
+            rec.events.append(TraceEvent(kind="error", strategy=strategy.value, error=f"{type(exc).__name__}: {exc}"))
+            outcome = None
+            failure = f"{strategy.paper_name} raised {type(exc).__name__}: {exc}"
         result = StrategyResult(
             strategy=strategy,
             status=(Status.FAILED if outcome is None

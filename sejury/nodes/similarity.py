@@ -13,6 +13,7 @@ import asyncio
 import os
 import re
 import shutil
+import threading
 import warnings
 from functools import cache
 from importlib.metadata import version
@@ -113,14 +114,16 @@ def _prepare_wordnet(src: Path) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     for name in [*_WN_FILES, "cntlist.rev"]:
         if (src / name).is_file() and not (dest / name).exists():
-            part = dest / f".{name}.part"
+            part = dest / f".{name}.{os.getpid()}.part"
             shutil.copyfile(src / name, part)
             part.replace(dest / name)
-    if (src / "lexnames").is_file():
-        shutil.copyfile(src / "lexnames", dest / "lexnames")
-    else:
-        (dest / "lexnames").write_text("".join(
-            f"{i:02d}\t{n}\t{_CATEGORY[n.split('.')[0]]}\n" for i, n in enumerate(_LEXNAMES)))
+    lexnames = (src / "lexnames").read_text() if (src / "lexnames").is_file() else "".join(
+        f"{i:02d}\t{n}\t{_CATEGORY[n.split('.')[0]]}\n" for i, n in enumerate(_LEXNAMES))
+    target = dest / "lexnames"
+    if not target.is_file() or target.read_text() != lexnames:  # atomic: other runs may be reading it
+        part = dest / f".lexnames.{os.getpid()}.part"
+        part.write_text(lexnames)
+        part.replace(target)
     return dest
 
 
@@ -155,15 +158,21 @@ def applies_meteor(sample: Sample) -> str | None:
     return applies(sample)
 
 
+_WORDNET_LOCK = threading.Lock()
+
+
 def meteor(reference: str, candidate: str) -> float:
     """NLTK's METEOR (default alpha, beta, gamma; Porter stems and WordNet synonyms) on word and
-    punctuation tokens, lower-cased, as 0-100."""
+    punctuation tokens, lower-cased, as 0-100.  One at a time, reader construction included: NLTK's
+    WordNet reader seeks and reads shared file handles (a batch of concurrent samples once failed on
+    a garbled data line)."""
     from nltk.translate.meteor_score import meteor_score
 
     ref, hyp = _TOKEN.findall(reference.lower()), _TOKEN.findall(candidate.lower())
     if not ref or not hyp:
         return 0.0
-    return 100 * float(meteor_score([ref], hyp, wordnet=_wordnet()))
+    with _WORDNET_LOCK:
+        return 100 * float(meteor_score([ref], hyp, wordnet=_wordnet()))
 
 
 async def run_meteor(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
