@@ -200,7 +200,8 @@ def write_outputs(ev: Evaluation, outdir: Path) -> Path:
     md += [f"| {r['N']} | {r['seeds']} | {r['mean']:.3f} | {r['sd']:.3f} | {r['most_chosen']} |" for r in ev.rq3_n]
     if ev.rq4:
         md += ["", "## RQ4: correlation with the benchmark's test outcomes", "", *_rows_md(ev.rq4, with_p=False)]
-    md += ["", "## Notes", "", *[f"- {n}" for n in ev.notes]]
+    if ev.notes:
+        md += ["", "## Notes", "", *[f"- {n}" for n in ev.notes]]
     report = outdir / "report.md"
     report.write_text("\n".join(md) + "\n")
     for name, rows in (("rq1", ev.rq1), ("rq4", ev.rq4)):
