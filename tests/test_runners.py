@@ -60,6 +60,18 @@ def test_humaneval_style_body_is_joined_to_the_signature() -> None:
     assert assemble_program("python", problem, "def inc(x):\n    return x + 1\n") == "def inc(x):\n    return x + 1\n"
 
 
+def test_humaneval_body_whose_first_line_lost_its_indentation_is_reindented() -> None:
+    # datasets that strip generations store "y = x\n    return y": the first line gets the body's indent back
+    problem = 'def inc(x):\n    """Add one."""\n'
+    body = "y = x + 1\n    if y > 9:\n        y = 9\n    return y"
+    program = assemble_program("python", problem, body)
+    assert program == problem.rstrip() + "\n    y = x + 1\n    if y > 9:\n        y = 9\n    return y"
+    ns: dict[str, object] = {}
+    exec(compile(program, "p", "exec"), ns)
+    assert ns["inc"](3) == 4  # type: ignore[operator]
+    assert assemble_program("python", problem, "return x + 1").endswith("\n    return x + 1")
+
+
 @pytest.fixture
 async def sandbox() -> AsyncIterator[DockerSandbox]:
     sb = DockerSandbox(size=2)

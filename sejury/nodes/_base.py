@@ -19,6 +19,7 @@ from sejury.graph.context import JudgeContext
 from sejury.graph.state import MemberTask
 from sejury.llm import Reply
 from sejury.sandbox.execution import SuiteRun
+from sejury.sandbox.runners import RUNNERS_VERSION
 from sejury.schema import Sample, Status, Strategy, StrategyResult, TraceEvent
 from sejury.scoring import ParsedReply, parse_score
 
@@ -151,7 +152,7 @@ def member_node(strategy: Strategy, run: StrategyRun, *, max_attempts: int, defa
         version_id = version()
         extra = _feed_digest(feed)
         if ctx.execute and strategy is Strategy.GENERATE_TESTS:
-            extra += f"|exec:{ctx.execution_weight:g}"
+            extra += f"|exec:{ctx.execution_weight:g}|runners:{RUNNERS_VERSION}"
         key = cache_key(strategy=strategy.value, prompt_version=version_id, model=ctx.llm.name,
                         sample_hash=sample.content_hash(), extra=extra)
         if ctx.cache is not None and (hit := ctx.cache.get(key)) is not None:

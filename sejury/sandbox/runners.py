@@ -26,6 +26,9 @@ from pydantic import BaseModel
 
 from sejury.sandbox.base import ExecResult, ExecStatus, SandboxProvider
 
+# Part of the cache key of S5 with execution: bump it when how programs and tests are built or
+# read changes, so cached pass ratios computed the old way are not reused.
+RUNNERS_VERSION = "2"
 LANGUAGES = ("python", "javascript", "java", "cpp", "go")
 _ALIASES = {"py": "python", "js": "javascript", "node": "javascript", "c++": "cpp", "golang": "go"}
 PYTHON_PRELUDE = ("import math, re, sys, string, itertools, collections, heapq, functools, bisect\n"
@@ -236,14 +239,28 @@ def assemble_program(language: str, problem: str, code: str) -> str:
         except SyntaxError:
             standalone = False
         if not standalone:
-            joined = problem.rstrip() + "\n" + code
-            try:
-                compile(joined, "candidate", "exec")
-                return joined
-            except SyntaxError:
-                pass
+            for body in (code, _reindent_first_line(code)):
+                joined = problem.rstrip() + "\n" + body
+                try:
+                    compile(joined, "candidate", "exec")
+                    return joined
+                except SyntaxError:
+                    pass
         return code
     return code
+
+
+def _reindent_first_line(code: str) -> str:
+    """A body whose first line lost its indentation (``x = 0\n    for ...``, as datasets that strip
+    generations store it) gets the body's indentation back: that of its least indented later line."""
+    lines = code.splitlines()
+    i = next((k for k, ln in enumerate(lines) if ln.strip()), None)
+    if i is None or lines[i][:1].isspace():
+        return code
+    indents = [len(ln) - len(ln.lstrip()) for ln in lines[i + 1:] if ln.strip()]
+    body = min((n for n in indents if n > 0), default=4)
+    lines[i] = " " * body + lines[i]
+    return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- harnesses
