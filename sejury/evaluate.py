@@ -99,8 +99,7 @@ def evaluate(records: Sequence[Record], *, team: TeamFile | None = None, n_label
     rows = [_row("calibrated team", rest, team_members, resamples, seed)]
     if llm:
         rows.append(_row("all LLM strategies merged", rest, llm, resamples, seed))
-    rows += [_row(m.paper_name + (" (baseline)" if m.is_baseline else ""), rest, [m], resamples, seed)
-             for m in members]
+    rows += [_row(_label(m), rest, [m], resamples, seed) for m in members]
     team_err = _abs_errors(rest, team_members, scale)
     others = rows[1:]
     for row in others:
@@ -161,9 +160,13 @@ def evaluate(records: Sequence[Record], *, team: TeamFile | None = None, n_label
     if outcome:
         as_labels = [r.model_copy(update={"human": float(bool(r.test_passed))}) for r in outcome]
         rq4 = [_row("calibrated team", as_labels, team_members, resamples, seed)]
-        rq4 += [_row(m.paper_name, as_labels, [m], resamples, seed) for m in members]
+        rq4 += [_row(_label(m), as_labels, [m], resamples, seed) for m in members]
     return Evaluation(n_samples=len(records), excluded_labelled=len(records) - len(rest), team_source=source,
                       rq1=rows, rq2={"H-H": hh, "H-T": ht}, rq2_pairs=pairs, rq3_n=n_study, rq4=rq4, notes=notes)
+
+
+def _label(m: Strategy) -> str:
+    return m.paper_name + (" (baseline)" if m.is_baseline else "")
 
 
 def _f(x: float | None) -> str:
@@ -189,6 +192,8 @@ def write_outputs(ev: Evaluation, outdir: Path) -> Path:
           f"Team: {ev.team_source}.", "", "## RQ1: correlation with human scores", "",
           *_rows_md(ev.rq1, with_p=True), ""]
     md += ["## RQ2: agreement (Cohen's kappa)", ""]
+    if not ev.rq2["H-H"] and not ev.rq2["H-T"]:
+        md.append("No individual annotations in this run (metadata.human_scores): nothing to compare.")
     for kind in ("H-H", "H-T"):
         ks = ev.rq2[kind]
         if ks:
