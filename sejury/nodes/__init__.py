@@ -31,7 +31,7 @@ REGISTRY: dict[Strategy, StrategySpec] = {
     Strategy.EQUIVALENCE: StrategySpec(equivalence.run, equivalence.applies, 1, _v(Strategy.EQUIVALENCE)),
     Strategy.REFERENCE_ANALYSIS: StrategySpec(reference.run, reference.applies, 2, _v(Strategy.REFERENCE_ANALYSIS)),
     Strategy.GENERATE_TESTS: StrategySpec(tests.run, tests.applies, 2, _v(Strategy.GENERATE_TESTS)),
-    Strategy.TEST_PASS: StrategySpec(test_pass.run, test_pass.applies, 0, lambda: "exec-1"),
+    Strategy.TEST_PASS: StrategySpec(test_pass.run, tests.applies, 0, lambda: "exec-1"),
     Strategy.BLEU: StrategySpec(similarity.run_bleu, similarity.applies, 0, lambda: similarity.VERSION),
     Strategy.CHRF: StrategySpec(similarity.run_chrf, similarity.applies, 0, lambda: similarity.VERSION),
     Strategy.ROUGE_L: StrategySpec(similarity.run_rouge_l, similarity.applies, 0, lambda: similarity.ROUGE_VERSION),
@@ -39,9 +39,9 @@ REGISTRY: dict[Strategy, StrategySpec] = {
                                     lambda: similarity.CODEBLEU_VERSION),
     Strategy.METEOR: StrategySpec(similarity.run_meteor, similarity.applies_meteor, 0,
                                   lambda: similarity.meteor_version()),
-    Strategy.VANILLA: StrategySpec(baselines.run_vanilla, baselines.applies, 1, _v(Strategy.VANILLA)),
-    Strategy.ICE_SCORE: StrategySpec(baselines.run_ice, baselines.applies, 1, _v(Strategy.ICE_SCORE)),
-    Strategy.ICE_SCORE_REF: StrategySpec(baselines.run_ice_ref, baselines.applies_ref, 1,
+    Strategy.VANILLA: StrategySpec(baselines.run_vanilla, direct.applies, 1, _v(Strategy.VANILLA)),
+    Strategy.ICE_SCORE: StrategySpec(baselines.run_ice, direct.applies, 1, _v(Strategy.ICE_SCORE)),
+    Strategy.ICE_SCORE_REF: StrategySpec(baselines.run_ice_ref, direct.applies_ref, 1,
                                          _v(Strategy.ICE_SCORE_REF)),
 }
 

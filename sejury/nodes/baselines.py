@@ -18,14 +18,6 @@ from sejury.scoring import parse_rubric_score
 ICE_LOW, ICE_HIGH = 0, 4
 
 
-def applies(sample: Sample) -> str | None:
-    return None
-
-
-def applies_ref(sample: Sample) -> str | None:
-    return None if sample.reference else "no reference in the sample"
-
-
 async def run_vanilla(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
     user = prompts.render(Strategy.VANILLA, sample.task, language=sample.language, problem=sample.problem,
                           candidate=sample.candidate)

@@ -11,16 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from sejury.graph.context import JudgeContext
-from sejury.nodes import tests
 from sejury.nodes._base import Outcome, Recorder
 from sejury.schema import Sample, StrategyResult
 from sejury.scoring import ParsedReply
 
 NEEDS_EXECUTE = "the pass ratio needs the sandbox: judge with --execute (execute=True)"
-
-
-def applies(sample: Sample) -> str | None:
-    return tests.applies(sample)
 
 
 async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
