@@ -19,6 +19,7 @@ class FakeOpenAI:
     def __init__(self, latency: float = 0.0) -> None:
         self.latency = latency
         self.requests = 0
+        self.bodies: list[dict[str, Any]] = []  # every request body, as sent
         self._lock = threading.Lock()
         parent = self
 
@@ -33,6 +34,7 @@ class FakeOpenAI:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 with parent._lock:
                     parent.requests += 1
+                    parent.bodies.append(body)
                 time.sleep(parent.latency)
                 msgs = body["messages"]
                 user = next(m["content"] for m in msgs if m["role"] == "user")

@@ -91,6 +91,18 @@ def test_judge_examples_over_an_openai_compatible_server(tmp_path: Path) -> None
         assert v["model"].startswith("openai-compatible:fake@")
 
 
+def test_the_reply_cap_is_sent_as_max_tokens_to_openai_compatible_servers(tmp_path: Path) -> None:
+    """llama.cpp's server reads only ``max_tokens``; langchain-openai would send ``max_completion_tokens``."""
+    with FakeOpenAI() as server:
+        res = CliRunner().invoke(app, ["judge", str(EXAMPLES / "code_generation.json"), "--team", "S1",
+                                       "--model", "fake", "--base-url", server.base_url, "--max-tokens", "77",
+                                       "--no-cache", "--json"])
+    assert res.exit_code == 0, res.output
+    assert server.bodies, "no request reached the server"
+    for body in server.bodies:
+        assert body["max_tokens"] == 77 and "max_completion_tokens" not in body, body
+
+
 def test_runfile_cuts_a_torn_last_line(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
     out.write_text('{"sample_id": "a"}\n{"sample_id": "b"}\n{"sample_id": "c", "sco')

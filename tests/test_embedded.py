@@ -125,3 +125,27 @@ def test_the_model_server_dies_with_a_killed_parent() -> None:
         time.sleep(0.5)
     os.kill(server_pid, signal.SIGKILL)
     pytest.fail("the model server outlived its SIGKILLed parent")
+
+
+RAMBLE = "Count from 1 to 2000, one number per line, and write nothing else."
+
+
+@pytest.mark.parametrize("path", ["embedded", "base_url"])
+async def test_the_reply_cap_holds_on_the_real_server(path: str) -> None:
+    """llama-cpp-python's server ignores ``max_completion_tokens`` (what langchain-openai sends) and
+    would count to 2000; the cap must stop it at the limit, on every OpenAI-compatible path, and the
+    cut-off reply must say so (``finish_reason == "length"``, a parse failure for a score)."""
+    from langchain_core.messages import HumanMessage
+
+    from sejury.models import ModelSettings, make_client
+    from sejury.models.embedded import EmbeddedServer, ServerConfig, ensure_model
+
+    cap = 24
+    if path == "embedded":
+        client = make_client(ModelSettings(max_tokens=cap))
+    else:
+        server = EmbeddedServer.shared(ServerConfig(model_path=ensure_model()))
+        client = make_client(ModelSettings(model=MODEL_ALIAS, base_url=server.base_url, max_tokens=cap))
+    reply = await client.complete([HumanMessage(RAMBLE)])
+    assert reply.finish_reason == "length", reply
+    assert 0 < reply.completion_tokens <= cap, reply

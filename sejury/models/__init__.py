@@ -75,17 +75,29 @@ def make_client(settings: ModelSettings | None = None, *, chat_model: BaseChatMo
                       timeout=s.timeout, structured=structured if s.structured is None else s.structured)
 
 
+def openai_compatible_cap(max_tokens: int) -> dict[str, Any]:
+    """The reply cap for an OpenAI-compatible server, as that server reads it.
+
+    langchain-openai sends the cap as ``max_completion_tokens`` (OpenAI's newer name), which
+    llama-cpp-python's server ignores: it then generates until the context is full (one call
+    measured here ran to 7,174 tokens, ~6.5 minutes).  Every OpenAI-compatible server (llama.cpp,
+    vLLM, Ollama, LM Studio, OpenAI's chat completions for non-reasoning models) reads the legacy
+    ``max_tokens``, so on these paths the cap goes in the request body under that name only."""
+    return {"max_tokens": None, "extra_body": {"max_tokens": max_tokens}}
+
+
 def _build(s: ModelSettings) -> tuple[BaseChatModel, str, int, bool]:
     from langchain_openai import ChatOpenAI
 
     common: dict[str, Any] = {"temperature": s.temperature, "max_tokens": s.max_tokens}
+    compatible: dict[str, Any] = {**common, **openai_compatible_cap(s.max_tokens)}
     if s.model == EMBEDDED and s.base_url is None:
         from sejury.models.embedded import EmbeddedServer, ServerConfig
 
         path, label = _embedded_path(s)
         server = EmbeddedServer.shared(ServerConfig(model_path=path, n_ctx=s.n_ctx, n_threads=s.n_threads))
         chat = ChatOpenAI(base_url=server.base_url, api_key="sk-local", model=server.config.alias,
-                          seed=s.seed, max_retries=0, timeout=s.timeout, **common)
+                          seed=s.seed, max_retries=0, timeout=s.timeout, **compatible)
         # llama.cpp's server decodes one request at a time: more in flight only queues there.
         return chat, label, 1, False
     if s.model == EMBEDDED_INPROCESS:
@@ -98,7 +110,7 @@ def _build(s: ModelSettings) -> tuple[BaseChatModel, str, int, bool]:
     if s.base_url is not None:
         api_key = s.api_key or os.environ.get("OPENAI_API_KEY") or "sk-none"
         chat = ChatOpenAI(base_url=s.base_url, api_key=api_key, model=s.model, seed=s.seed,
-                          max_retries=0, timeout=s.timeout, **common)
+                          max_retries=0, timeout=s.timeout, **compatible)
         return chat, f"openai-compatible:{s.model}@{s.base_url}", 8, False
     if ":" in s.model:
         from langchain.chat_models import init_chat_model
