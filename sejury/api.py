@@ -12,47 +12,26 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 
 from sejury.cache import ResultCache
-from sejury.errors import InputError
+from sejury.config import JudgeConfig, load_team_file, parse_team
+from sejury.context import JudgeContext
 from sejury.graph.build import build_graph
-from sejury.graph.context import JudgeContext
+from sejury.io import RunFile
 from sejury.llm import ChatClient
 from sejury.models import ModelSettings, make_client
 from sejury.models.embedded import cache_dir
 from sejury.sandbox.base import SandboxProvider
-from sejury.schema import Sample, Scale, Strategy, TeamFile, Verdict, parse_strategy
+from sejury.schema import Sample, Strategy, Verdict
+
+__all__ = ["Judge", "JudgeConfig", "ajudge", "as_sample", "judge", "judge_many", "load_team_file", "run_sync"]
 
 T = TypeVar("T")
-
-
-def load_team_file(path: str | Path) -> TeamFile:
-    p = Path(path)
-    try:
-        return TeamFile.model_validate_json(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError("no such team file", file=str(p)) from None
-    except ValueError as exc:
-        raise InputError(f"not a valid team file: {exc}", file=str(p)) from None
-
-
-def _team(team: Sequence[str | Strategy] | TeamFile | str | Path | None) -> TeamFile | list[Strategy] | None:
-    if team is None or isinstance(team, TeamFile):
-        return team
-    if isinstance(team, (str, Path)):
-        text = str(team)
-        if text.endswith(".json") or Path(text).is_file():
-            return load_team_file(text)
-        team = [t for t in text.split(",") if t.strip()]
-    members = [t if isinstance(t, Strategy) else parse_strategy(t) for t in team]
-    if len(set(members)) != len(members):
-        raise InputError("a strategy is listed twice", field="team")
-    return members
 
 
 def as_sample(sample: Sample | dict[str, Any]) -> Sample:
@@ -60,53 +39,41 @@ def as_sample(sample: Sample | dict[str, Any]) -> Sample:
 
 
 class Judge:
-    """A configured judge.  Reuse one for many samples: nothing is rebuilt per sample."""
+    """A configured judge.  Reuse one for many samples: nothing is rebuilt per sample.
 
-    def __init__(
-        self,
-        model: str | BaseChatModel | ChatClient = "embedded",
-        *,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        team: Sequence[str | Strategy] | TeamFile | str | Path | None = None,
-        scale: Scale | str | None = None,
-        cache: bool | str | Path = True,
-        llm_concurrency: int | None = None,
-        max_tokens: int = 384,
-        parse_retries: int = 1,
-        retry_attempts: int = 3,
-        structured: bool | None = None,
-        model_path: str | Path | None = None,
-        timeout: float = 600.0,
-        execute: bool = False,
-        sandbox: SandboxProvider | None = None,
-        sandbox_mode: Literal["warm", "oneshot"] = "warm",
-        execution_weight: float = 0.75,
-    ) -> None:
+    Settings are ``JudgeConfig``'s fields, given as keywords (``Judge(team="S1,S3", execute=True)``)
+    or as ``config=``; ``model`` may also be any LangChain chat model or a ready ``ChatClient``, and
+    ``sandbox`` any ``SandboxProvider`` (default: Docker, when ``execute``)."""
+
+    def __init__(self, model: str | BaseChatModel | ChatClient | None = None, *,
+                 config: JudgeConfig | None = None, sandbox: SandboxProvider | None = None,
+                 **settings: Any) -> None:
+        if isinstance(model, str):
+            settings["model"] = model
+        if isinstance(settings.get("cache"), (str, Path)):  # Judge(cache="path/to/results.sqlite")
+            settings["cache_path"], settings["cache"] = Path(settings["cache"]), True
+        cfg = config.with_(**settings) if config is not None else JudgeConfig.build(**settings)
+        self.config = cfg
         if isinstance(model, ChatClient):
             client = model
         else:
-            settings = ModelSettings(
-                model=model if isinstance(model, str) else "custom", base_url=base_url, api_key=api_key,
-                max_tokens=max_tokens, max_concurrency=llm_concurrency, structured=structured,
-                model_path=Path(model_path) if model_path else None, timeout=timeout)
-            client = make_client(settings, chat_model=model if isinstance(model, BaseChatModel) else None)
+            ms = ModelSettings(
+                model=cfg.model if not isinstance(model, BaseChatModel) else "custom", base_url=cfg.base_url,
+                api_key=cfg.api_key, max_tokens=cfg.max_tokens, max_concurrency=cfg.llm_concurrency,
+                structured=cfg.structured, model_path=cfg.model_path, timeout=cfg.timeout)
+            client = make_client(ms, chat_model=model if isinstance(model, BaseChatModel) else None)
         self.cache: ResultCache | None = None
-        if cache:
-            path = Path(cache) if isinstance(cache, (str, Path)) else cache_dir() / "results.sqlite"
-            self.cache = ResultCache(path)
-        if execute and sandbox is None:
+        if cfg.cache:
+            self.cache = ResultCache(cfg.cache_path or cache_dir() / "results.sqlite")
+        if cfg.execute and sandbox is None:
             from sejury.sandbox.docker import DockerSandbox
 
-            sandbox = DockerSandbox(mode=sandbox_mode)  # says clearly if the engine or image is missing
-        if not 0 <= execution_weight <= 1:
-            raise InputError("must be between 0 and 1", field="execution_weight")
+            sandbox = DockerSandbox(mode=cfg.sandbox_mode)  # says clearly if the engine or image is missing
         self.sandbox = sandbox
         self.context = JudgeContext(
-            llm=client, team=_team(team), scale=Scale.parse(scale) if isinstance(scale, str) else scale,
-            cache=self.cache, parse_retries=parse_retries, sandbox=sandbox, execute=execute,
-            execution_weight=execution_weight)
-        self.graph = build_graph(self.context, retry_attempts=retry_attempts)
+            llm=client, team=cfg.team, scale=cfg.scale, cache=self.cache, parse_retries=cfg.parse_retries,
+            sandbox=sandbox, execute=cfg.execute, execution_weight=cfg.execution_weight)
+        self.graph = build_graph(self.context, retry_attempts=cfg.retry_attempts)
 
     @property
     def llm(self) -> ChatClient:
@@ -115,7 +82,7 @@ class Judge:
     async def ajudge(self, sample: Sample | dict[str, Any], *,
                      team: Sequence[str | Strategy] | None = None) -> Verdict:
         s = as_sample(sample)
-        override = _team(list(team)) if team else None
+        override = parse_team(list(team)) if team else None
         state: dict[str, Any] = {"sample": s}
         if isinstance(override, list):
             state["team"] = override
@@ -165,6 +132,21 @@ class Judge:
             return [v for v in out if v is not None]
 
         return run_sync(collect())
+
+    async def judge_into(self, samples: Sequence[Sample], run: RunFile, *, concurrency: int = 4,
+                         trace: bool = True,
+                         on_result: Callable[[Sample, Verdict | BaseException], None] | None = None) -> int:
+        """Judge ``samples`` into a run file (each verdict written and fsynced as it lands, so a
+        killed batch loses nothing finished); returns how many failed.  ``on_result`` sees each."""
+        failures = 0
+        async for i, result in self.ajudge_many(samples, concurrency=concurrency):
+            if isinstance(result, BaseException):
+                failures += 1
+            else:
+                run.write(result, trace=trace)
+            if on_result is not None:
+                on_result(samples[i], result)
+        return failures
 
     def close(self) -> None:
         if self.sandbox is not None:

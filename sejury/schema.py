@@ -15,107 +15,17 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from sejury.errors import InputError
+from sejury.execution.languages import canonical_language
+from sejury.roster import Kind, Strategy, parse_strategy
+
+__all__ = ["Kind", "Sample", "Scale", "Spread", "Status", "Strategy", "StrategyResult", "Task", "TeamFile",
+           "TraceEvent", "Verdict", "parse_strategy"]
 
 
 class Task(StrEnum):
     CODE_GENERATION = "code_generation"
     PROGRAM_REPAIR = "program_repair"
     CODE_SUMMARIZATION = "code_summarization"
-
-
-class Strategy(StrEnum):
-    """The jurors.  Values are the names used in teams, traces and the CLI."""
-
-    DIRECT = "direct"  # S1 without the reference
-    DIRECT_REF = "direct_ref"  # S1 with the reference
-    RETHINK = "rethink"  # S2, fed by S1
-    EQUIVALENCE = "equivalence"  # S3
-    REFERENCE_ANALYSIS = "reference_analysis"  # S4
-    GENERATE_TESTS = "generate_tests"  # S5
-    TEST_PASS = "test_pass"  # S5's tests, validated on the reference, really run on the candidate (--execute)
-    # non-LLM jurors: similarity to the reference (team members when asked for or calibrated in)
-    BLEU = "bleu"
-    CHRF = "chrf"
-    ROUGE_L = "rouge_l"
-    CODEBLEU = "codebleu"
-    METEOR = "meteor"
-    # baselines from the papers' RQ1 (judged and reported, never team members)
-    VANILLA = "vanilla"  # a bare "assign a correctness score" prompt
-    ICE_SCORE = "ice_score"  # ICE-Score (Zhuo, 2024): a 0-4 rubric, without the reference
-    ICE_SCORE_REF = "ice_score_ref"  # ICE-Score with the reference
-
-    @property
-    def paper_name(self) -> str:
-        return _PAPER_NAMES[self]
-
-    @property
-    def is_llm(self) -> bool:
-        return self not in _METRICS and self is not Strategy.TEST_PASS  # S5-exec counts its tests
-
-    @property
-    def feeder(self) -> Strategy | None:
-        """The strategy that must run for this one, in the team or not: S5 for S5-exec (S2's S1 variant
-        depends on the sample, see ``rethink.feeder_for``, and S1 is in every calibrated team)."""
-        return Strategy.GENERATE_TESTS if self is Strategy.TEST_PASS else None
-
-    @property
-    def is_baseline(self) -> bool:
-        """A baseline is judged and reported, but never chosen into a team."""
-        return self in _BASELINES
-
-    @property
-    def is_s1(self) -> bool:
-        return self in (Strategy.DIRECT, Strategy.DIRECT_REF)
-
-
-_METRICS = frozenset({"bleu", "chrf", "rouge_l", "codebleu", "meteor"})
-_BASELINES = frozenset({"vanilla", "ice_score", "ice_score_ref"})
-
-_PAPER_NAMES = {
-    Strategy.DIRECT: "S1",
-    Strategy.DIRECT_REF: "S1-ref",
-    Strategy.RETHINK: "S2",
-    Strategy.EQUIVALENCE: "S3",
-    Strategy.REFERENCE_ANALYSIS: "S4",
-    Strategy.GENERATE_TESTS: "S5",
-    Strategy.TEST_PASS: "S5-exec",
-    Strategy.BLEU: "BLEU",
-    Strategy.CHRF: "ChrF++",
-    Strategy.ROUGE_L: "ROUGE-L",
-    Strategy.CODEBLEU: "CodeBLEU",
-    Strategy.METEOR: "METEOR",
-    Strategy.VANILLA: "Vanilla",
-    Strategy.ICE_SCORE: "ICE-Score",
-    Strategy.ICE_SCORE_REF: "ICE-Score-ref",
-}
-_ALIASES = {
-    "s1": Strategy.DIRECT,
-    "s1r": Strategy.DIRECT_REF,
-    "s1-ref": Strategy.DIRECT_REF,
-    "s1_ref": Strategy.DIRECT_REF,
-    "s2": Strategy.RETHINK,
-    "s3": Strategy.EQUIVALENCE,
-    "s4": Strategy.REFERENCE_ANALYSIS,
-    "s5": Strategy.GENERATE_TESTS,
-    "s5-exec": Strategy.TEST_PASS,
-    "exec": Strategy.TEST_PASS,
-    "chrf++": Strategy.CHRF,
-    "rouge-l": Strategy.ROUGE_L,
-    "ice-score": Strategy.ICE_SCORE,
-    "ice-score-ref": Strategy.ICE_SCORE_REF,
-}
-
-
-def parse_strategy(name: str) -> Strategy:
-    """Accept a strategy's name (``rethink``) or its paper alias (``S2``, ``S1-ref``)."""
-    key = name.strip().lower()
-    if key in _ALIASES:
-        return _ALIASES[key]
-    try:
-        return Strategy(key)
-    except ValueError:
-        known = ", ".join([s.value for s in Strategy] + [f"{s.paper_name}" for s in Strategy])
-        raise InputError(f"unknown strategy {name!r}; known: {known}", field="team") from None
 
 
 class Sample(BaseModel):
@@ -156,8 +66,9 @@ class Sample(BaseModel):
 
     @field_validator("language")
     @classmethod
-    def _lower(cls, v: str) -> str:
-        return v.strip().lower()
+    def _language(cls, v: str) -> str:
+        """Normalised once, here: ``js`` is ``javascript`` for every strategy and runner."""
+        return canonical_language(v)
 
     @field_validator("reference", "tests")
     @classmethod

@@ -12,7 +12,7 @@ from langchain_core.messages import BaseMessage
 
 from sejury import Judge, Sample, Status, Strategy
 from sejury.calibrate import candidate_teams
-from sejury.nodes import similarity
+from sejury.strategies import metrics as similarity
 
 MakeJudge = Callable[..., tuple[Judge, ScriptedChatModel]]
 BASELINES = ["vanilla", "ice_score", "ice_score_ref"]

@@ -136,6 +136,51 @@ def test_cli_from_run_writes_a_team_file_the_judge_reads(tmp_path: Path) -> None
     assert teams[0]["members"] == [s.value for s in tf.strategies] and len(teams) == 3
     assert set(teams[0]) == {"members", "tau", "rho", "mean", "llm_calls"}
     assert "# Calibration (code_generation, default protocol)" in (tmp_path / "team.md").read_text()
-    from sejury.api import _team
+    from sejury.config import parse_team as _team
 
     assert _team(str(team)) == tf  # the supervisor's team source
+
+
+def test_calibrate_run_is_the_whole_workflow_in_the_api(tmp_path: Path) -> None:
+    """``calibrate.run``: judge the labelled draw with every juror, choose, judge the rest."""
+    import re
+
+    from fakes import ScriptedChatModel, good_script
+    from langchain_core.messages import BaseMessage
+
+    from sejury import calibrate as cal
+    from sejury.config import JudgeConfig
+
+    def script(messages: list[BaseMessage]) -> str:  # S1 reads the grade off the problem; S2 is noise
+        user = str(messages[1].content)
+        grade = int(re.search(r"grade (\d)", user).group(1))  # type: ignore[union-attr]
+        if user.startswith("Task: re-check"):  # a score unrelated to the grade
+            noise = int(re.search(r"x = (\d+)", user).group(1)) * 53 % 100  # type: ignore[union-attr]
+            return f"Checks:\n- fine: TRUE\nScore: {noise}"
+        reply = good_script(messages)
+        return reply if "Score" not in reply else f"Reasons:\n- ok\nScore: {grade * 25}"
+
+    rng = random.Random(5)
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps({
+        "id": f"s{i}", "task": "code_generation", "problem": f"grade {g}", "candidate": f"x = {i}",
+        "human_score": g}) + "\n" for i, g in enumerate(rng.randint(0, 4) for _ in range(12))))
+    model = ScriptedChatModel(script=script)
+    phases: list[tuple[str, int]] = []
+    def progress(phase: str, total: int) -> None:
+        phases.append((phase, total))
+
+    result = cal.run(data, config=JudgeConfig(cache=False), model=model, n=8, seed=3, rest=4,
+                     workdir=tmp_path / "work", progress=progress)
+    assert phases == [("labelled", 8), ("rest", 4)]
+    # without a reference only S1 and S2 score: the one candidate team; S1 alone tracks the grades
+    assert result.chosen.members == [S.DIRECT, S.RETHINK] and result.n_labelled == 8
+    alone = {t.members[0]: t for t in result.strategies}
+    assert alone[S.DIRECT].mean == pytest.approx(1.0) and alone[S.RETHINK].mean < 0.5
+    assert result.evaluation is not None and result.evaluation.n == 4
+    labelled = [json.loads(x)["sample_id"] for x in (tmp_path / "work" / "labelled.jsonl").read_text().splitlines()]
+    rest = [json.loads(x)["sample_id"] for x in (tmp_path / "work" / "rest.jsonl").read_text().splitlines()]
+    assert sorted(labelled) == sorted(result.labelled_ids) and len(rest) == 4 and not set(rest) & set(labelled)
+    calls = model.calls
+    cal.run(data, config=JudgeConfig(cache=False), model=model, n=8, seed=3, rest=4, workdir=tmp_path / "work")
+    assert model.calls == calls  # resumed from the run files: nothing judged twice

@@ -103,6 +103,24 @@ def test_the_reply_cap_is_sent_as_max_tokens_to_openai_compatible_servers(tmp_pa
         assert body["max_tokens"] == 77 and "max_completion_tokens" not in body, body
 
 
+def test_settings_come_from_the_environment_and_options_win() -> None:
+    """JudgeConfig reads SEJURY_<FIELD>; an option given on the command line overrides it."""
+    env = {"SEJURY_MODEL": "fake", "SEJURY_TEAM": "S1", "SEJURY_CACHE": "false", "SEJURY_MAX_TOKENS": "55"}
+    with FakeOpenAI() as server:
+        env["SEJURY_BASE_URL"] = server.base_url
+        res = CliRunner().invoke(app, ["judge", str(EXAMPLES / "code_generation.json"), "--json"], env=env)
+        assert res.exit_code == 0, res.output
+        assert json.loads(res.stdout)["team"] == ["direct"]
+        assert {b["max_tokens"] for b in server.bodies} == {55}
+        res = CliRunner().invoke(app, ["judge", str(EXAMPLES / "code_generation.json"), "--json",
+                                       "--team", "S3", "--max-tokens", "66"], env=env)
+        assert res.exit_code == 0, res.output
+        assert json.loads(res.stdout)["team"] == ["equivalence"]
+        assert server.bodies[-1]["max_tokens"] == 66
+    bad = CliRunner().invoke(app, ["judge", str(EXAMPLES / "code_generation.json")], env={"SEJURY_TEAM": "S9"})
+    assert bad.exit_code == 2 and "field 'team'" in bad.output and "unknown strategy 'S9'" in bad.output
+
+
 def test_runfile_cuts_a_torn_last_line(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
     out.write_text('{"sample_id": "a"}\n{"sample_id": "b"}\n{"sample_id": "c", "sco')

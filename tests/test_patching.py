@@ -1,6 +1,6 @@
 import pytest
 
-from sejury.sandbox.patching import PatchError, apply_patch
+from sejury.execution.patching import PatchError, apply_patch
 
 BUGGY = "def clamp(v, lo, hi):\n    if v < lo:\n        return lo\n    return v\n"
 FIX = ("--- a/clamp.py\n+++ b/clamp.py\n@@ -1,4 +1,6 @@\n def clamp(v, lo, hi):\n     if v < lo:\n"

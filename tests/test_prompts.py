@@ -2,11 +2,14 @@ import pytest
 
 from sejury import prompts
 from sejury.schema import Strategy, Task
+from sejury.strategies import all_specs, prompt_version, prompts_version
+
+STEPS = {s.strategy: s.steps for s in all_specs() if s.steps}  # the prompt strategies and their steps
 
 VALUES = dict(language="python", problem="PROBLEM-TEXT", candidate="CANDIDATE-TEXT",
               reference="REFERENCE-TEXT", s1_score="80", s1_reasons="- REASON-TEXT",
               properties="- PROPERTY-TEXT", tests="TESTS-TEXT", test_style="one assert per line.")
-CASES = [(s, t, step) for s in prompts.STEPS for t in Task for step in prompts.STEPS[s]
+CASES = [(s, t, step) for s in STEPS for t in Task for step in STEPS[s]
          if not (s is Strategy.GENERATE_TESTS and t is Task.CODE_SUMMARIZATION)]
 
 
@@ -58,10 +61,10 @@ def test_optional_section_drops_when_empty() -> None:
 
 
 def test_prompt_versions_are_stable_digests() -> None:
-    versions = {s: prompts.prompt_version(s) for s in prompts.STEPS}
+    versions = {s: prompt_version(s) for s in STEPS}
     assert all(len(v) == 12 for v in versions.values())
-    assert len(set(versions.values())) == len(prompts.STEPS) == 9
-    assert prompts.prompts_version() == prompts.prompts_version()
+    assert len(set(versions.values())) == len(STEPS) == 9
+    assert prompts_version() == prompts_version()
 
 
 def test_test_style_per_language() -> None:
@@ -73,7 +76,7 @@ def test_test_style_per_language() -> None:
 def test_docker_dockerfile_matches_the_recipe() -> None:
     from pathlib import Path
 
-    from sejury.sandbox.image import dockerfile
+    from sejury.sandbox.docker.image import dockerfile
 
     path = Path(__file__).parent.parent / "docker" / "Dockerfile"
-    assert path.read_text() == dockerfile(), "regenerate docker/Dockerfile from sejury/sandbox/image.py"
+    assert path.read_text() == dockerfile(), "regenerate docker/Dockerfile from sejury/sandbox/docker/image.py"

@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from sejury.execution.runner import assemble_program, run_suite, split_tests
 from sejury.sandbox.docker import DockerSandbox
-from sejury.sandbox.runners import assemble_program, run_suite, split_tests
 
 CASES = {
     "python": ("def add(a, b):\n    return a + b\n", "def add(a, b):\n    return a - b\n",

@@ -1,5 +1,8 @@
-from sejury.graph.build import build_graph
-from sejury.graph.context import JudgeContext
-from sejury.graph.state import JudgeState, MemberTask, Plan
+"""The judge graph: ``state`` (state, input/output, plan), ``supervisor`` (team, fan-out, the
+"follow the feeder" router, merge), ``member`` (a strategy as a node), ``build`` (wiring)."""
 
-__all__ = ["JudgeContext", "JudgeState", "MemberTask", "Plan", "build_graph"]
+from sejury.context import JudgeContext
+from sejury.graph.build import build_graph
+from sejury.graph.state import JudgeInput, JudgeOutput, JudgeState, MemberTask, Plan
+
+__all__ = ["JudgeContext", "JudgeInput", "JudgeOutput", "JudgeState", "MemberTask", "Plan", "build_graph"]

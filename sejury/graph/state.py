@@ -1,4 +1,4 @@
-"""The graph state, its reducers, and the payload a team member receives.
+"""The graph state, its reducers, the graph's input and output, and the payload a member receives.
 
 The trace lives in the state: each member's ``StrategyResult`` carries every prompt, raw reply,
 parsed score, reasons, token count and timing of its calls; ``Verdict.trace()`` flattens them.
@@ -6,9 +6,10 @@ parsed score, reasons, token count and timing of its calls; ``Verdict.trace()`` 
 
 from __future__ import annotations
 
-from typing import Annotated, TypedDict
+from typing import Annotated
 
 from pydantic import BaseModel, Field
+from typing_extensions import TypedDict  # pydantic reads these for the graph's schemas (Python 3.11)
 
 from sejury.schema import Sample, Strategy, StrategyResult, Verdict
 
@@ -25,19 +26,31 @@ class Plan(BaseModel):
     team: list[Strategy]  # the members whose scores are merged
     runnable: list[Strategy]  # members that apply to this sample
     skipped: dict[str, str] = Field(default_factory=dict)  # member -> why it does not apply
-    feeder: Strategy | None = None  # the S1 variant whose result feeds S2 (run once, reused)
+    feeds: dict[str, Strategy] = Field(default_factory=dict)  # follower -> the strategy that feeds it here
     started: float = 0.0  # perf_counter() at the supervisor, for the verdict's wall time
 
     def first_wave(self) -> list[Strategy]:
-        """Members dispatched at once; S2 follows its S1 feeder and S5-exec follows S5, each feeder
-        run once even when it is not in the team."""
-        followers = (Strategy.RETHINK, Strategy.TEST_PASS)
-        wave: list[Strategy] = [s for s in self.runnable if s not in followers]
-        if self.feeder is not None and self.feeder not in wave:
-            wave.insert(0, self.feeder)
-        if Strategy.TEST_PASS in self.runnable and Strategy.GENERATE_TESTS not in wave:
-            wave.append(Strategy.GENERATE_TESTS)
-        return wave
+        """Members dispatched at once: every runnable member that no other feeds, and each
+        follower's feeder first (run once, even when it is not in the team)."""
+        wave: list[Strategy] = [s for s in self.runnable if s.value not in self.feeds]
+        feeders = [f for f in dict.fromkeys(self.feeds.values()) if f not in wave]
+        return [*feeders, *wave]
+
+    def followers_of(self, strategy: Strategy) -> list[Strategy]:
+        return [s for s in self.runnable if self.feeds.get(s.value) == strategy]
+
+
+class JudgeInput(TypedDict, total=False):
+    """What the graph takes: a sample and, optionally, the team for this judgment."""
+
+    sample: Sample
+    team: list[Strategy] | None
+
+
+class JudgeOutput(TypedDict):
+    """What the graph returns."""
+
+    verdict: Verdict
 
 
 class JudgeState(TypedDict, total=False):
@@ -54,4 +67,4 @@ class MemberTask(TypedDict, total=False):
     sample: Sample
     strategy: Strategy
     in_team: bool
-    feed: StrategyResult | None  # S1's result for S2, S5's for S5-exec
+    feed: StrategyResult | None  # the feeder's result (S1's for S2, S5's for S5-exec)

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
-from sejury.schema import Strategy, Task
+from sejury.schema import Task
 
 _ROOT = resources.files(__package__)
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-z_0-9]+)\s*\}\}")
@@ -32,30 +34,40 @@ def neutralise(value: str) -> str:
 
 
 @cache
-def _read(relpath: str) -> str:
+def _read(relpath: str, root: str | None = None) -> str:
+    """A prompt file from ``root`` (a strategy shipped outside sejury keeps its templates there;
+    partials it does not have come from sejury's own), else from this folder."""
+    if root is not None:
+        own = Path(root) / relpath
+        if own.is_file():
+            return own.read_text(encoding="utf-8")
+        if not relpath.startswith("_partials/"):
+            raise FileNotFoundError(f"no prompt template {relpath!r} in {root}")
     path = _ROOT.joinpath(relpath)
     if not path.is_file():
         raise FileNotFoundError(f"no prompt template {relpath!r} in sejury/prompts")
     return path.read_text(encoding="utf-8")
 
 
-def template_path(strategy: Strategy, task: Task, step: str | None = None) -> str:
-    return f"{strategy.value}/{task.value}{'.' + step if step else ''}.md"
+def template_path(strategy: str, task: Task, step: str | None = None) -> str:
+    """``<strategy>/<task>[.<step>].md``: where a strategy's template for a task (and step) lives."""
+    return f"{strategy}/{task.value}{'.' + step if step else ''}.md"
 
 
 @cache
-def template(strategy: Strategy, task: Task, step: str | None = None) -> str:
-    text = _read(template_path(strategy, task, step))
-    return _PARTIAL.sub(lambda m: _read(f"_partials/{m.group(1)}.md").rstrip("\n"), text)
+def template(strategy: str, task: Task, step: str | None = None, root: str | None = None) -> str:
+    text = _read(template_path(strategy, task, step), root)
+    return _PARTIAL.sub(lambda m: _read(f"_partials/{m.group(1)}.md", root).rstrip("\n"), text)
 
 
 def system_prompt() -> str:
     return _read("_partials/system.md").strip()
 
 
-def render(strategy: Strategy, task: Task, step: str | None = None, **values: str | None) -> str:
+def render(strategy: str, task: Task, step: str | None = None, *, root: str | None = None,
+           **values: str | None) -> str:
     """Fill a template; values are neutralised.  Raises KeyError for a missing value."""
-    text = template(strategy, task, step)
+    text = template(strategy, task, step, root)
 
     def section(m: re.Match[str]) -> str:
         return m.group(2) if values.get(m.group(1)) else ""
@@ -78,67 +90,32 @@ def render_partial(name: str, **values: str) -> str:
 
 
 def test_style(language: str) -> str:
-    """How S5 should write tests in this language (``_partials/test_style_LANG.md``)."""
-    lang = {"js": "javascript", "c++": "cpp", "golang": "go", "py": "python"}.get(language, language)
+    """How S5 should write tests in this language (``_partials/test_style_LANG.md``; ``Sample``
+    has already turned an alias such as ``js`` into the language's name)."""
     try:
-        return _read(f"_partials/test_style_{lang}.md").strip()
+        return _read(f"_partials/test_style_{language}.md").strip()
     except FileNotFoundError:
         return _read("_partials/test_style_any.md").strip()
 
 
-# Which steps each strategy has, per task (None: a single step).  Summaries get no S5.
-STEPS: dict[Strategy, tuple[str | None, ...]] = {
-    Strategy.DIRECT: (None,),
-    Strategy.DIRECT_REF: (None,),
-    Strategy.RETHINK: (None,),
-    Strategy.EQUIVALENCE: (None,),
-    Strategy.REFERENCE_ANALYSIS: ("analyze", "assess"),
-    Strategy.GENERATE_TESTS: ("write", "predict"),
-    Strategy.VANILLA: (None,),
-    Strategy.ICE_SCORE: (None,),
-    Strategy.ICE_SCORE_REF: (None,),
-}
-# partials only some strategies use (part of their version, not of everyone's)
-_OWN_PARTIALS: dict[Strategy, list[str]] = {
-    Strategy.ICE_SCORE: ["_partials/repair_rubric.md"],
-    Strategy.ICE_SCORE_REF: ["_partials/repair_rubric.md"],
-}
+# The partials every prompt strategy's version covers (a strategy adds its own in its spec).
+SHARED_PARTIALS = ("_partials/system.md", "_partials/score_format.md", "_partials/check_format.md",
+                   "_partials/data_note.md", "_partials/repair.md")
 
 
-def templates_for(strategy: Strategy) -> list[str]:
-    return [
-        template_path(strategy, task, step)
-        for task in Task
-        for step in STEPS[strategy]
-        if not (strategy is Strategy.GENERATE_TESTS and task is Task.CODE_SUMMARIZATION)
-    ]
+def partials_named(prefix: str) -> tuple[str, ...]:
+    """Every partial whose name starts with ``prefix`` (e.g. S5's ``test_style_`` files), sorted."""
+    return tuple(sorted(f"_partials/{p.name}" for p in _ROOT.joinpath("_partials").iterdir()
+                        if p.name.startswith(prefix)))
 
 
-_SHARED_PARTIALS = ["_partials/system.md", "_partials/score_format.md", "_partials/check_format.md",
-                    "_partials/data_note.md", "_partials/repair.md"]
-
-
-@cache
-def prompt_version(strategy: Strategy) -> str:
-    """A digest of the strategy's templates, the partials and the parser: part of the cache key."""
-    from sejury.scoring import PARSER_VERSION, RUBRIC_PARSER_VERSION
-
-    h = hashlib.sha256(PARSER_VERSION.encode())
-    if strategy in _OWN_PARTIALS:  # the rubric strategies read their replies with the rubric parser
-        h.update(RUBRIC_PARSER_VERSION.encode())
-    names = [*templates_for(strategy), *_SHARED_PARTIALS, *_OWN_PARTIALS.get(strategy, [])]
-    if strategy is Strategy.GENERATE_TESTS:
-        names += sorted(f"_partials/{p.name}" for p in _ROOT.joinpath("_partials").iterdir()
-                        if p.name.startswith("test_style_"))
-    for name in names:
-        h.update(name.encode())
-        h.update(_read(name).encode())
-    return h.hexdigest()[:12]
-
-
-def prompts_version() -> str:
-    """One digest over every strategy's version (shown in verdicts and team files)."""
+def digest(paths: Sequence[str], seeds: Sequence[str] = (), root: str | None = None) -> str:
+    """A 12-hex digest of ``seeds`` (parser versions) then each file's name and text: the prompt
+    part of a cache key, so editing a template invalidates exactly the results that used it."""
     h = hashlib.sha256()
-    for s in STEPS:
-        h.update(prompt_version(s).encode())
+    for seed in seeds:
+        h.update(seed.encode())
+    for name in paths:
+        h.update(name.encode())
+        h.update(_read(name, root).encode())
     return h.hexdigest()[:12]

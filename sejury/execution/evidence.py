@@ -1,16 +1,18 @@
 """S5's execution evidence: generated tests are checked on the reference, the valid ones run on
-the candidate.  Extracting tests (``nodes/tests.py``), running them (``runners.py``) and scoring
-(``nodes/tests.py``) stay separate."""
+the candidate.  Extracting tests and scoring (``strategies/generate_tests.py``) and running them
+(``runner.py`` with a language module) stay separate."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from sejury.execution import languages
+from sejury.execution.languages import Suite
+from sejury.execution.patching import PatchError, apply_patch
+from sejury.execution.runner import RunReport, assemble_program, run_suite, split_tests
 from sejury.sandbox.base import SandboxProvider
-from sejury.sandbox.patching import PatchError, apply_patch
-from sejury.sandbox.runners import RunReport, Suite, assemble_program, language_of, run_suite, split_tests
 
 MAX_FAILURES_SHOWN = 5
 
@@ -34,8 +36,17 @@ class SuiteRun(BaseModel):
                    seconds=round(report.seconds, 3), failures=fails, load_error=report.load_error[-600:])
 
 
+ExecutionStatus = Literal["ran", "skipped", "not_requested"]
+NOT_REQUESTED = "LLM prediction only (execution is off)"
+
+
 class TestExecution(BaseModel):
-    status: Literal["ran", "skipped"]
+    """What running S5's tests showed; S5 stores one in every result (``artifacts["execution"]``).
+
+    ``ran``: the tests ran on the candidate; ``skipped``: execution was asked for but could not
+    happen (``reason`` says why); ``not_requested``: judged without ``--execute``."""
+
+    status: ExecutionStatus
     reason: str = ""  # why skipped, or a note
     language: str = ""
     generated: int = 0  # test units the model wrote
@@ -48,6 +59,16 @@ class TestExecution(BaseModel):
     sample_tests: SuiteRun | None = None  # the sample's own tests on the candidate (ground truth)
     sandbox: str = ""
     valid_tests: str = ""  # setup + valid units, as the LLM sees them when predicting
+
+    @classmethod
+    def from_artifact(cls, value: Any) -> TestExecution | None:
+        """Read ``artifacts["execution"]`` back, including results cached before it was always a
+        record (then execution-off was the string "not run: LLM prediction only ...")."""
+        if value is None:
+            return None
+        if isinstance(value, str):
+            return cls(status="not_requested", reason=value.removeprefix("not run: "))
+        return cls.model_validate(value)
 
 
 def programs(task: str, language: str, problem: str, reference: str, candidate: str,
@@ -74,15 +95,15 @@ def programs(task: str, language: str, problem: str, reference: str, candidate: 
 async def validate_on_reference(provider: SandboxProvider, language: str, reference: str,
                                 tests: str) -> tuple[TestExecution, Suite]:
     """Run the generated tests on the reference program and keep the ones that pass."""
-    lang = language_of(language)
+    lang = languages.get(language)
     if lang is None:
         return TestExecution(status="skipped", reason=f"no test runner for {language!r}"), Suite("", [])
-    suite = split_tests(lang, tests, reference=reference)
+    suite = split_tests(lang.name, tests, reference=reference)
     if not suite.units:
         return TestExecution(status="skipped", reason="no test could be read from the generated tests",
-                             language=lang), suite
-    report = await run_suite(provider, lang, reference, suite)
-    ex = TestExecution(status="ran", language=lang, generated=len(suite.units), sandbox=provider.isolation,
+                             language=lang.name), suite
+    report = await run_suite(provider, lang.name, reference, suite)
+    ex = TestExecution(status="ran", language=lang.name, generated=len(suite.units), sandbox=provider.isolation,
                        reference=SuiteRun.of(report, suite.units))
     if not report.loaded:
         return ex.model_copy(update={"status": "skipped", "reason": "the reference does not load or compile "
@@ -118,11 +139,11 @@ async def run_on_candidate(provider: SandboxProvider, ex: TestExecution, valid: 
 async def run_sample_tests(provider: SandboxProvider, language: str, candidate: str, tests: str,
                            reference: str = "") -> SuiteRun | None:
     """The sample's own tests on the candidate program, reported apart as ground truth."""
-    lang = language_of(language)
+    lang = languages.get(language)
     if lang is None:
         return None
-    suite = split_tests(lang, tests, reference=reference)
+    suite = split_tests(lang.name, tests, reference=reference)
     if not suite.units:
         return None
-    report = await run_suite(provider, lang, candidate, suite)
+    report = await run_suite(provider, lang.name, candidate, suite)
     return SuiteRun.of(report, suite.units)

@@ -1,4 +1,4 @@
-"""Non-LLM jurors: similarity of the candidate to the reference, 0-100, from the reference
+"""The metric jurors (no model call): similarity of the candidate to the reference, 0-100, from the reference
 implementations: BLEU (sentence-level, exponential smoothing) and ChrF++ (character n-grams plus
 word bigrams) from sacrebleu, ROUGE-L (F-measure) from rouge-score, CodeBLEU from codebleu
 (code only, in the languages its parsers cover), METEOR from NLTK (with the WordNet 3.0 database:
@@ -23,16 +23,15 @@ from typing import Any
 import sacrebleu
 from sacrebleu.metrics.chrf import CHRF
 
-from sejury.graph.context import JudgeContext
-from sejury.nodes._base import Outcome, Recorder
+from sejury.context import JudgeContext
+from sejury.execution import languages
 from sejury.schema import Sample, StrategyResult, Task
 from sejury.scoring import ParsedReply
+from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register
 
 VERSION = f"sacrebleu-{sacrebleu.__version__}"
 ROUGE_VERSION = f"rouge-score-{version('rouge-score')}"
 CODEBLEU_VERSION = f"codebleu-{version('codebleu')}"
-CODEBLEU_LANGS = {"python": "python", "java": "java", "javascript": "javascript", "js": "javascript",
-                  "go": "go", "cpp": "cpp", "c++": "cpp"}
 _CHRF = CHRF(word_order=2)  # chrF++
 
 
@@ -53,9 +52,14 @@ async def run_chrf(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: Strat
 def applies_codebleu(sample: Sample) -> str | None:
     if sample.task is Task.CODE_SUMMARIZATION:
         return "CodeBLEU compares code, not summaries"
-    if sample.language not in CODEBLEU_LANGS:
+    if _codebleu_name(sample.language) is None:
         return f"CodeBLEU has no parser for {sample.language!r} here"
     return applies(sample)
+
+
+def _codebleu_name(language: str) -> str | None:
+    lang = languages.get(language)
+    return lang.codebleu if lang else None
 
 
 @cache
@@ -74,7 +78,7 @@ async def run_codebleu(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: S
     from codebleu import calc_codebleu
 
     res = await asyncio.to_thread(calc_codebleu, [sample.reference or ""], [sample.candidate],
-                                  lang=CODEBLEU_LANGS[sample.language])
+                                  lang=_codebleu_name(sample.language) or sample.language)
     return Outcome(ParsedReply(score=round(100 * float(res["codebleu"]), 4)),
                    artifacts={"metric": "codebleu", "parts": {k: round(float(v), 4) for k, v in res.items()}})
 
@@ -178,3 +182,19 @@ def meteor(reference: str, candidate: str) -> float:
 async def run_meteor(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
     score = await asyncio.to_thread(meteor, sample.reference or "", sample.candidate)
     return Outcome(ParsedReply(score=round(score, 4)), artifacts={"metric": meteor_version()})
+
+
+def _metric(value: str, paper_name: str, run: Any, rank: float, version: Any, applies: Any = applies,
+            aliases: tuple[str, ...] = (), summary: str = "") -> StrategySpec:
+    return register(StrategySpec(value=value, paper_name=paper_name, kind=Kind.METRIC, run=run, rank=rank,
+                                 version=version, applies=applies, aliases=aliases, summary=summary))
+
+
+BLEU_SPEC = _metric("bleu", "BLEU", run_bleu, 60, lambda: VERSION, summary="sentence BLEU against the reference")
+CHRF_SPEC = _metric("chrf", "ChrF++", run_chrf, 61, lambda: VERSION, summary="character n-gram F-score (chrF++)")
+ROUGE_L_SPEC = _metric("rouge_l", "ROUGE-L", run_rouge_l, 62, lambda: ROUGE_VERSION,
+                       summary="longest-common-subsequence F-measure")
+CODEBLEU_SPEC = _metric("codebleu", "CodeBLEU", run_codebleu, 63, lambda: CODEBLEU_VERSION, applies_codebleu,
+                        summary="BLEU with syntax and data-flow matches (code only)")
+METEOR_SPEC = _metric("meteor", "METEOR", run_meteor, 64, meteor_version, applies_meteor,
+                      summary="unigram matches with stems and WordNet synonyms")

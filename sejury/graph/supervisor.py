@@ -1,4 +1,5 @@
-"""The supervisor: picks the team for a sample, fans it out, and merges the members' scores."""
+"""The supervisor: picks the team for a sample, fans it out, routes each feeder's result to its
+followers, and merges the members' scores.  Everything strategy-specific is read from the specs."""
 
 from __future__ import annotations
 
@@ -9,28 +10,16 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from sejury import prompts
+from sejury.context import JudgeContext
 from sejury.errors import InputError, SejuryError
-from sejury.graph.context import JudgeContext
 from sejury.graph.state import JudgeState, MemberTask, Plan
-from sejury.nodes import REGISTRY
-from sejury.nodes.rethink import feeder_for
-from sejury.nodes.test_pass import NEEDS_EXECUTE
-from sejury.schema import (
-    Sample,
-    Spread,
-    Status,
-    Strategy,
-    StrategyResult,
-    TeamFile,
-    TraceEvent,
-    Verdict,
-)
+from sejury.schema import Sample, Spread, Status, Strategy, StrategyResult, TeamFile, TraceEvent, Verdict
+from sejury.strategies import all_specs, prompts_version, spec
 
 MERGE = "merge"
 
 
-def _context(runtime: Runtime[JudgeContext], default: JudgeContext | None) -> JudgeContext:
+def context_of(runtime: Runtime[JudgeContext], default: JudgeContext | None) -> JudgeContext:
     ctx = runtime.context or default
     if ctx is None:
         raise SejuryError("no judge context: pass context= to graph.ainvoke or build_graph")
@@ -39,7 +28,7 @@ def _context(runtime: Runtime[JudgeContext], default: JudgeContext | None) -> Ju
 
 def resolve_team(sample: Sample, override: list[Strategy] | None,
                  configured: TeamFile | list[Strategy] | None) -> list[Strategy]:
-    """Per-call team, else the configured team (a list or a team file), else every strategy."""
+    """Per-call team, else the configured team (a list or a team file), else the default team."""
     if override:
         return list(override)
     if isinstance(configured, TeamFile):
@@ -50,22 +39,20 @@ def resolve_team(sample: Sample, override: list[Strategy] | None,
         return list(configured.strategies)
     if configured:
         return list(configured)
-    # the SE-Jury team; metric jurors and baselines join when asked
-    return [s for s in Strategy if s.is_llm and not s.is_baseline]
+    # the SE-Jury team; metric jurors, evidence jurors and baselines join when asked
+    return [s.strategy for s in all_specs() if s.default_member]
 
 
 def plan_for(sample: Sample, team: list[Strategy], *, execute: bool = False,
              ) -> tuple[Plan, dict[str, StrategyResult]]:
     skipped: dict[str, str] = {}
     for s in team:
-        why = REGISTRY[s].applies(sample)
-        if why is None and s is Strategy.TEST_PASS and not execute:
-            why = NEEDS_EXECUTE
+        why = spec(s).skip_reason(sample, execute=execute)
         if why is not None:
             skipped[s.value] = why
     runnable = [s for s in team if s.value not in skipped]
-    feeder = feeder_for(sample) if Strategy.RETHINK in runnable else None
-    plan = Plan(team=team, runnable=runnable, skipped=skipped, feeder=feeder, started=time.perf_counter())
+    feeds = {s.value: f for s in runnable if (f := spec(s).feeder_for(sample)) is not None}
+    plan = Plan(team=team, runnable=runnable, skipped=skipped, feeds=feeds, started=time.perf_counter())
     results = {
         name: StrategyResult(strategy=Strategy(name), status=Status.SKIPPED, detail=why,
                              trace=[TraceEvent(kind="skip", strategy=name, error=why)])
@@ -76,7 +63,7 @@ def plan_for(sample: Sample, team: list[Strategy], *, execute: bool = False,
 
 def make_supervisor(default: JudgeContext | None) -> Any:
     async def supervisor(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
-        ctx = _context(runtime, default)
+        ctx = context_of(runtime, default)
         sample = state["sample"]
         plan, skipped = plan_for(sample, resolve_team(sample, state.get("team"), ctx.team), execute=ctx.execute)
         return {"plan": plan, "results": skipped}
@@ -85,41 +72,32 @@ def make_supervisor(default: JudgeContext | None) -> Any:
 
 
 def fan_out(state: JudgeState) -> list[Send] | str:
-    """Send every member of the first wave at once; S2 follows its feeder (``after_s1``)."""
+    """Send every member of the first wave at once; followers wait for their feeder (``follow``)."""
     plan = state["plan"]
     sends = [Send(s.value, MemberTask(sample=state["sample"], strategy=s, in_team=s in plan.team))
              for s in plan.first_wave()]
     return sends or MERGE
 
 
-def after_s1(variant: Strategy) -> Any:
-    """Route an S1 node: to S2 when this variant is S2's feeder, else to the merge."""
+def follow(feeder: Strategy) -> Any:
+    """The router after ``feeder``'s node: to each follower it feeds in this plan, else to the merge."""
 
     def route(state: JudgeState) -> list[Send] | str:
         plan = state["plan"]
-        if plan.feeder is variant and Strategy.RETHINK in plan.runnable:
-            feed = state["results"][variant.value]
-            return [Send(Strategy.RETHINK.value, MemberTask(
-                sample=state["sample"], strategy=Strategy.RETHINK, in_team=True, feed=feed))]
-        return MERGE
+        followers = plan.followers_of(feeder)
+        if not followers:
+            return MERGE
+        feed = state["results"][feeder.value]
+        return [Send(s.value, MemberTask(sample=state["sample"], strategy=s, in_team=s in plan.team, feed=feed))
+                for s in followers]
 
-    route.__name__ = f"after_{variant.value}"
+    route.__name__ = f"after_{feeder.value}"
     return route
-
-
-def after_s5(state: JudgeState) -> list[Send] | str:
-    """Route S5: to S5-exec (its pass ratio) when that is planned, else to the merge."""
-    plan = state["plan"]
-    if Strategy.TEST_PASS in plan.runnable:
-        feed = state["results"][Strategy.GENERATE_TESTS.value]
-        return [Send(Strategy.TEST_PASS.value, MemberTask(
-            sample=state["sample"], strategy=Strategy.TEST_PASS, in_team=Strategy.TEST_PASS in plan.team, feed=feed))]
-    return MERGE
 
 
 def make_merge(default: JudgeContext | None) -> Any:
     async def merge(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
-        ctx = _context(runtime, default)
+        ctx = context_of(runtime, default)
         return {"verdict": merge_verdict(state, ctx)}
 
     return merge
@@ -147,5 +125,5 @@ def merge_verdict(state: JudgeState, ctx: JudgeContext) -> Verdict:
         prompt_tokens=sum(r.prompt_tokens for r in fresh),
         completion_tokens=sum(r.completion_tokens for r in fresh),
         seconds=round(time.perf_counter() - plan.started, 3),
-        model=ctx.llm.name, prompt_version=prompts.prompts_version(), metadata=sample.metadata,
+        model=ctx.llm.name, prompt_version=prompts_version(), metadata=sample.metadata,
     )

@@ -30,7 +30,7 @@ def dockerfile() -> str:
     """The registry recipe (what docker/Dockerfile holds)."""
     return "\n".join([
         "# The sandbox image, for users with a registry: `sejury sandbox build --registry`.",
-        "# Generated from sejury/sandbox/image.py; offline, `sejury sandbox build` makes the same image.",
+        "# Generated from sejury/sandbox/docker/image.py; offline, `sejury sandbox build` makes the same image.",
         f"FROM debian:{SUITE}-slim",
         "RUN apt-get update \\",
         f" && apt-get install -y --no-install-recommends {' '.join(PACKAGES)} \\",

@@ -4,6 +4,7 @@
 With execution on (``--execute``), the tests also really run in the sandbox: first on the
 reference, which discards the wrong ones, then on the candidate; the LLM predicts on the valid
 tests only, and the score combines both (``combine``).  Without it the score is the prediction.
+Every result carries a ``TestExecution`` record in ``artifacts["execution"]``.
 """
 
 from __future__ import annotations
@@ -13,31 +14,28 @@ import re
 from typing import Any
 
 from sejury import prompts
-from sejury.graph.context import JudgeContext
-from sejury.nodes._base import Outcome, Recorder, ask_score, ask_text
-from sejury.sandbox.execution import (
+from sejury.context import JudgeContext
+from sejury.execution import languages
+from sejury.execution.evidence import (
+    NOT_REQUESTED,
     TestExecution,
     programs,
     run_on_candidate,
     run_sample_tests,
     validate_on_reference,
 )
-from sejury.sandbox.patching import PatchError
-from sejury.sandbox.runners import Suite
-from sejury.schema import Sample, Strategy, StrategyResult, Task
+from sejury.execution.languages import Suite
+from sejury.execution.patching import PatchError
+from sejury.execution.runner import RUNNERS_VERSION
+from sejury.schema import Sample, StrategyResult, Task
 from sejury.scoring import ParsedReply, extract_code
+from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, ask_score, ask_text, register
 
 MAX_TEST_LINES = 60
-_TEST_LINE = {
-    "python": re.compile(r"^\s*assert\b"),
-    "javascript": re.compile(r"console\.assert\(|\bassert(\.\w+)?\("),
-    "java": re.compile(r"AssertionError|\bassert\w*\("),
-    "cpp": re.compile(r"\bassert\s*\("),
-    "go": re.compile(r"t\.(Errorf|Error|Fatalf|Fatal)\("),
-}
 
 
 def applies(sample: Sample) -> str | None:
+    """Tests need code and a reference to derive them from."""
     if sample.task is Task.CODE_SUMMARIZATION:
         return "tests do not apply to code summaries"
     return None if sample.reference else "no reference to derive tests from"
@@ -50,21 +48,21 @@ def read_tests(text: str, language: str, cut_off: bool) -> tuple[str, int]:
         lines = lines[:-1]
     lines = lines[:MAX_TEST_LINES]
     code = "\n".join(lines).strip()
-    pattern = _TEST_LINE.get(language)
-    count = sum(1 for ln in lines if pattern.search(ln)) if pattern else 0
+    lang = languages.get(language)
+    count = sum(1 for ln in lines if lang.test_line.search(ln)) if lang else 0
     if count == 0:
         count = sum(1 for ln in lines if ln.strip() and not ln.strip().startswith(("#", "//", "import")))
     return code, count
 
 
 async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
-    S = Strategy.GENERATE_TESTS
     written = await ask_text(ctx, rec, "write_tests", prompts.render(
-        S, sample.task, "write", language=sample.language, problem=sample.problem,
+        "generate_tests", sample.task, "write", language=sample.language, problem=sample.problem,
         reference=sample.reference, test_style=prompts.test_style(sample.language)))
     tests, n_tests = read_tests(written.text, sample.language, written.finish_reason == "length")
     artifacts: dict[str, Any] = {"tests": tests, "n_tests": n_tests}
     if n_tests == 0:
+        artifacts["execution"] = _not_run(ctx, "no tests could be read from the reply")
         return Outcome(None, detail="no tests could be read from the reply", artifacts=artifacts)
 
     execution: TestExecution | None = None
@@ -73,7 +71,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     if ctx.execute:
         execution, valid, progs = await _validate(sample, ctx, rec, tests)
     predict_on = execution.valid_tests if execution and execution.status == "ran" else tests
-    user = prompts.render(S, sample.task, "predict", language=sample.language, problem=sample.problem,
+    user = prompts.render("generate_tests", sample.task, "predict", language=sample.language, problem=sample.problem,
                           candidate=sample.candidate, tests=predict_on)
 
     async def predict() -> tuple[ParsedReply | None, str]:
@@ -95,7 +93,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     if parsed is not None:
         parsed = score_from_verdicts(parsed, artifacts)
     if execution is None:
-        artifacts["execution"] = "not run: LLM prediction only (execution is off)"
+        artifacts["execution"] = _not_run(ctx, "")
         return Outcome(parsed, detail=error or None, artifacts=artifacts)
     artifacts["execution"] = execution.model_dump(exclude={"valid_tests"})
     return combine(parsed, execution, artifacts, ctx.execution_weight, error)
@@ -158,3 +156,46 @@ def score_from_verdicts(parsed: ParsedReply, artifacts: dict[str, object]) -> Pa
     artifacts["predicted_pass"] = sum(verdicts)
     artifacts["predicted_total"] = len(verdicts)
     return ParsedReply(score=round(100 * sum(verdicts) / len(verdicts), 2), reasons=parsed.reasons)
+
+
+def _not_run(ctx: JudgeContext, reason: str) -> dict[str, Any]:
+    if not ctx.execute:
+        return TestExecution(status="not_requested", reason=NOT_REQUESTED).model_dump(exclude={"valid_tests"})
+    return TestExecution(status="skipped", reason=reason).model_dump(exclude={"valid_tests"})
+
+
+def feed_digest(result: StrategyResult) -> str:
+    """S5-exec reads the pass ratio; its cache key must change when the ratio does."""
+    value: Any = result.artifacts.get("execution")
+    if isinstance(value, dict):  # old string records (execution off) never fed S5-exec
+        value = value.get("pass_ratio")
+    return str(value)
+
+
+def cache_extra(ctx: JudgeContext) -> str:
+    return f"|exec:{ctx.execution_weight:g}|runners:{RUNNERS_VERSION}" if ctx.execute else ""
+
+
+def detail_lines(result: StrategyResult) -> list[str]:
+    art = result.artifacts
+    if "n_tests" not in art:
+        return []
+    ex = TestExecution.from_artifact(art.get("execution"))
+    if ex is None or ex.status == "not_requested":
+        return [f"{art['n_tests']} tests generated; not run: {ex.reason if ex else 'no record'}"]
+    if ex.status != "ran":
+        return [f"{art['n_tests']} tests generated; not run: {ex.reason}"]
+    cand = ex.candidate
+    line = (f"{ex.generated} tests generated, {ex.invalid_on_reference} invalid on the reference, "
+            f"{ex.valid} valid; candidate passed {cand.passed if cand else 0}/{ex.valid}"
+            f"{'' if ex.executable else ' (does not load)'}; score = {art.get('score_rule')}")
+    if ex.sample_tests:
+        line += f"; sample's own tests: {ex.sample_tests.passed}/{ex.sample_tests.total} passed"
+    return [line]
+
+
+SPEC = register(StrategySpec(
+    value="generate_tests", paper_name="S5", kind=Kind.LLM, run=run, rank=50, steps=("write", "predict"),
+    tasks=(Task.CODE_GENERATION, Task.PROGRAM_REPAIR), partials=prompts.partials_named("test_style_"),
+    llm_calls=2, applies=applies, default_member=True, feed_digest=feed_digest, cache_extra=cache_extra,
+    detail_lines=detail_lines, summary="write tests from the reference, predict (and with --execute run) them"))

@@ -1,0 +1,55 @@
+"""The calibration report: the choice, the best teams, each member alone, the held-out evaluation."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from sejury.calibrate._select import Calibration
+from sejury.schema import Strategy
+
+
+def _f(x: float) -> str:
+    return "n/a" if not math.isfinite(x) else f"{x:.3f}"
+
+
+def report(cal: Calibration, *, max_teams: int = 25) -> str:
+    """A markdown report: the choice, the best teams, each member alone, and the held-out evaluation."""
+    def names(ms: Sequence[Strategy]) -> str:
+        return " + ".join(m.paper_name for m in ms)
+
+    lines = [f"# Calibration ({cal.task.value}, {cal.protocol} protocol)", "",
+             f"Labelled set: {cal.n_labelled} samples drawn with seed {cal.seed}; model `{cal.model}`, "
+             f"prompts `{cal.prompt_version}`. Selection: highest mean of Kendall's tau-b and Spearman's rho; "
+             "ties to fewer LLM calls.", "",
+             f"**Chosen team: {names(cal.chosen.members)}** — on the labelled set tau {_f(cal.chosen.tau)}, "
+             f"rho {_f(cal.chosen.rho)}, mean {_f(cal.chosen.mean)}; {cal.chosen.llm_calls:.1f} LLM calls per sample."]
+    if cal.evaluation is not None:
+        e = cal.evaluation
+        ci = f" (95% bootstrap CI {_f(e.ci.low)} to {_f(e.ci.high)})" if e.ci else ""
+        lines += ["", f"On the other {e.n} samples (labelled ones excluded): tau {_f(e.tau)}, rho {_f(e.rho)}, "
+                  f"mean {_f(e.mean)}{ci}."]
+    cheap = [m for m in cal.chosen.members if not m.is_llm]
+    if cheap:
+        lines += ["", f"The team leans on non-LLM jurors ({names(cheap)}): on the labelled set they added to what "
+                  "the model's own judgments could do."]
+    lines += ["", "## Each member alone", "", "| member | labelled tau | rho | mean | held-out mean | 95% CI |"
+              " calls/sample |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    held = {tuple(t.members): t for t in cal.evaluation_members}
+    for s in cal.strategies:
+        h = held.get(tuple(s.members))
+        ci = f"{_f(h.ci.low)} to {_f(h.ci.high)}" if h and h.ci else ""
+        lines.append(f"| {names(s.members)} | {_f(s.tau)} | {_f(s.rho)} | {_f(s.mean)} | "
+                     f"{_f(h.mean) if h else ''} | {ci} | {s.llm_calls:.1f} |")
+    if cal.all_members is not None:
+        lines += ["", f"All members merged, held out: mean {_f(cal.all_members.mean)} (ablation)."]
+    shown = cal.teams[:max_teams]
+    lines += ["", f"## Candidate teams on the labelled set (best first; {len(shown)} of {len(cal.teams)})", "",
+              "| team | tau | rho | mean | calls/sample | tokens/sample |", "| --- | --- | --- | --- | --- | --- |"]
+    for t in shown:
+        lines.append(f"| {names(t.members)} | {_f(t.tau)} | {_f(t.rho)} | {_f(t.mean)} | {t.llm_calls:.1f} | "
+                     f"{t.tokens:.0f} |")
+    if len(cal.teams) > len(shown):
+        lines += ["", f"{len(cal.teams) - len(shown)} more teams: every team's figures are in the team file "
+                  "(`calibration.teams`)."]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,36 @@
+"""The command line: thin over the Python API, one module per command group.
+
+    sejury judge examples/code_generation.json          # readable verdict
+    sejury judge --task code_generation --problem ... --candidate ... --json
+    sejury batch data.jsonl -o run.jsonl                 # resumable, with a progress bar
+    sejury calibrate data.jsonl -o team.json            # choose the team on a few labels
+    sejury evaluate run.jsonl --team team.json          # the papers' tables
+    sejury model fetch | serve | info
+    sejury sandbox build | check | reap
+"""
+
+from __future__ import annotations
+
+import typer
+
+from sejury.cli.experiments import calibrate, evaluate
+from sejury.cli.judging import batch, judge
+from sejury.cli.model import model_app
+from sejury.cli.render import print_verdict
+from sejury.cli.sandbox import sandbox_app
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Judge generated code, patches and summaries with a jury of LLM strategies.")
+app.command()(judge)
+app.command()(batch)
+app.command()(calibrate)
+app.command()(evaluate)
+app.add_typer(model_app, name="model")
+app.add_typer(sandbox_app, name="sandbox")
+
+
+def main() -> None:
+    app()
+
+
+__all__ = ["app", "main", "print_verdict"]

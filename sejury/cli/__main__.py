@@ -1,0 +1,3 @@
+from sejury.cli import main
+
+main()

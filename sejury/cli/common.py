@@ -1,0 +1,92 @@
+"""What the commands share: the consoles, error output, and one set of judge options that every
+command judging samples takes (``judge_options``), turned into a ``JudgeConfig``."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from sejury.config import JudgeConfig
+
+out = Console()
+err = Console(stderr=True)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def error(message: str, console: Console = err) -> None:
+    """One unwrapped line, so ``file:line: field`` stays greppable."""
+    console.print(f"[red]error:[/red] {escape(message)}", soft_wrap=True)
+
+
+def fail(exc: Exception, code: int = 2) -> typer.Exit:
+    error(str(exc))
+    return typer.Exit(code)
+
+
+def _opt(annotation: Any, default: Any, help: str, *decls: str, **kw: Any) -> inspect.Parameter:
+    return inspect.Parameter("_", inspect.Parameter.KEYWORD_ONLY, default=default,
+                             annotation=Annotated[annotation, typer.Option(*decls, help=help, **kw)])
+
+
+# how to reach the model (every command that calls it)
+MODEL_OPTIONS: dict[str, inspect.Parameter] = {
+    "model": _opt(str | None, None, (
+        "'embedded' (default: local Qwen2.5-Coder-1.5B), 'embedded-inprocess', 'provider:name' "
+        "(e.g. openai:gpt-4o-mini), or a model name with --base-url."), "--model", "-m"),
+    "base_url": _opt(str | None, None, "An OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1"),
+    "api_key": _opt(str | None, None, "API key for --base-url or the provider.", envvar="SEJURY_API_KEY"),
+    "cache": _opt(bool | None, None, "Reuse cached strategy results (default: yes).", "--cache/--no-cache"),
+    "cache_path": _opt(Path | None, None, "Cache file (default ~/.cache/sejury/results.sqlite)."),
+    "llm_concurrency": _opt(int | None, None, "Max LLM calls in flight (default 1 embedded, 8 otherwise)."),
+    "max_tokens": _opt(int | None, None, "Reply token limit per call (default 384)."),
+    "parse_retries": _opt(int | None, None, "Repair turns after a reply with no readable score (default 1)."),
+    "model_path": _opt(Path | None, None, "Another GGUF file for the embedded backends."),
+    "execute": _opt(bool | None, None, (
+        "Really run S5's tests in the Docker sandbox: validated on the reference, then run on the candidate "
+        "(default: no)."),
+        "--execute/--no-execute"),
+}
+# how to judge (commands that judge with a given team)
+JURY_OPTIONS: dict[str, inspect.Parameter] = {
+    "team": _opt(str | None, None, (
+        "Comma-separated strategies (direct,direct_ref,rethink,equivalence,reference_analysis,"
+        "generate_tests or S1,S1-ref,S2..S5), or a team file (.json). Default: all that apply.")),
+    "scale": _opt(str | None, None, "Map 0-100 to a target scale, e.g. 1-5 or 0-4."),
+    "sandbox_mode": _opt(str | None, None, "warm (default: a pool of running containers) or oneshot (one per run)."),
+    "execution_weight": _opt(float | None, None, "S5: share of the execution pass ratio in its score (default 0.75)."),
+}
+
+
+def judge_options(*, jury: bool = True) -> Callable[[F], F]:
+    """Give a command the shared options; it receives them as ``config: JudgeConfig`` (built and
+    checked before the command runs; a bad setting is a clear error naming the option).  Options
+    default to unset, so ``SEJURY_<FIELD>`` environment variables fill what the command line
+    leaves out, and JudgeConfig's defaults the rest."""
+    shared = {**MODEL_OPTIONS, **(JURY_OPTIONS if jury else {})}
+
+    def decorate(func: F) -> F:
+        sig = inspect.signature(func, eval_str=True)
+        own = [p for p in sig.parameters.values() if p.name != "config"]
+        added = [p.replace(name=name) for name, p in shared.items()]
+
+        @functools.wraps(func)
+        def command(**kwargs: Any) -> Any:
+            settings = {name: kwargs.pop(name) for name in shared}
+            try:
+                config = JudgeConfig.build(**{k: v for k, v in settings.items() if v is not None})
+            except Exception as exc:
+                raise fail(exc) from None
+            return func(config=config, **kwargs)
+
+        command.__signature__ = sig.replace(parameters=[*own, *added])  # type: ignore[attr-defined]
+        command.__annotations__ = {p.name: p.annotation for p in [*own, *added]}
+        return command  # type: ignore[return-value]
+
+    return decorate

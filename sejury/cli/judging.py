@@ -1,0 +1,137 @@
+"""``sejury judge`` (one sample or sample files, printed) and ``sejury batch`` (a JSONL dataset into a
+resumable JSONL of verdicts)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from sejury.api import Judge, run_sync
+from sejury.cli.common import err, error, fail, judge_options
+from sejury.cli.render import print_verdict
+from sejury.config import JudgeConfig
+from sejury.errors import InputError, SejuryError
+from sejury.io import RunFile, parse_sample, read_jsonl, read_sample_file
+from sejury.schema import Sample, Verdict
+
+
+@judge_options()
+def judge(
+    files: Annotated[list[Path] | None,
+                     typer.Argument(help="JSON sample file(s) (an object or a list), or .jsonl.")] = None,
+    task: Annotated[str | None, typer.Option(help="With --problem/--candidate instead of a file.")] = None,
+    problem: Annotated[str | None, typer.Option()] = None,
+    candidate: Annotated[str | None, typer.Option()] = None,
+    reference: Annotated[str | None, typer.Option()] = None,
+    language: Annotated[str, typer.Option()] = "python",
+    sample_id: Annotated[str, typer.Option("--id")] = "cli",
+    as_json: Annotated[bool, typer.Option("--json", help="Print verdicts as JSON lines.")] = False,
+    *, config: JudgeConfig,
+) -> None:
+    """Judge one sample (flags) or the samples in JSON files, and print the verdicts."""
+    try:
+        samples: list[Sample] = []
+        for f in files or []:
+            samples.extend(read_sample_file(f))
+        if task or problem or candidate:
+            samples.append(parse_sample({"id": sample_id, "task": task, "language": language,
+                                         "problem": problem, "candidate": candidate,
+                                         "reference": reference}, file="<command line>", line=None))
+        if not samples:
+            raise InputError("nothing to judge: give a sample file or --task/--problem/--candidate")
+        j = Judge(config=config)
+    except SejuryError as exc:
+        raise fail(exc) from None
+    failed = 0
+    for s in samples:
+        try:
+            v = j.judge(s)
+        except SejuryError as exc:
+            failed += 1
+            error(f"sample {s.id}: {exc}")
+            continue
+        if as_json:
+            sys.stdout.write(v.model_dump_json() + "\n")
+            sys.stdout.flush()
+        else:
+            print_verdict(v)
+    j.close()
+    if failed:
+        raise typer.Exit(1)
+
+
+@judge_options()
+def batch(
+    input: Annotated[Path, typer.Argument(help="Samples, one JSON object per line.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Verdicts, one per line (appended; resumable).")],
+    concurrency: Annotated[int, typer.Option(help="Samples in flight.")] = 4,
+    limit: Annotated[int | None, typer.Option(help="Judge only the first N samples of the input.")] = None,
+    trace: Annotated[bool, typer.Option("--trace/--no-trace", help="Keep prompts and replies in the output.")] = True,
+    skip_invalid: Annotated[bool, typer.Option(help="Judge the valid lines and report the invalid ones.")] = False,
+    *, config: JudgeConfig,
+) -> None:
+    """Judge a JSONL dataset into a JSONL of verdicts.  Killed and re-run, it skips finished samples."""
+    try:
+        samples, errors = read_jsonl(input)
+        for e in errors:
+            error(str(e))
+        if errors and not skip_invalid:
+            raise typer.Exit(2)
+        if limit is not None:
+            samples = samples[:limit]
+        run = RunFile(output)
+    except SejuryError as exc:
+        raise fail(exc) from None
+    if run.repaired:
+        err.print(f"[yellow]note:[/yellow] cut a torn last line from {output} (the previous run was killed mid-write)")
+    todo = [s for s in samples if s.id not in run.done]
+    err.print(f"{len(samples)} samples, {len(samples) - len(todo)} already in {output}, {len(todo)} to judge")
+    if not todo:
+        run.close()
+        raise typer.Exit(1 if errors else 0)
+    try:
+        j = Judge(config=config)
+    except SejuryError as exc:
+        run.close()
+        raise fail(exc) from None
+    failures = judge_with_progress(j, todo, run, concurrency=concurrency, trace=trace)
+    run.close()
+    j.close()
+    if failures or errors:
+        err.print(f"[red]{failures} sample(s) failed, {len(errors)} invalid line(s)[/red]; "
+                  "re-run to retry the failed ones")
+        raise typer.Exit(1)
+
+
+def progress_bar(progress: Progress, total: int, title: str = "judging",
+                 ) -> Callable[[Sample, Verdict | BaseException], None]:
+    """A bar on ``progress`` and the callback that advances it (failures are printed as they happen)."""
+    counts = {"scored": 0, "unscored": 0, "failed": 0}
+    bar = progress.add_task(title, total=total, status="")
+
+    def advance(sample: Sample, result: Verdict | BaseException) -> None:
+        if isinstance(result, BaseException):
+            counts["failed"] += 1
+            error(f"sample {sample.id}: {result}", progress.console)
+        else:
+            counts[result.status] += 1
+        progress.update(bar, advance=1, status=f"{counts['scored']} scored, {counts['unscored']} unscored, "
+                                               f"{counts['failed']} failed")
+
+    return advance
+
+
+def new_progress() -> Progress:
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    TextColumn("{task.fields[status]}"), console=err)
+
+
+def judge_with_progress(j: Judge, todo: list[Sample], run: RunFile, *, concurrency: int, trace: bool) -> int:
+    with new_progress() as progress:
+        advance = progress_bar(progress, len(todo))
+        return run_sync(j.judge_into(todo, run, concurrency=concurrency, trace=trace, on_result=advance))

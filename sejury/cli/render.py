@@ -1,0 +1,63 @@
+"""How a verdict prints: one row per member (its spec adds detail lines), then the merged score."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from sejury.cli.common import out
+from sejury.schema import Status, Verdict
+from sejury.strategies import spec
+
+
+def _fmt(x: float | None) -> str:
+    return "-" if x is None else f"{x:g}"
+
+
+def _followers(v: Verdict, feeder: str) -> str:
+    names = [v.strategies[f].strategy.paper_name for f in v.strategies if feeder in spec(f).feeders]
+    return ", ".join(names) or "another member"
+
+
+def print_verdict(v: Verdict, *, console: Console = out) -> None:
+    """A verdict as a table: each member's status, score, calls and reasons, then the merge."""
+    title = f"[bold]{escape(v.sample_id)}[/bold]  ({v.task.value})"
+    table = Table(title=title, title_justify="left", show_lines=True, expand=True)
+    table.add_column("strategy", no_wrap=True)
+    table.add_column("status", no_wrap=True)
+    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("calls", justify="right", no_wrap=True)
+    table.add_column("s", justify="right", no_wrap=True)
+    table.add_column("reasons / detail", ratio=1)
+    for name, r in v.strategies.items():
+        colour = {Status.SCORED: "green", Status.UNSCORED: "yellow", Status.FAILED: "red",
+                  Status.SKIPPED: "dim"}[r.status]
+        label = f"{r.strategy.paper_name} {name}" + ("" if r.in_team else f" (feeds {_followers(v, name)})")
+        lines = [f"• {escape(x)}" for x in r.reasons[:4]]
+        if r.status is Status.SCORED and not r.reasons and r.strategy.is_llm:
+            lines.append("[dim](no reasons given)[/dim]")
+        if r.detail:
+            lines.append(f"[{colour}]{escape(r.detail)}[/{colour}]")
+        more = spec(r.strategy).detail_lines
+        lines += [f"[dim]{escape(x)}[/dim]" for x in (more(r) if more else [])]
+        table.add_row(label, f"[{colour}]{r.status.value}[/{colour}]" + (" (cached)" if r.cached else ""),
+                      _fmt(r.score), str(r.llm_calls), f"{r.seconds:.1f}", "\n".join(lines))
+    console.print(table)
+    if v.status == "scored":
+        scaled = ""
+        if v.scale and v.scaled_score is not None:
+            scaled = f"  →  {v.scaled_score:g} on {v.scale.low:g}-{v.scale.high:g}"
+        console.print(f"[bold]merged score: {v.score:g}/100{scaled}[/bold]   "
+                      f"spread {_fmt(v.spread.min if v.spread else None)}–{_fmt(v.spread.max if v.spread else None)} "
+                      f"(std {v.spread.std if v.spread else 0:.1f})")
+    else:
+        console.print("[bold yellow]unscored: no team member produced a score[/bold yellow]")
+    extra = []
+    if v.unscored_members:
+        extra.append(f"unscored: {', '.join(v.unscored_members)}")
+    if v.skipped_members:
+        extra.append(f"skipped: {', '.join(v.skipped_members)}")
+    console.print(f"team: {', '.join(s.value for s in v.team)}" + (f"  ({'; '.join(extra)})" if extra else ""))
+    console.print(f"[dim]{v.llm_calls} LLM calls, {v.prompt_tokens}+{v.completion_tokens} tokens, "
+                  f"{v.seconds:.1f}s, model {escape(v.model)}, prompts {v.prompt_version}[/dim]\n")

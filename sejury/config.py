@@ -1,0 +1,104 @@
+"""``JudgeConfig``: every setting of a judge, in one place.  ``Judge``, the CLI and calibration
+build from it (and so will the server); environment variables ``SEJURY_<FIELD>`` give defaults::
+
+    SEJURY_MODEL=openai:gpt-4o-mini SEJURY_TEAM=S1,S2 sejury judge examples/code_generation.json
+
+>>> JudgeConfig(team="S1,S3", execute=True).team
+[Strategy('direct'), Strategy('equivalence')]
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from sejury.errors import InputError
+from sejury.schema import Scale, Strategy, TeamFile, parse_strategy
+
+
+def load_team_file(path: str | Path) -> TeamFile:
+    p = Path(path)
+    try:
+        return TeamFile.model_validate_json(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError("no such team file", file=str(p)) from None
+    except ValueError as exc:
+        raise InputError(f"not a valid team file: {exc}", file=str(p)) from None
+
+
+def parse_team(team: Any) -> TeamFile | list[Strategy] | None:
+    """A team: strategy names (a list or ``"S1,S3"``), a team file's path, or a ``TeamFile``."""
+    if team is None or isinstance(team, TeamFile):
+        return team
+    if isinstance(team, (str, Path)):
+        text = str(team)
+        if text.endswith(".json") or Path(text).is_file():
+            return load_team_file(text)
+        team = [t for t in text.split(",") if t.strip()]
+    members = [t if isinstance(t, Strategy) else parse_strategy(str(t)) for t in team]
+    if len(set(members)) != len(members):
+        raise InputError("a strategy is listed twice", field="team")
+    return members or None
+
+
+class JudgeConfig(BaseSettings):
+    """How to judge: the model, the team, the sandbox, the cache."""
+
+    model_config = SettingsConfigDict(env_prefix="SEJURY_", extra="forbid", protected_namespaces=(),
+                                      arbitrary_types_allowed=True)
+
+    # the model
+    model: str = "embedded"  # 'embedded', 'embedded-inprocess', 'provider:name', or a name with base_url
+    base_url: str | None = None  # an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1
+    api_key: str | None = Field(None, repr=False)
+    model_path: Path | None = None  # another GGUF for the embedded backends
+    max_tokens: int = Field(384, ge=1)  # reply cap per call
+    timeout: float = Field(600.0, gt=0)  # seconds per call
+    llm_concurrency: int | None = Field(None, ge=1)  # calls in flight (default 1 embedded, 8 otherwise)
+    structured: bool | None = None  # structured output (default: off for the embedded model)
+    # the jury
+    team: Annotated[TeamFile | list[Strategy] | None, NoDecode] = None  # None: the SE-Jury team
+    scale: Annotated[Scale | None, NoDecode] = None  # map 0-100 to e.g. 1-5
+    parse_retries: int = Field(1, ge=0)  # repair turns after a reply with no readable score
+    retry_attempts: int = Field(3, ge=1)  # attempts per member on transient model errors
+    # the cache and the sandbox
+    cache: bool = True
+    cache_path: Path | None = None  # default ~/.cache/sejury/results.sqlite
+    execute: bool = False  # really run S5's tests in the Docker sandbox
+    sandbox_mode: Literal["warm", "oneshot"] = "warm"
+    execution_weight: float = Field(0.75, ge=0, le=1)  # S5: share of the pass ratio in its score
+
+    @field_validator("team", mode="before")
+    @classmethod
+    def _team(cls, v: Any) -> Any:
+        return parse_team(v)
+
+    @field_validator("scale", mode="before")
+    @classmethod
+    def _scale(cls, v: Any) -> Any:
+        return Scale.parse(v) if isinstance(v, str) else v
+
+    @classmethod
+    def build(cls, **settings: Any) -> JudgeConfig:
+        """Like ``JudgeConfig(**settings)``, with bad settings as an ``InputError`` naming the field."""
+        try:
+            return cls(**settings)
+        except ValidationError as exc:
+            raise config_error(exc) from None
+
+    def with_(self, **changes: Any) -> JudgeConfig:
+        """A copy with some settings changed (validated)."""
+        return type(self).build(**{**{k: getattr(self, k) for k in type(self).model_fields}, **changes})
+
+
+def config_error(exc: ValidationError) -> InputError:
+    err = exc.errors()[0]
+    original = (err.get("ctx") or {}).get("error")
+    if isinstance(original, InputError):
+        return original
+    field = ".".join(str(p) for p in err["loc"]) or None
+    message = "is not a setting of the judge" if err["type"] == "extra_forbidden" else err["msg"]
+    return InputError(message, field=field)

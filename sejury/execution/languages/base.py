@@ -1,0 +1,70 @@
+"""What a language module provides: ``Language`` (its names, how tests split into units, how the
+program and the units become files and a command for the sandbox, its time limit), and the pieces
+every harness shares.
+
+The harness contract: the command prints ``@@LOAD OK`` or ``@@LOAD FAIL`` (does the program load /
+compile at all: executability), then ``@@T <i> PASS|FAIL <why>`` per unit, ``i`` being the unit's
+index in the suite.  Compiled languages print ``@@TESTS NOCOMPILE`` when the test file does not
+compile; the runner then drops the units the compiler names and tries again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Suite:
+    setup: str  # run once before the units (imports, helpers, shared fixtures)
+    units: list[str]
+
+
+@dataclass
+class Harness:
+    files: dict[str, str]
+    command: str
+    unit_lines: dict[int, tuple[int, int]] = field(default_factory=dict)  # unit -> lines in test file
+    test_file: str = ""
+
+
+def _as_is(problem: str, code: str) -> str:
+    return code
+
+
+@dataclass(frozen=True)
+class Language:
+    """One language's runner.  ``split(tests, names)`` turns generated tests into a suite, dropping
+    redefinitions of ``names`` (what the reference defines, so a copy of it cannot mask the
+    candidate); ``harness(program, suite, active, per_test)`` builds the files and the command."""
+
+    name: str
+    aliases: tuple[str, ...]
+    split: Callable[[str, set[str]], Suite]
+    defined_names: Callable[[str], set[str]]
+    harness: Callable[[str, Suite, dict[int, str], int], Harness]
+    test_line: re.Pattern[str]  # a line that holds one test, for counting what the model wrote
+    timeout: float = 20.0  # seconds for one suite run (compiling included)
+    assemble: Callable[[str, str], str] = _as_is  # (problem, code) -> the program to test
+    codebleu: str | None = None  # CodeBLEU's name for it, when its parsers cover it
+
+
+def wrap_units(units: dict[int, str], before: list[str], indent: str, make: Callable[[int, str], str],
+               ) -> tuple[str, dict[int, tuple[int, int]]]:
+    """A test file: ``before``, then each unit wrapped by ``make``; returns the text and each
+    unit's line span (to map a compiler's ``file:line`` back to the unit)."""
+    lines = list(before)
+    spans: dict[int, tuple[int, int]] = {}
+    for i, unit in units.items():
+        start = len(lines) + 1
+        lines += [indent + ln for ln in make(i, unit).splitlines()]
+        spans[i] = (start, len(lines))
+    return "\n".join(lines), spans
+
+
+def compile_then_run(load: str, build_tests: str, run: str) -> str:
+    """The command of a compiled language: ``load`` checks the program compiles (executability),
+    ``build_tests`` compiles the test file, ``run`` runs it; each failure is reported as the contract says."""
+    return (f"({load} 2>&1 || {{ echo '@@LOAD FAIL'; exit 3; }}) && echo '@@LOAD OK' && "
+            f"({build_tests} 2>&1 || {{ echo '@@TESTS NOCOMPILE'; exit 4; }}) && {run}")

@@ -1,0 +1,54 @@
+"""Go: ``go test`` runs one generated test function; each unit is a closure that recovers, with
+``t.Errorf``/``t.Fatal`` turned into a recoverable failure so one unit does not end the rest."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+from sejury.execution.languages import _clike
+from sejury.execution.languages.base import Harness, Language, Suite, compile_then_run, wrap_units
+
+_DEFINES = re.compile(r"^func\s+(?:\([^)]*\)\s*)?(\w+)|^type\s+(\w+)")
+_ENTRY = re.compile(r"func\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)\s*\{")
+
+
+def split(tests: str, names: set[str]) -> Suite:
+    return _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES,
+                               check=re.compile(r"t\.(Errorf|Error|Fatalf|Fatal|Fail)\b|panic\("))
+
+
+def _unit(i: int, u: str) -> str:
+    u = re.sub(r"\bt\.(Errorf|Error|Fatalf|Fatal)\(", "sejuryFail(", u)
+    u = re.sub(r"\bt\.Run\(", "sejuryRun(t, ", u)
+    return (f"func() {{\n  defer func() {{ if r := recover(); r != nil {{ "
+            f"fmt.Printf(\"@@T {i} FAIL %v\\n\", r) }} else {{ fmt.Println(\"@@T {i} PASS\") }} }}()\n"
+            f"{textwrap.indent(u, '  ')}\n}}()")
+
+
+def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
+    src = re.sub(r"^\s*package\s+\w+", "package sandbox", program, count=1, flags=re.M)
+    if not re.search(r"^\s*package\s", src, flags=re.M):
+        src = "package sandbox\n\n" + src
+    pkgs = sorted({p for p in ("reflect", "strings", "math", "sort", "strconv")
+                   if re.search(rf"\b{p}\.", suite.setup + "\n".join(active.values()))})
+    imports = "\n".join(f'  "{p}"' for p in ["fmt", "testing", *pkgs])
+    head = ["package sandbox", "", f"import (\n{imports}\n)", "",
+            "type sejuryFailure struct{ msg string }",
+            "func sejuryFail(format string, a ...interface{}) { panic(sejuryFailure{fmt.Sprintf(format, a...)}) }",
+            "// subtests run inline, so their failures stay in this unit's goroutine",
+            "func sejuryRun(t *testing.T, name string, f func(t *testing.T)) bool { f(t); return true }",
+            "", "func TestSejury(t *testing.T) {", "  _ = t"]
+    head += ["  " + ln for ln in suite.setup.splitlines()]
+    body, spans = wrap_units(active, head, "  ", _unit)
+    body += "\n}\n"
+    # `go vet` is off: generated tests often print with mismatched verbs, which is no failure
+    return Harness(
+        {"go.mod": "module sandbox\n\ngo 1.19\n", "solution.go": src, "sejury_test.go": body},
+        compile_then_run("go build ./", "go test -c -vet=off -o t.test ./", "./t.test -test.run TestSejury -test.v"),
+        spans, "sejury_test.go")
+
+
+LANGUAGE = Language(name="go", aliases=("golang",), split=split,
+                    defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=harness,
+                    test_line=re.compile(r"t\.(Errorf|Error|Fatalf|Fatal)\("), timeout=90.0, codebleu="go")

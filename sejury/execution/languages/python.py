@@ -1,0 +1,133 @@
+"""Python: plain asserts and ``def test_*`` functions (split with ``ast``), each run under an alarm.
+HumanEval-style samples give the signature in the problem and only a body as the candidate."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+
+from sejury.execution.languages.base import Harness, Language, Suite
+
+PRELUDE = ("import math, re, sys, string, itertools, collections, heapq, functools, bisect\n"
+           "from typing import *\n")
+
+_HARNESS = r'''
+import json, signal, sys, traceback
+def _alarm(signum, frame):
+    raise TimeoutError("test took too long")
+signal.signal(signal.SIGALRM, _alarm)
+ns = {"__name__": "solution"}
+try:
+    exec(compile(open("solution.py").read(), "solution.py", "exec"), ns)
+except BaseException as e:
+    print("@@LOAD FAIL", type(e).__name__, str(e)[:300].replace("\n", " "), flush=True)
+    sys.exit(3)
+print("@@LOAD OK", flush=True)
+suite = json.load(open("tests.json"))
+base = dict(ns)
+try:
+    exec(compile(suite["setup"], "setup", "exec"), base)
+except BaseException as e:
+    print("@@SETUP FAIL", type(e).__name__, str(e)[:300].replace("\n", " "), flush=True)
+for i, src in suite["units"]:
+    env = dict(base)
+    signal.alarm(PER_TEST)
+    try:
+        exec(compile(src, f"test_{i}", "exec"), env)
+        signal.alarm(0)
+        print(f"@@T {i} PASS", flush=True)
+    except BaseException as e:
+        signal.alarm(0)
+        print(f"@@T {i} FAIL", type(e).__name__, str(e)[:200].replace("\n", " "), flush=True)
+'''
+
+
+def defined_names(program: str) -> set[str]:
+    try:
+        tree = ast.parse(program)
+    except SyntaxError:
+        return set(re.findall(r"^(?:def|class)\s+(\w+)", program, flags=re.M))
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
+
+
+def split(tests: str, names: set[str]) -> Suite:
+    try:
+        tree = ast.parse(tests)
+    except SyntaxError:
+        lines = tests.splitlines()
+        return Suite("", [ln.strip() for ln in lines if ln.strip().startswith("assert")])
+    setup: list[str] = []
+    units: list[str] = []
+    for node in tree.body:
+        src = ast.get_source_segment(tests, node) or ""
+        if isinstance(node, ast.Assert):
+            units.append(src)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            if node.body and all(isinstance(s, ast.Assert) for s in node.body) and not node.args.args:
+                units += [ast.get_source_segment(tests, s) or "" for s in node.body]  # one unit per assert
+            else:
+                units.append(f"{src}\n{node.name}()")
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
+                isinstance(node.value.func, ast.Name) and node.value.func.id.startswith("test"):
+            continue  # a call of a test function we already run
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            methods = [m.name for m in node.body if isinstance(m, ast.FunctionDef) and m.name.startswith("test")]
+            units += [f"{src}\n{node.name}().{m}()" for m in methods]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in names:
+            continue  # a copy of the solution: it would mask the candidate
+        elif isinstance(node, ast.If) and "__main__" in (ast.get_source_segment(tests, node.test) or ""):
+            continue  # a main guard; its asserts, if any, repeat the ones above
+        else:
+            setup.append(src)
+    return Suite("\n".join(setup), units)
+
+
+def assemble(problem: str, code: str) -> str:
+    """The program to test: the code, or problem + body when the code is only a body (as the
+    benchmark's harness joins them)."""
+    first = next((ln for ln in code.splitlines() if ln.strip()), "")
+    try:
+        compile(code, "candidate", "exec")
+        standalone = not first[:1].isspace()
+    except SyntaxError:
+        standalone = False
+    if not standalone:
+        for body in (code, reindent_first_line(code)):
+            joined = problem.rstrip() + "\n" + body
+            try:
+                compile(joined, "candidate", "exec")
+                return joined
+            except SyntaxError:
+                pass
+    return code
+
+
+def reindent_first_line(code: str) -> str:
+    """A body whose first line lost its indentation (``x = 0\\n    for ...``, as datasets that strip
+    generations store it) gets the body's indentation back: that of its least indented later line."""
+    lines = code.splitlines()
+    i = next((k for k, ln in enumerate(lines) if ln.strip()), None)
+    if i is None or lines[i][:1].isspace():
+        return code
+    indents = [len(ln) - len(ln.lstrip()) for ln in lines[i + 1:] if ln.strip()]
+    body = min((n for n in indents if n > 0), default=4)
+    lines[i] = " " * body + lines[i]
+    return "\n".join(lines)
+
+
+def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
+    return Harness({"solution.py": PRELUDE + program,
+                    "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items())}),
+                    "harness.py": _HARNESS.replace("PER_TEST", str(per_test))},
+                   "python3 -B harness.py")
+
+
+LANGUAGE = Language(name="python", aliases=("py",), split=split, defined_names=defined_names, harness=harness,
+                    test_line=re.compile(r"^\s*assert\b"), timeout=20.0, assemble=assemble, codebleu="python")

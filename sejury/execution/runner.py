@@ -1,0 +1,126 @@
+"""Running a suite of test units against a program in a sandbox, in any registered language.
+
+Every test is a *unit* run on its own (a failing or crashing assertion does not hide the others);
+the language's harness reports whether the program loads and each unit's outcome.  Units the
+harness never reports (the run timed out, crashed, or ran out of memory) count as failed.  For
+compiled languages a unit that does not compile is marked failed and the rest are compiled again
+without it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel
+
+from sejury.execution import languages
+from sejury.execution.languages import Harness, Language, Suite
+from sejury.sandbox.base import ExecResult, ExecStatus, SandboxProvider
+
+# Part of the cache key of S5 with execution: bump it when how programs and tests are built or
+# read changes, so cached pass ratios computed the old way are not reused.
+RUNNERS_VERSION = "2"
+
+
+class RunReport(BaseModel):
+    """The outcome of one suite on one program."""
+
+    loaded: bool  # the program loads / compiles (executability)
+    passed: list[bool]  # one per unit
+    reasons: list[str]  # why each unit failed ("" when it passed)
+    status: ExecStatus  # of the last sandbox run
+    seconds: float
+    load_error: str = ""
+    stderr_tail: str = ""
+    runs: int = 1  # sandbox runs it took (compile retries)
+
+    @property
+    def n_passed(self) -> int:
+        return sum(self.passed)
+
+
+def _language(name: str) -> Language:
+    lang = languages.get(name)
+    if lang is None:
+        raise ValueError(f"no runner for {name!r}; runners: {', '.join(languages.names())}")
+    return lang
+
+
+def defined_names(language: str, program: str) -> set[str]:
+    """Top-level names a program defines (functions, classes, variables)."""
+    lang = languages.get(language)
+    return lang.defined_names(program) if lang else set()
+
+
+def split_tests(language: str, tests: str, reference: str = "") -> Suite:
+    """Units and setup; definitions of names the ``reference`` defines are dropped."""
+    lang = _language(language)
+    return lang.split(tests, lang.defined_names(reference))
+
+
+def assemble_program(language: str, problem: str, code: str) -> str:
+    """The program to test.  HumanEval-style samples give a signature in the problem and only a
+    body as the candidate; then the program is problem + body (as the benchmark's harness does)."""
+    lang = languages.get(language)
+    return lang.assemble(problem, code) if lang else code
+
+
+def build_harness(language: str, program: str, suite: Suite, active: dict[int, str], *,
+                  per_test: int = 5) -> Harness:
+    return _language(language).harness(program, suite, active, per_test)
+
+
+_RESULT = re.compile(r"^@@T (\d+) (PASS|FAIL) ?(.*)$", re.M)
+_COMPILE_ERR = re.compile(r"^(?:\./)?(?P<file>[\w.]+):(?P<line>\d+):", re.M)  # "file:line:" of a diagnostic
+
+
+async def run_suite(sandbox: SandboxProvider, language: str, program: str, suite: Suite, *,
+                    timeout: float | None = None) -> RunReport:
+    """Run every unit of ``suite`` against ``program``; compiled languages retry without the
+    units that do not compile (twice at most)."""
+    lang = _language(language)
+    active = dict(enumerate(suite.units))
+    reasons = {i: "" for i in active}
+    limit = timeout or lang.timeout
+    seconds, runs = 0.0, 0
+    res: ExecResult | None = None
+    for _ in range(3):
+        harness = lang.harness(program, suite, active, 5)
+        res = await sandbox.run(harness.files, harness.command, timeout=limit)
+        seconds += res.seconds
+        runs += 1
+        out = res.stdout
+        if "@@LOAD OK" not in out:
+            return RunReport(loaded=False, passed=[False] * len(suite.units),
+                             reasons=["the program does not load"] * len(suite.units), status=res.status,
+                             seconds=seconds, runs=runs, load_error=(out + res.stderr)[-1500:],
+                             stderr_tail=res.stderr[-500:])
+        if "@@TESTS NOCOMPILE" in out and harness.test_file:
+            bad = {i for i, (a, b) in harness.unit_lines.items()
+                   for m in _COMPILE_ERR.finditer(out)
+                   if m.group("file") == harness.test_file and a <= int(m.group("line")) <= b}
+            if not bad or len(bad) == len(active):
+                for i in active:
+                    reasons[i] = "tests do not compile"
+                active = {}
+                break
+            for i in bad:
+                reasons[i] = "does not compile"
+                del active[i]
+            continue
+        break
+    assert res is not None
+    # every harness reports units by their index in the suite
+    got = {int(m.group(1)): (m.group(2) == "PASS", m.group(3)) for m in _RESULT.finditer(res.stdout)}
+    passed = []
+    for i in range(len(suite.units)):
+        if i in got:
+            ok, why = got[i]
+            passed.append(ok)
+            reasons[i] = "" if ok else (why or "failed")
+        else:
+            passed.append(False)
+            if not reasons[i]:
+                reasons[i] = f"not reported ({res.status.value})"
+    return RunReport(loaded=True, passed=passed, reasons=[reasons[i] for i in range(len(suite.units))],
+                     status=res.status, seconds=seconds, runs=runs, stderr_tail=res.stderr[-500:])

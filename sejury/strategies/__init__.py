@@ -1,0 +1,36 @@
+"""The jurors, one module each, named by the strategy's value: ``direct`` (S1, S1-ref), ``rethink``
+(S2), ``equivalence`` (S3), ``reference_analysis`` (S4), ``generate_tests`` (S5), ``test_pass``
+(S5-exec), ``metrics`` (BLEU, ChrF++, ROUGE-L, CodeBLEU, METEOR) and ``baselines`` (the papers'
+RQ1 baselines).  Each registers its ``StrategySpec`` (see ``base``); every public module of this
+folder is loaded here, so adding a strategy is adding one module and its prompt files.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from sejury.strategies.base import (
+    Kind,
+    Outcome,
+    Recorder,
+    StrategySpec,
+    all_specs,
+    prompt_version,
+    prompts_version,
+    register,
+    spec,
+    unregister,
+)
+
+
+def _load_builtin() -> None:
+    for module in pkgutil.iter_modules(__path__):
+        if not module.name.startswith("_") and module.name != "base":
+            importlib.import_module(f"{__name__}.{module.name}")
+
+
+_load_builtin()
+
+__all__ = ["Kind", "Outcome", "Recorder", "StrategySpec", "all_specs", "prompt_version", "prompts_version",
+           "register", "spec", "unregister"]

@@ -1,0 +1,44 @@
+"""S5-exec: the pass ratio of S5's own tests, as a juror of its own (0-100, no extra LLM call).
+
+S5 writes tests from the problem and the reference; with ``--execute`` they run on the reference
+(wrong ones are discarded) and then on the candidate.  This juror is ``100 * passed / valid``: the
+evidence alone, without S5's LLM prediction, so calibration can weigh it on its own.  It reads S5's
+result through a graph edge (S5 runs as its feeder even when S5 itself is not in the team).
+"""
+
+from __future__ import annotations
+
+from sejury.context import JudgeContext
+from sejury.execution.evidence import TestExecution
+from sejury.schema import Sample, StrategyResult
+from sejury.scoring import ParsedReply
+from sejury.strategies import generate_tests
+from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register
+
+
+async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
+    if feed is None:
+        return Outcome(None, detail="S5 did not run, so there are no tests to count")
+    ex = TestExecution.from_artifact(feed.artifacts.get("execution"))
+    if ex is None:
+        return Outcome(None, detail=f"S5's tests did not run: {feed.detail or f'S5 is {feed.status.value}'}")
+    if ex.status != "ran" or ex.pass_ratio is None:
+        return Outcome(None, detail=f"S5's tests did not run: {ex.reason or 'no pass ratio'}")
+    artifacts = {"pass_ratio": ex.pass_ratio, "generated": ex.generated, "valid": ex.valid,
+                 "invalid_on_reference": ex.invalid_on_reference,
+                 "passed": ex.candidate.passed if ex.candidate else None, "executable": ex.executable}
+    return Outcome(ParsedReply(score=round(100 * ex.pass_ratio, 2)), artifacts=artifacts)
+
+
+def detail_lines(result: StrategyResult) -> list[str]:
+    a = result.artifacts
+    if "pass_ratio" not in a:
+        return []
+    return [f"candidate passed {a['passed']}/{a['valid']} valid tests ({a['invalid_on_reference']} "
+            f"of {a['generated']} discarded on the reference)"]
+
+
+SPEC = register(StrategySpec(
+    value="test_pass", paper_name="S5-exec", aliases=("exec",), kind=Kind.EVIDENCE, run=run, rank=51,
+    version=lambda: "exec-1", applies=generate_tests.applies, needs_execute=True, feeders=("generate_tests",),
+    detail_lines=detail_lines, summary="the share of S5's tests, validated on the reference, the candidate passes"))

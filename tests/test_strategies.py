@@ -1,0 +1,141 @@
+"""Adding a juror or a language is one module (and its prompt files): a toy strategy and a toy
+language defined here, registered, judged through the real graph with a scripted model."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from fakes import ScriptedChatModel
+from langchain_core.messages import BaseMessage
+
+from sejury import Judge, Sample, Status, Strategy
+from sejury.context import JudgeContext
+from sejury.execution import languages
+from sejury.execution.languages import Harness, Language, Suite
+from sejury.execution.runner import split_tests
+from sejury.graph import build_graph
+from sejury.schema import StrategyResult, Task, parse_strategy
+from sejury.scoring import ParsedReply
+from sejury.strategies import Kind, Outcome, Recorder, StrategySpec, register, unregister
+from sejury.strategies.base import ask_score
+
+# ---- the toy strategy: everything about it is here and in its one prompt file ----------------
+
+
+def toy_specs(prompt_root: Path) -> tuple[StrategySpec, StrategySpec]:
+    async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
+        user = terse.render(sample.task, problem=sample.problem, candidate=sample.candidate)
+        parsed, error = await ask_score(ctx, rec, "assess", user)
+        return Outcome(parsed, detail=error or None)
+
+    async def doubt(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
+        if feed is None or feed.score is None:
+            return Outcome(None, detail="nothing to doubt")
+        return Outcome(ParsedReply(score=100 - feed.score), artifacts={"doubted": feed.strategy.value})
+
+    terse = StrategySpec(value="terse", paper_name="T1", aliases=("toy",), kind=Kind.LLM, run=run, rank=100,
+                         steps=(None,), tasks=(Task.CODE_GENERATION,), llm_calls=1, prompt_root=str(prompt_root))
+    contrarian = StrategySpec(value="contrarian", paper_name="T2", kind=Kind.EVIDENCE, run=doubt, rank=101,
+                              feeders=("terse",), version=lambda: "toy-1")
+    return terse, contrarian
+
+
+@pytest.fixture
+def toy(tmp_path: Path) -> Iterator[None]:
+    folder = tmp_path / "prompts" / "terse"
+    folder.mkdir(parents=True)
+    (folder / "code_generation.md").write_text(
+        "TERSE: is this right?\n[BEGIN PROBLEM]\n{{problem}}\n[END PROBLEM]\n"
+        "[BEGIN GENERATED CODE]\n{{candidate}}\n[END GENERATED CODE]\n{{> score_format}}\n")
+    for spec in toy_specs(tmp_path / "prompts"):
+        register(spec)
+    yield
+    unregister("contrarian")
+    unregister("terse")
+
+
+def terse_script(messages: list[BaseMessage]) -> str:
+    assert str(messages[1].content).startswith("TERSE"), messages
+    return "Reasons:\n- looks fine\nScore: 40"
+
+
+def make(script: Callable[[list[BaseMessage]], str], **kwargs: object) -> tuple[Judge, ScriptedChatModel]:
+    model = ScriptedChatModel(script=script)
+    return Judge(model, cache=False, **kwargs), model  # type: ignore[arg-type]
+
+
+async def test_a_toy_strategy_is_one_spec_and_one_prompt_file(toy: None, codegen: Sample) -> None:
+    assert Strategy("terse") is parse_strategy("toy") is parse_strategy("T1")  # value, alias and paper name
+    judge, model = make(terse_script, team="contrarian")
+    v = await judge.ajudge(codegen)
+    # the follower ran after its feeder, which ran once, outside the team
+    assert v.team == [Strategy("contrarian")]
+    assert v.strategies["terse"].in_team is False and v.strategies["terse"].score == 40
+    assert v.strategies["contrarian"].score == 60 and v.score == 60
+    assert v.strategies["contrarian"].artifacts == {"doubted": "terse"}
+    assert model.calls == 1 and v.llm_calls == 1
+    call = v.strategies["terse"].trace[0]
+    assert call.kind == "llm_call" and call.reasons == ["looks fine"]
+    assert "Score: <one integer from 0 to 100>" in call.messages[1]["content"]  # type: ignore[index]
+
+
+async def test_a_toy_strategy_without_a_prompt_for_the_task_is_skipped(toy: None) -> None:
+    judge, model = make(terse_script, team="terse,direct")
+    summary = Sample(id="s", task="code_summarization", problem="code", candidate="adds two numbers")
+    judge_direct_only = await judge.ajudge(summary, team=["terse"])
+    r = judge_direct_only.strategies["terse"]
+    assert r.status is Status.SKIPPED and r.detail == "T1 has no prompt for code_summarization"
+    assert model.calls == 0
+
+
+def test_the_graph_gets_a_node_and_the_feeder_edge_for_a_toy_strategy(toy: None) -> None:
+    graph = build_graph().get_graph()
+    assert {"terse", "contrarian"} <= set(graph.nodes)
+    assert any(e.source == "terse" and e.target == "contrarian" for e in graph.edges)
+
+
+def test_toys_are_gone_after_unregistering() -> None:
+    assert "terse" not in {s.value for s in Strategy}
+    with pytest.raises(ValueError):
+        Strategy("terse")
+
+
+def test_the_graph_declares_its_input_and_output() -> None:
+    graph = build_graph()
+    assert set(graph.get_input_jsonschema()["properties"]) == {"sample", "team"}
+    assert set(graph.get_output_jsonschema()["properties"]) == {"verdict"}
+
+
+# ---- the toy language: aliases, splitting and a harness in one object ------------------------
+
+def _toy_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
+    return Harness({"prog.toy": program}, "true")
+
+
+@pytest.fixture
+def toy_language() -> Iterator[Language]:
+    import re
+
+    lang = languages.register(Language(
+        name="toylang", aliases=("tl",), split=lambda tests, names: Suite("", tests.split(";")),
+        defined_names=lambda program: set(), harness=_toy_harness, test_line=re.compile(r"check")))
+    yield lang
+    languages.unregister("toylang")
+
+
+def test_a_language_is_one_object_and_its_alias_is_normalised_once(toy_language: Language) -> None:
+    s = Sample(id="x", task="code_generation", language="TL", problem="p", candidate="c")
+    assert s.language == "toylang"
+    assert split_tests("tl", "check 1;check 2").units == ["check 1", "check 2"]
+    assert languages.get("tl") is toy_language
+
+
+def test_builtin_aliases_agree_everywhere() -> None:
+    from sejury import prompts
+
+    js = Sample(id="x", task="code_generation", language="js", problem="p", candidate="c")
+    assert js.language == "javascript"
+    assert prompts.test_style(js.language) == prompts.test_style("javascript") != prompts.test_style("any")
+    assert languages.get("c++") is languages.get("cpp") and languages.get("golang") is languages.get("go")
