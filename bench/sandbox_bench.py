@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from test_runners import CASES
 
+from sejury.execution.runner import run_suite, split_tests
 from sejury.sandbox.docker import DockerSandbox
-from sejury.sandbox.runners import run_suite, split_tests
 
 TRIVIAL = ({"t.py": "print(sum(range(100)))"}, "python3 t.py")
 

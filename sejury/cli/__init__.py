@@ -5,6 +5,7 @@
     sejury batch data.jsonl -o run.jsonl                 # resumable, with a progress bar
     sejury calibrate data.jsonl -o team.json            # choose the team on a few labels
     sejury evaluate run.jsonl --team team.json          # the papers' tables
+    sejury strategies                                    # the jurors a team can name
     sejury model fetch | serve | info
     sejury sandbox build | check | reap
 """
@@ -17,6 +18,7 @@ from sejury.cli.experiments import calibrate, evaluate
 from sejury.cli.judging import batch, judge
 from sejury.cli.model import model_app
 from sejury.cli.render import print_verdict
+from sejury.cli.roster import strategies
 from sejury.cli.sandbox import sandbox_app
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -25,6 +27,7 @@ app.command()(judge)
 app.command()(batch)
 app.command()(calibrate)
 app.command()(evaluate)
+app.command()(strategies)
 app.add_typer(model_app, name="model")
 app.add_typer(sandbox_app, name="sandbox")
 

@@ -56,8 +56,8 @@ MODEL_OPTIONS: dict[str, inspect.Parameter] = {
 # how to judge (commands that judge with a given team)
 JURY_OPTIONS: dict[str, inspect.Parameter] = {
     "team": _opt(str | None, None, (
-        "Comma-separated strategies (direct,direct_ref,rethink,equivalence,reference_analysis,"
-        "generate_tests or S1,S1-ref,S2..S5), or a team file (.json). Default: all that apply.")),
+        "Comma-separated strategies by name or paper name (e.g. S1,S2,S5 or direct,rethink; "
+        "'sejury strategies' lists them), or a team file (.json). Default: the SE-Jury team, all that apply.")),
     "scale": _opt(str | None, None, "Map 0-100 to a target scale, e.g. 1-5 or 0-4."),
     "sandbox_mode": _opt(str | None, None, "warm (default: a pool of running containers) or oneshot (one per run)."),
     "execution_weight": _opt(float | None, None, "S5: share of the execution pass ratio in its score (default 0.75)."),

@@ -1,0 +1,52 @@
+"""``sejury strategies``: every registered juror, read from its spec (a new strategy module shows
+up here, in ``--team`` and in the graph with no other change)."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from rich.table import Table
+
+from sejury.cli.common import out
+from sejury.schema import Sample, Task
+from sejury.strategies import all_specs
+from sejury.strategies.base import StrategySpec, spec
+
+
+def _needs_reference(s: StrategySpec) -> bool:
+    task = s.tasks[0]
+    bare = Sample(id="?", task=task, problem="p", candidate="c")
+    return s.applies(bare) is not None and s.applies(bare.model_copy(update={"reference": "r"})) is None
+
+
+def _needs(s: StrategySpec) -> str:
+    parts = ["reference"] if _needs_reference(s) else []
+    parts += [f"fed by {' or '.join(spec(f).paper_name for f in s.feeders)}"] if s.feeders else []
+    if s.needs_execute:
+        parts.append("--execute")
+    if set(s.tasks) != set(Task):
+        parts.append("not for " + ", ".join(t.value.replace("code_", "") for t in Task if t not in s.tasks))
+    return "; ".join(parts)
+
+
+def strategies(
+    as_json: bool = typer.Option(False, "--json", help="One JSON object per strategy."),
+) -> None:
+    """List the strategies a team can name: value, paper name, kind, calls, what each needs."""
+    specs = all_specs()
+    if as_json:
+        for s in specs:
+            typer.echo(json.dumps({
+                "value": s.value, "paper_name": s.paper_name, "aliases": list(s.aliases), "kind": s.kind.value,
+                "llm_calls": s.llm_calls, "feeders": list(s.feeders), "needs_execute": s.needs_execute,
+                "tasks": [t.value for t in s.tasks], "needs_reference": _needs_reference(s),
+                "default_member": s.default_member, "summary": s.summary}))
+        return
+    table = Table("name", "paper", "kind", "calls", "needs", "what it does", caption="* in the default team")
+    for col in table.columns[:4]:
+        col.no_wrap = True
+    for s in specs:
+        table.add_row(s.value + (" *" if s.default_member else ""), s.paper_name, s.kind.value, str(s.llm_calls),
+                      _needs(s), s.summary)
+    out.print(table)
