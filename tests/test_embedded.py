@@ -131,12 +131,13 @@ RAMBLE = "Count from 1 to 2000, one number per line, and write nothing else."
 
 
 @pytest.mark.parametrize("path", ["embedded", "base_url"])
-async def test_the_reply_cap_holds_on_the_real_server(path: str) -> None:
+def test_the_reply_cap_holds_on_the_real_server(path: str) -> None:
     """llama-cpp-python's server ignores ``max_completion_tokens`` (what langchain-openai sends) and
     would count to 2000; the cap must stop it at the limit, on every OpenAI-compatible path, and the
     cut-off reply must say so (``finish_reason == "length"``, a parse failure for a score)."""
     from langchain_core.messages import HumanMessage
 
+    from sejury.api import run_sync  # the sync API's one loop: langchain-openai's pooled client is per loop
     from sejury.models import ModelSettings, make_client
     from sejury.models.embedded import EmbeddedServer, ServerConfig, ensure_model
 
@@ -146,6 +147,6 @@ async def test_the_reply_cap_holds_on_the_real_server(path: str) -> None:
     else:
         server = EmbeddedServer.shared(ServerConfig(model_path=ensure_model()))
         client = make_client(ModelSettings(model=MODEL_ALIAS, base_url=server.base_url, max_tokens=cap))
-    reply = await client.complete([HumanMessage(RAMBLE)])
+    reply = run_sync(client.complete([HumanMessage(RAMBLE)]))
     assert reply.finish_reason == "length", reply
     assert 0 < reply.completion_tokens <= cap, reply

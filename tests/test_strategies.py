@@ -151,7 +151,7 @@ def test_sejury_strategies_lists_a_toy_strategy_from_its_spec(toy: None) -> None
     res = CliRunner().invoke(app, ["strategies", "--json"])
     assert res.exit_code == 0, res.output
     rows = {r["value"]: r for r in map(json.loads, res.stdout.splitlines())}
-    assert list(rows)[:2] == ["direct", "direct_ref"] and list(rows)[-2:] == ["terse", "contrarian"]
+    assert list(rows)[:3] == ["sample_tests", "direct", "direct_ref"] and list(rows)[-2:] == ["terse", "contrarian"]
     assert rows["terse"]["paper_name"] == "T1" and rows["terse"]["tasks"] == ["code_generation"]
     assert rows["contrarian"]["feeders"] == ["terse"] and rows["equivalence"]["needs_reference"] is True
     assert rows["test_pass"]["needs_execute"] is True and rows["direct"]["needs_reference"] is False

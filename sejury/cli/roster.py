@@ -43,10 +43,12 @@ def strategies(
                 "tasks": [t.value for t in s.tasks], "needs_reference": _needs_reference(s),
                 "default_member": s.default_member, "summary": s.summary}))
         return
-    table = Table("name", "paper", "kind", "calls", "needs", "what it does", caption="* in the default team")
+    table = Table("name", "paper", "kind", "calls", "needs", "what it does",
+                  caption="* in the default team; + joins it when it applies and --execute is on")
     for col in table.columns[:4]:
         col.no_wrap = True
     for s in specs:
-        table.add_row(s.value + (" *" if s.default_member else ""), s.paper_name, s.kind.value, str(s.llm_calls),
+        mark = " *" if s.default_member else " +" if s.joins_default else ""
+        table.add_row(s.value + mark, s.paper_name, s.kind.value, str(s.llm_calls),
                       _needs(s), s.summary)
     out.print(table)

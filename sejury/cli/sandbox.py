@@ -14,7 +14,7 @@ sandbox_app = typer.Typer(no_args_is_help=True, help="The Docker sandbox that ru
 
 @sandbox_app.command("build")
 def sandbox_build(
-    tag: Annotated[str, typer.Option(help="Image tag.")] = "sejury-sandbox:1",
+    tag: Annotated[str, typer.Option(help="Image tag.")] = "sejury-sandbox:2",
     registry: Annotated[bool, typer.Option(help="docker build from a registry instead of the offline recipe.")] = False,
 ) -> None:
     """Build the sandbox image (offline by default: mmdebstrap + docker import)."""

@@ -27,7 +27,7 @@ def context_of(runtime: Runtime[JudgeContext], default: JudgeContext | None) -> 
 
 
 def resolve_team(sample: Sample, override: list[Strategy] | None,
-                 configured: TeamFile | list[Strategy] | None) -> list[Strategy]:
+                 configured: TeamFile | list[Strategy] | None, *, execute: bool = False) -> list[Strategy]:
     """Per-call team, else the configured team (a list or a team file), else the default team."""
     if override:
         return list(override)
@@ -39,8 +39,10 @@ def resolve_team(sample: Sample, override: list[Strategy] | None,
         return list(configured.strategies)
     if configured:
         return list(configured)
-    # the SE-Jury team; metric jurors, evidence jurors and baselines join when asked
-    return [s.strategy for s in all_specs() if s.default_member]
+    # the SE-Jury team, plus jurors that join it for this sample (the sample's own tests, when
+    # executing); metric jurors, the other evidence jurors and baselines join when asked
+    return [s.strategy for s in all_specs()
+            if s.default_member or (s.joins_default is not None and s.joins_default(sample, execute))]
 
 
 def plan_for(sample: Sample, team: list[Strategy], *, execute: bool = False,
@@ -65,7 +67,8 @@ def make_supervisor(default: JudgeContext | None) -> Any:
     async def supervisor(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
         ctx = context_of(runtime, default)
         sample = state["sample"]
-        plan, skipped = plan_for(sample, resolve_team(sample, state.get("team"), ctx.team), execute=ctx.execute)
+        plan, skipped = plan_for(sample, resolve_team(sample, state.get("team"), ctx.team, execute=ctx.execute),
+                                  execute=ctx.execute)
         return {"plan": plan, "results": skipped}
 
     return supervisor

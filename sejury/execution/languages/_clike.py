@@ -88,3 +88,42 @@ def split_c_like(tests: str, names: set[str], *, entry: re.Pattern[str], defines
             continue  # a (re)definition, not a test
         (units if check.search(stmt) else setup).append(stmt)
     return Suite("\n".join(setup), units)
+
+
+def brace_balance(code: str) -> int:
+    """``{`` minus ``}`` outside strings, character literals and comments."""
+    depth, i, n = 0, 0, len(code)
+    while i < n:
+        ch = code[i]
+        if code.startswith("//", i):
+            i = code.find("\n", i)
+            i = n if i < 0 else i
+        elif code.startswith("/*", i):
+            i = code.find("*/", i + 2)
+            i = n if i < 0 else i + 2
+            continue
+        elif ch in "\"'`":
+            j = i + 1
+            while j < n and code[j] != ch and not (ch != "`" and code[j] == "\n"):
+                j += 2 if code[j] == "\\" else 1
+            i = j
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        i += 1
+    return depth
+
+
+def assemble_c_like(problem: str, code: str) -> str:
+    """The program to test.  Benchmarks in the HumanEval family (HumanEval-X, MultiPL-E) give the
+    problem as the code up to an open signature (``long f(std::string value) {``) and the candidate
+    as the body, often without the closing braces, which their harness adds: so do we.  A candidate
+    that repeats the signature is a whole solution and stands alone."""
+    if brace_balance(problem) <= 0:
+        return code  # the problem is prose or complete code: the candidate is the program
+    signature = next((ln.strip() for ln in reversed(problem.splitlines()) if ln.strip()), "")
+    if signature and signature.rstrip("{ ").strip() in code:
+        return code
+    joined = problem.rstrip("\n") + "\n" + code
+    return joined + "\n}" * max(0, brace_balance(joined)) + "\n"

@@ -39,4 +39,5 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
 
 LANGUAGE = Language(name="cpp", aliases=("c++",), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=harness,
+                    assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"\bassert\s*\("), timeout=90.0, codebleu="cpp")

@@ -22,9 +22,46 @@ def _class_of(code: str) -> str:
     return m.group(1) if m else "Solution"
 
 
+_PACKAGE = re.compile(r"^\s*package\s+[\w.]+\s*;", re.M)
+_CLASS = re.compile(r"^\s*(?:public\s+|final\s+|abstract\s+)*class\s+(\w+)", re.M)
+_METHOD = re.compile(r"^\s*([\w<>\[\],.?\s]+?)\s(\w+)\s*\(")
+_NOT_TYPES = {"return", "new", "else", "throw"}
+# what the benchmarks' problems import beyond the JDK (MultiPL-E's Pair and friends)
+CLASSPATH = "out:/usr/share/java/javatuples.jar"
+
+
+def instance_methods(program: str) -> dict[str, str]:
+    """Non-static methods of the program's top-level classes: name -> class (HumanEval-X's
+    ``class Solution { public int f(...) }``, which models call as ``Solution.f(...)``)."""
+    found: dict[str, str] = {}
+    for m in _CLASS.finditer(program):
+        body = _clike.block_bodies(program[m.start():], re.compile(r"\{"))[:1]
+        depth = 0
+        for line in (body[0] if body else "").splitlines():
+            d = depth
+            depth += _clike.brace_balance(line)
+            method = _METHOD.match(line) if d == 0 else None
+            if method and "static" not in method.group(1).split() and not _NOT_TYPES & set(method.group(1).split()) \
+                    and method.group(2) != m.group(1):  # not static, not a constructor
+                found.setdefault(method.group(2), m.group(1))
+    return found
+
+
+def call_as_instance(unit: str, methods: dict[str, str]) -> str:
+    """``Solution.f(x)`` -> ``new Solution().f(x)`` where ``f`` is an instance method (a common slip)."""
+    for name, cls in methods.items():
+        unit = re.sub(rf"(?<![\w.]){cls}\.{name}\s*\(", f"new {cls}().{name}(", unit)
+    return unit
+
+
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
+    program = _PACKAGE.sub("", program)
     cls = _class_of(program)
-    head = ["import java.util.*;", "import java.util.stream.*;", "public class SejuryTestMain {",
+    methods = instance_methods(program)
+    active = {i: call_as_instance(u, methods) for i, u in active.items()}
+    own = (m.strip() for m in re.findall(r"^\s*import\s+(?:static\s+)?[\w.*]+\s*;", program, re.M))
+    imports = dict.fromkeys(["import java.util.*;", "import java.util.stream.*;", *own])  # and the program's own
+    head = [*imports, "public class SejuryTestMain {",
             "  public static void main(String[] args) throws Exception {"]
     head += ["    " + ln for ln in suite.setup.splitlines()]
     body, spans = wrap_units(active, head, "    ", lambda i, u: (
@@ -34,12 +71,13 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     return Harness(
         {f"{cls}.java": "import java.util.*;\nimport java.util.stream.*;\n" + program,
          "SejuryTestMain.java": body},
-        "mkdir -p out && " + compile_then_run(f"javac -nowarn -d out {cls}.java",
-                                              "javac -nowarn -cp out -d out SejuryTestMain.java",
-                                              "java -ea -Xss16m -XX:+UseSerialGC -cp out SejuryTestMain"),
+        "mkdir -p out && " + compile_then_run(f"javac -nowarn -cp {CLASSPATH} -d out {cls}.java",
+                                              f"javac -nowarn -cp {CLASSPATH} -d out SejuryTestMain.java",
+                                              f"java -ea -Xss16m -XX:+UseSerialGC -cp {CLASSPATH} SejuryTestMain"),
         spans, "SejuryTestMain.java")
 
 
 LANGUAGE = Language(name="java", aliases=(), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=harness,
+                    assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"AssertionError|\bassert\w*\("), timeout=90.0, codebleu="java")

@@ -11,6 +11,8 @@ from sejury.execution.languages.base import Harness, Language, Suite
 _HARNESS = r'''
 const fs = require("fs"), vm = require("vm");
 globalThis.assert = require("assert");
+// the forms generators write: CommonJS exports (module.exports = f; exports.f = f) and require()
+globalThis.module = { exports: {} }; globalThis.exports = module.exports; globalThis.require = require;
 console.assert = (c, ...m) => { if (!c) throw new Error("assertion failed " + m.join(" ")); };
 try {
   vm.runInThisContext(fs.readFileSync("solution.js", "utf8"), { filename: "solution.js" });
@@ -36,8 +38,29 @@ def split(tests: str, names: set[str]) -> Suite:
                                defines=_DEFINES, check=re.compile(r"assert|throw"))
 
 
+_ESM_EXPORT = re.compile(r"^(\s*)export\s+(?:default\s+)?(?=(?:async\s+)?function\b|class\b|const\b|let\b|var\b)",
+                         re.M)
+_ESM_EXPORT_LIST = re.compile(r"^\s*export\s*(?:\{[^}]*\}|default\s+[\w$.]+)\s*;?\s*$", re.M)
+_ESM_IMPORT = re.compile(r"^\s*import\s+(?:(\w+)|\{([^}]*)\}|\*\s+as\s+(\w+))\s+from\s+(['\"][^'\"]+['\"])\s*;?\s*$",
+                         re.M)
+
+
+def _import_as_require(m: re.Match[str]) -> str:
+    default, names, star, source = m.groups()
+    if names is not None:
+        return f"const {{{names.replace(' as ', ': ')}}} = require({source});"
+    return f"const {default or star} = require({source});"
+
+
+def script_of(program: str) -> str:
+    """An ES module as a script: ``export`` dropped from declarations, export lists removed,
+    ``import ... from`` turned into ``require`` (the harness loads the program as a script)."""
+    program = _ESM_EXPORT_LIST.sub("", _ESM_EXPORT.sub(r"\1", program))
+    return _ESM_IMPORT.sub(_import_as_require, program)
+
+
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
-    return Harness({"solution.js": program,
+    return Harness({"solution.js": script_of(program),
                     "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items())}),
                     "harness.js": _HARNESS.replace("PER_TEST_MS", str(per_test * 1000))},
                    "node harness.js")
@@ -45,5 +68,6 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
 
 LANGUAGE = Language(name="javascript", aliases=("js", "node"), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=harness,
+                    assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"console\.assert\(|\bassert(\.\w+)?\("), timeout=20.0,
                     codebleu="javascript")

@@ -14,9 +14,10 @@ from sejury.errors import SandboxError
 from sejury.sandbox.docker.config import DEFAULT_IMAGE, LABEL
 
 SUITE = "bookworm"
-# Python 3.11 + pytest, Node 18, Java 17, g++ 12, Go 1.19; coreutils gives `timeout`
+# Python 3.11 + pytest, Node 18, Java 17, g++ 12, Go 1.19; coreutils gives `timeout`; what the
+# benchmarks' harnesses rely on: goimports (golang-golang-x-tools) and javatuples (MultiPL-E's Pair)
 PACKAGES = ["python3", "python3-pytest", "nodejs", "default-jdk-headless", "g++", "golang-go",
-            "ca-certificates", "coreutils"]
+            "golang-golang-x-tools", "libjavatuples-java", "ca-certificates", "coreutils"]
 ENV = {
     "PATH": "/usr/lib/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
     "HOME": "/tmp", "GOCACHE": "/tmp/go-cache", "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod",

@@ -1,0 +1,87 @@
+"""The sample's own tests, as a juror (0-100, no LLM call): ``100 * passed / valid``.
+
+A user who hands over tests (the sample's ``tests`` field) expects them to count.  With
+``--execute`` they run on the reference first, where one that fails is wrong and is discarded
+(as S5's are), then on the candidate; without a reference they run on the candidate unchecked,
+and the verdict says so.  A reference that does not load in the sandbox means the harness, not
+the candidate, is at fault: the juror is then unscored with that reason, never 0.  It joins the
+default team whenever the sample carries tests and execution is on, and is listed first.
+"""
+
+from __future__ import annotations
+
+from sejury.context import JudgeContext
+from sejury.execution import languages
+from sejury.execution.evidence import TestExecution, programs, run_on_candidate, validate_on_reference
+from sejury.execution.patching import PatchError
+from sejury.execution.runner import RUNNERS_VERSION, split_tests
+from sejury.schema import Sample, StrategyResult, Task
+from sejury.scoring import ParsedReply
+from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register
+
+
+def applies(sample: Sample) -> str | None:
+    if sample.task is Task.CODE_SUMMARIZATION:
+        return "tests do not apply to code summaries"
+    return None if sample.tests and sample.tests.strip() else "the sample carries no tests"
+
+
+async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
+    if ctx.sandbox is None:
+        return Outcome(None, detail="no sandbox configured")
+    lang = languages.get(sample.language)
+    if lang is None:
+        return Outcome(None, detail=f"no test runner for {sample.language!r}")
+    tests = sample.tests or ""
+    try:
+        reference, candidate, why_not = programs(sample.task.value, lang.name, sample.problem,
+                                                 sample.reference or "", sample.candidate, sample.metadata)
+    except PatchError as exc:
+        return Outcome(None, detail=str(exc))
+    if sample.reference:
+        ex, valid = await validate_on_reference(ctx.sandbox, lang.name, reference, tests)
+        rec.sandbox_event("validate_on_reference", ex.reference)
+        if ex.status != "ran":
+            if ex.reference is None:
+                why = "no test could be read from the sample's tests"
+            elif not ex.reference.loaded:
+                why = ("the reference does not load in the sandbox: the harness, not the candidate, is at fault "
+                       f"({ex.reference.load_error[-200:].strip()})")
+            else:
+                why = "every one of the sample's tests fails on the reference: the tests or the reference are wrong"
+            return Outcome(None, detail=why, artifacts={"execution": _dump(ex)})
+    else:
+        valid = split_tests(lang.name, tests)
+        if not valid.units:
+            return Outcome(None, detail="no test could be read from the sample's tests")
+        ex = TestExecution(status="ran", language=lang.name, generated=len(valid.units), valid=len(valid.units),
+                           sandbox=ctx.sandbox.isolation, reason="not checked on a reference (the sample has none)")
+    done = await run_on_candidate(ctx.sandbox, ex, valid, candidate, why_not)
+    rec.sandbox_event("run_candidate", done.candidate)
+    assert done.pass_ratio is not None  # there is at least one valid unit
+    return Outcome(ParsedReply(score=round(100 * done.pass_ratio, 2)), artifacts={"execution": _dump(done)})
+
+
+def _dump(ex: TestExecution) -> dict[str, object]:
+    return ex.model_dump(exclude={"valid_tests", "sample_tests"})
+
+
+def detail_lines(result: StrategyResult) -> list[str]:
+    ex = TestExecution.from_artifact(result.artifacts.get("execution"))
+    if ex is None or ex.status != "ran" or ex.candidate is None:
+        return []
+    checked = (f"{ex.invalid_on_reference} of {ex.generated} failed on the reference and were dropped"
+               if ex.reference is not None else ex.reason)
+    loads = "" if ex.executable else " (the candidate does not load)"
+    return [f"candidate passed {ex.candidate.passed}/{ex.valid} of the sample's tests{loads}; {checked}"]
+
+
+def joins_default(sample: Sample, execute: bool) -> bool:
+    return execute and applies(sample) is None
+
+
+SPEC = register(StrategySpec(
+    value="sample_tests", paper_name="Sample-tests", aliases=("tests", "own_tests"), kind=Kind.EVIDENCE, run=run,
+    rank=5, version=lambda: f"sample-tests-1|runners:{RUNNERS_VERSION}", applies=applies, needs_execute=True,
+    joins_default=joins_default, detail_lines=detail_lines,
+    summary="the pass ratio of the sample's own tests (checked on the reference) on the candidate"))

@@ -1,0 +1,111 @@
+"""Candidates and references load in the forms generators and benchmarks really write, in all five
+languages, on the real sandbox: exports and demo code, ``package main`` and missing imports, a
+``public class`` with a ``main``, HumanEval-X / MultiPL-E bodies without their closing braces."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from sejury.execution.languages import _clike
+from sejury.execution.languages.java import call_as_instance, instance_methods
+from sejury.execution.languages.javascript import script_of
+from sejury.execution.runner import assemble_program, run_suite, split_tests
+from sejury.sandbox.docker import DockerSandbox
+
+JS_TESTS = "console.assert(add(1, 2) === 3);\nconsole.assert(add(-1, 1) === 0);"
+GO_TESTS = ('func TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 { t.Errorf("t1") }\n'
+            '\tif Add(-1, 1) != 0 { t.Errorf("t2") }\n}')
+CPP_TESTS = "assert(add(1, 2) == 3);\nassert(add(-1, 1) == 0);"
+PY_TESTS = "assert add(1, 2) == 3\nassert add(-1, 1) == 0"
+
+# (language, form, problem, code, tests)
+FORMS = [
+    ("python", "a __main__ block", "", "def add(a, b):\n    return a + b\n\nif __name__ == '__main__':\n"
+     "    print(add(1, 2))\n    raise SystemExit(1)\n", PY_TESTS),
+    ("javascript", "CommonJS module.exports", "", "const add = (a, b) => a + b;\nmodule.exports = add;\n", JS_TESTS),
+    ("javascript", "CommonJS exports.name", "", "function add(a, b) { return a + b; }\nexports.add = add;\n", JS_TESTS),
+    ("javascript", "an ES module", "", 'import assert from "assert";\nexport function add(a, b) { return a + b; }\n'
+     "export default add;\n", JS_TESTS),
+    ("javascript", "trailing demo code", "", "function add(a, b) { return a + b; }\nconsole.log(add(2, 2));\n",
+     JS_TESTS),
+    ("javascript", "a HumanEval-X body", "// Add two numbers.\nfunction add(a, b){\n", "  return a + b;\n}\n",
+     JS_TESTS),
+    ("javascript", "a body without its closing brace", "// Add two numbers.\nconst add = (a, b) => {\n",
+     "  return a + b;\n", JS_TESTS),
+    ("go", "package main with a main()", "",
+     'package main\n\nimport "fmt"\n\nfunc Add(a, b int) int { return a + b }\n\n'
+     "func main() { fmt.Println(Add(1, 2)) }\n", GO_TESTS),
+    ("go", "missing and unused imports", "", 'package main\n\nimport "strings"\n\n'
+     "func Add(a, b int) int { return int(math.Round(float64(a + b))) }\n", GO_TESTS),
+    ("go", "a HumanEval-X body (imports left to the harness)",
+     "package main\n\n// Add returns a + b.\n// >>> Add(1, 2)\n// 3\nfunc Add(a, b int) int {\n",
+     "    return int(math.Floor(float64(a) + float64(b)))\n}\n", GO_TESTS),
+    ("java", "a public class with a main, a package line and imports", "",
+     "package com.example;\n\nimport java.util.*;\n\npublic class Main {\n"
+     "    public static int add(int a, int b) { return a + b; }\n"
+     "    public static void main(String[] args) { System.out.println(add(1, 2)); }\n}\n",
+     'if (Main.add(1, 2) != 3) throw new AssertionError("t1");\n'
+     'if (Main.add(-1, 1) != 0) throw new AssertionError("t2");'),
+    ("java", "an instance method called as static (HumanEval-X's class Solution)", "",
+     "import java.util.*;\n\nclass Solution {\n    public int add(int a, int b) {\n        return a + b;\n    }\n}\n",
+     'if (Solution.add(1, 2) != 3) throw new AssertionError("t1");\n'
+     'if (new Solution().add(-1, 1) != 0) throw new AssertionError("t2");'),
+    ("java", "a MultiPL-E body (javatuples, no closing braces)",
+     "import java.util.*;\nimport org.javatuples.*;\nclass Problem {\n    // Sum and product.\n"
+     "    public static Pair<Long, Long> sumProduct(long a, long b) {\n",
+     "        return Pair.with(a + b, a * b);\n",
+     'if (!Problem.sumProduct(2L, 3L).equals(Pair.with(5L, 6L))) throw new AssertionError("t1");\n'
+     'if (Problem.sumProduct(1L, 1L).getValue1() != 1L) throw new AssertionError("t2");'),
+    ("cpp", "includes and a main()", "",
+     "#include <vector>\n#include <cstdio>\nint add(int a, int b) { return a + b; }\n"
+     'int main() { printf("%d\\n", add(1, 2)); return 1; }\n', CPP_TESTS),
+    ("cpp", "a MultiPL-E body without its closing brace",
+     "#include<assert.h>\n#include<bits/stdc++.h>\n// Add them, e.g. add({1}) is not valid.\n"
+     "long add(long a, long b) {\n",
+     "    return a + b;\n", CPP_TESTS),
+]
+
+
+@pytest.fixture
+async def sandbox() -> AsyncIterator[DockerSandbox]:
+    sb = DockerSandbox(size=2)
+    yield sb
+    await sb.close()
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize(("language", "form", "problem", "code", "tests"), FORMS,
+                         ids=[f"{f[0]}: {f[1]}" for f in FORMS])
+async def test_the_form_loads_and_passes(sandbox: DockerSandbox, language: str, form: str, problem: str, code: str,
+                                         tests: str) -> None:
+    program = assemble_program(language, problem, code)
+    report = await run_suite(sandbox, language, program, split_tests(language, tests))
+    assert report.loaded, report.load_error
+    assert report.passed == [True] * len(report.passed), report.reasons
+
+
+def test_brace_balance_skips_strings_chars_and_comments() -> None:
+    assert _clike.brace_balance('f() { s = "{"; c = \'}\'; // {\n /* { */ t = `{`') == 1
+    assert _clike.brace_balance("}\n}") == -2
+
+
+def test_a_candidate_that_repeats_the_signature_stands_alone() -> None:
+    problem = "// Add.\nfunction add(a, b){\n"
+    whole = "function add(a, b){\n  return a + b;\n}\n"
+    assert assemble_program("javascript", problem, whole) == whole
+    assert assemble_program("javascript", "Add two numbers.", "x") == "x"  # a prose problem
+
+
+def test_es_module_syntax_becomes_a_script() -> None:
+    script = script_of("export const f = 1;\nexport { f };\nimport { a as b } from 'x';")
+    assert script.splitlines() == ["const f = 1;", "const { a: b } = require('x');"]
+
+
+def test_static_calls_of_instance_methods_are_repaired() -> None:
+    methods = instance_methods("class Solution {\n  public int f(int x) {\n    if (x > 0) { return 1; }\n"
+                               "    return 0;\n  }\n  public static int g() { return 1; }\n}\n")
+    assert methods == {"f": "Solution"}
+    assert call_as_instance("assert Solution.f(1) == Solution.g();", methods) == \
+        "assert new Solution().f(1) == Solution.g();"
