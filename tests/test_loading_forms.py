@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from sejury.execution.languages import _clike
-from sejury.execution.languages.java import call_as_instance, instance_methods
+from sejury.execution.languages.java import call_as_instance, fix_calls, instance_methods, methods_of
 from sejury.execution.languages.javascript import script_of
 from sejury.execution.runner import assemble_program, run_suite, split_tests
 from sejury.sandbox.docker import DockerSandbox
@@ -52,6 +52,11 @@ FORMS = [
      "import java.util.*;\n\nclass Solution {\n    public int add(int a, int b) {\n        return a + b;\n    }\n}\n",
      'if (Solution.add(1, 2) != 3) throw new AssertionError("t1");\n'
      'if (new Solution().add(-1, 1) != 0) throw new AssertionError("t2");'),
+    ("java", "a static method called bare (as the model saw it in the problem)",
+     "import java.util.*;\nclass Problem {\n    // Add.\n    public static long add(long a, long b) {\n",
+     "        return a + b;\n",
+     'if (add(1L, 2L) != 3L) throw new AssertionError("t1");\n'
+     'if (Problem.add(-1L, 1L) != 0L) throw new AssertionError("t2");'),
     ("java", "a MultiPL-E body (javatuples, no closing braces)",
      "import java.util.*;\nimport org.javatuples.*;\nclass Problem {\n    // Sum and product.\n"
      "    public static Pair<Long, Long> sumProduct(long a, long b) {\n",
@@ -109,3 +114,9 @@ def test_static_calls_of_instance_methods_are_repaired() -> None:
     assert methods == {"f": "Solution"}
     assert call_as_instance("assert Solution.f(1) == Solution.g();", methods) == \
         "assert new Solution().f(1) == Solution.g();"
+
+
+def test_bare_calls_of_static_methods_get_their_class() -> None:
+    methods = methods_of("class Problem {\n  public static long f(long x) {\n    return x;\n  }\n}\n")
+    assert fix_calls("if (f(1L) != Math.max(f(2L), 0)) throw new AssertionError();", methods) == \
+        "if (Problem.f(1L) != Math.max(Problem.f(2L), 0)) throw new AssertionError();"

@@ -147,6 +147,36 @@ async def test_go_table_driven_subtests_fail_inside_their_unit(sandbox: DockerSa
              '\t\t\tif Inc(c.in) != c.want { t.Errorf("Inc(%d)", c.in) }\n\t\t})\n\t}\n'
              '\tif Inc(0) != 1 { t.Errorf("zero") }\n}')
     suite = split_tests("go", tests, "func Inc(x int) int { return x + 1 }")
-    assert len(suite.units) == 2
+    assert len(suite.units) == 3  # one unit per row of the table (issue 18), and the last check
     wrong = await run_suite(sandbox, "go", "package main\n\nfunc Inc(x int) int { return x }\n", suite)
-    assert wrong.loaded and wrong.passed == [False, False] and "Inc(1)" in wrong.reasons[0]
+    assert wrong.loaded and wrong.passed == [False, False, False] and "Inc(1)" in wrong.reasons[0]
+    assert "Inc(2)" in wrong.reasons[1]
+
+
+SUM_PRODUCT_TESTS = """func TestSumProduct(t *testing.T) {
+    tests := []struct {
+        input    []int
+        expected [2]int
+    }{
+        {[]int{}, [2]int{0, 1}},
+        {[]int{1, 1, 1}, [2]int{3, 1}},
+        {[]int{-1, -2, -3, -4}, [2]int{-10, -24}},
+    }
+    for _, test := range tests {
+        if got := SumProduct(test.input); got != test.expected {
+            t.Errorf("SumProduct(%v) = %v; want %v", test.input, got, test.expected)
+        }
+    }
+}"""
+
+
+@pytest.mark.docker
+async def test_one_wrong_row_of_a_go_table_fails_alone(sandbox: DockerSandbox) -> None:
+    """The model's table with one wrong row (the product of -1..-4 is 24, not -24): that row alone
+    fails on the reference, so the other rows stay valid (the table used to be one unit)."""
+    reference = ("package main\n\nfunc SumProduct(numbers []int) [2]int {\n    s, p := 0, 1\n"
+                 "    for _, n := range numbers {\n        s += n\n        p *= n\n    }\n    return [2]int{s, p}\n}\n")
+    suite = split_tests("go", SUM_PRODUCT_TESTS, reference)
+    assert len(suite.units) == 3
+    report = await run_suite(sandbox, "go", reference, suite)
+    assert report.loaded and report.passed == [True, True, False], report.reasons

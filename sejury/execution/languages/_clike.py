@@ -90,6 +90,16 @@ def split_c_like(tests: str, names: set[str], *, entry: re.Pattern[str], defines
     return Suite("\n".join(setup), units)
 
 
+def string_end(text: str, i: int) -> int:
+    """The index of the quote closing the string or character literal opened at ``text[i]``.
+    Escapes are skipped (as in JavaScript template literals too); a ``"`` or ``'`` literal ends
+    at the end of its line, a backtick one may span lines."""
+    quote, j = text[i], i + 1
+    while j < len(text) and text[j] != quote and not (quote != "`" and text[j] == "\n"):
+        j += 2 if text[j] == "\\" else 1
+    return j
+
+
 def brace_balance(code: str) -> int:
     """``{`` minus ``}`` outside strings, character literals and comments."""
     depth, i, n = 0, 0, len(code)
@@ -103,10 +113,7 @@ def brace_balance(code: str) -> int:
             i = n if i < 0 else i + 2
             continue
         elif ch in "\"'`":
-            j = i + 1
-            while j < n and code[j] != ch and not (ch != "`" and code[j] == "\n"):
-                j += 2 if code[j] == "\\" else 1
-            i = j
+            i = string_end(code, i)
         elif ch == "{":
             depth += 1
         elif ch == "}":
@@ -127,3 +134,42 @@ def assemble_c_like(problem: str, code: str) -> str:
         return code
     joined = problem.rstrip("\n") + "\n" + code
     return joined + "\n}" * max(0, brace_balance(joined)) + "\n"
+
+
+def closing(text: str, i: int) -> int:
+    """The index of the bracket closing the one at ``text[i]`` (strings and comments skipped), or -1."""
+    pairs = {"{": "}", "(": ")", "[": "]"}
+    stack = [pairs[text[i]]]
+    j = i + 1
+    while j < len(text) and stack:
+        ch = text[j]
+        if text.startswith("//", j):
+            j = text.find("\n", j)
+            if j < 0:
+                return -1
+        elif ch in "\"'`":
+            j = string_end(text, j)
+        elif ch in pairs:
+            stack.append(pairs[ch])
+        elif ch in "}])" and ch != stack.pop():
+            return -1
+        j += 1
+    return j - 1 if not stack else -1
+
+
+def top_level_items(body: str) -> list[str]:
+    """The comma-separated items of a literal's body, split at depth 0 only."""
+    items, start, j = [], 0, 0
+    while j < len(body):
+        ch = body[j]
+        if ch in "{([":
+            end = closing(body, j)
+            j = len(body) if end < 0 else end
+        elif ch in "\"'`":
+            j = string_end(body, j)
+        elif ch == ",":
+            items.append(body[start:j])
+            start = j + 1
+        j += 1
+    items.append(body[start:])
+    return [x.strip() for x in items if x.strip()]

@@ -13,9 +13,48 @@ _DEFINES = re.compile(r"^func\s+(?:\([^)]*\)\s*)?(\w+)|^type\s+(\w+)")
 _ENTRY = re.compile(r"func\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)\s*\{")
 
 
+_TABLE = re.compile(r"^(\w+)\s*:=\s*(\[\]\s*(?:struct\s*\{|[\w.*\[\]]+\s*\{))")
+
+
 def split(tests: str, names: set[str]) -> Suite:
-    return _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES,
-                               check=re.compile(r"t\.(Errorf|Error|Fatalf|Fatal|Fail)\b|panic\("))
+    suite = _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES,
+                                check=re.compile(r"t\.(Errorf|Error|Fatalf|Fatal|Fail)\b|panic\("))
+    return expand_tables(suite)
+
+
+def expand_tables(suite: Suite) -> Suite:
+    """A table-driven test (``cases := []struct{...}{{row}, ...}`` then ``for _, c := range cases
+    {...}``) becomes one unit per row, so one wrong row (a model's wrong expectation) is dropped on
+    the reference alone instead of discarding the whole table."""
+    tables: dict[str, tuple[str, list[str]]] = {}  # name -> (literal type, rows)
+    for stmt in _clike.balanced_statements(suite.setup):
+        m = _TABLE.match(stmt)
+        if not m:
+            continue
+        open_at = m.end(2) - 1  # the "{" of the struct type, or of the literal
+        if re.search(r"struct\s*\{$", m.group(2)):
+            type_end = _clike.closing(stmt, open_at)
+            if type_end < 0:
+                continue
+            open_at = stmt.find("{", type_end + 1)
+        end = _clike.closing(stmt, open_at) if open_at >= 0 else -1
+        if end < 0:
+            continue
+        rows = _clike.top_level_items(stmt[open_at + 1:end])
+        if len(rows) > 1:
+            tables[m.group(1)] = (stmt[m.start(2):open_at].strip(), rows)
+    if not tables:
+        return suite
+    units: list[str] = []
+    for unit in suite.units:
+        loop = re.match(r"for\s+[\w\s,]*:?=\s*range\s+(\w+)\s*\{", unit)
+        if loop and loop.group(1) in tables:
+            kind, rows = tables[loop.group(1)]
+            units += [unit[:loop.start(1)] + f"({kind}{{{row}}})" + unit[loop.end(1):] for row in rows]
+        else:
+            units.append(unit)
+    used = "\n".join(f"_ = {name}" for name in tables)  # a table no unit names any more must still be used
+    return Suite(f"{suite.setup}\n{used}", units)
 
 
 def _unit(i: int, u: str) -> str:

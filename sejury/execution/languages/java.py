@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from typing import NamedTuple
 
 from sejury.execution.languages import _clike
 from sejury.execution.languages.base import Harness, Language, Suite, compile_then_run, wrap_units
@@ -30,10 +31,16 @@ _NOT_TYPES = {"return", "new", "else", "throw"}
 CLASSPATH = "out:/usr/share/java/javatuples.jar"
 
 
-def instance_methods(program: str) -> dict[str, str]:
-    """Non-static methods of the program's top-level classes: name -> class (HumanEval-X's
-    ``class Solution { public int f(...) }``, which models call as ``Solution.f(...)``)."""
-    found: dict[str, str] = {}
+class Method(NamedTuple):
+    cls: str
+    static: bool
+
+
+def methods_of(program: str) -> dict[str, Method]:
+    """The methods of the program's top-level classes: name -> its class and whether it is static
+    (MultiPL-E's ``class Problem { public static ... }``, HumanEval-X's ``class Solution { public
+    int f(...) }``)."""
+    found: dict[str, Method] = {}
     for m in _CLASS.finditer(program):
         body = _clike.block_bodies(program[m.start():], re.compile(r"\{"))[:1]
         depth = 0
@@ -41,24 +48,39 @@ def instance_methods(program: str) -> dict[str, str]:
             d = depth
             depth += _clike.brace_balance(line)
             method = _METHOD.match(line) if d == 0 else None
-            if method and "static" not in method.group(1).split() and not _NOT_TYPES & set(method.group(1).split()) \
-                    and method.group(2) != m.group(1):  # not static, not a constructor
-                found.setdefault(method.group(2), m.group(1))
+            words = set(method.group(1).split()) if method else set()
+            if method and not _NOT_TYPES & words and method.group(2) not in (m.group(1), "main"):
+                found.setdefault(method.group(2), Method(m.group(1), "static" in words))
     return found
 
 
-def call_as_instance(unit: str, methods: dict[str, str]) -> str:
-    """``Solution.f(x)`` -> ``new Solution().f(x)`` where ``f`` is an instance method (a common slip)."""
-    for name, cls in methods.items():
-        unit = re.sub(rf"(?<![\w.]){cls}\.{name}\s*\(", f"new {cls}().{name}(", unit)
+def instance_methods(program: str) -> dict[str, str]:
+    """Non-static methods: name -> class."""
+    return {name: m.cls for name, m in methods_of(program).items() if not m.static}
+
+
+def fix_calls(unit: str, methods: dict[str, Method]) -> str:
+    """Calls as the program defines them: ``Solution.f(x)`` -> ``new Solution().f(x)`` for an
+    instance method, and a bare ``f(x)`` -> ``Problem.f(x)`` (or ``new Solution().f(x)``): both
+    common slips of a model that sees only the method."""
+    for name, m in methods.items():
+        target = f"{m.cls}.{name}(" if m.static else f"new {m.cls}().{name}("
+        if not m.static:
+            unit = re.sub(rf"(?<![\w.]){m.cls}\.{name}\s*\(", target, unit)
+        unit = re.sub(rf"(?<![\w.]){name}\s*\(", target, unit)
     return unit
+
+
+def call_as_instance(unit: str, methods: dict[str, str]) -> str:
+    """``Solution.f(x)`` -> ``new Solution().f(x)`` where ``f`` is an instance method."""
+    return fix_calls(unit, {name: Method(cls, False) for name, cls in methods.items()})
 
 
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
     program = _PACKAGE.sub("", program)
     cls = _class_of(program)
-    methods = instance_methods(program)
-    active = {i: call_as_instance(u, methods) for i, u in active.items()}
+    methods = methods_of(program)
+    active = {i: fix_calls(u, methods) for i, u in active.items()}
     own = (m.strip() for m in re.findall(r"^\s*import\s+(?:static\s+)?[\w.*]+\s*;", program, re.M))
     imports = dict.fromkeys(["import java.util.*;", "import java.util.stream.*;", *own])  # and the program's own
     head = [*imports, "public class SejuryTestMain {",
