@@ -91,3 +91,12 @@ async def test_a_reference_that_does_not_load_is_our_failure_not_the_candidates(
     r = v.strategies["sample_tests"]
     assert r.status is Status.UNSCORED and r.score is None and v.score is None
     assert "the harness, not the candidate, is at fault" in (r.detail or "")
+
+
+@pytest.mark.docker
+async def test_s5_says_the_reference_not_the_candidate_is_at_fault(sandbox: DockerSandbox) -> None:
+    from sejury.execution.evidence import validate_on_reference
+
+    ex, valid = await validate_on_reference(sandbox, "python", "def rle(s)\n    return []\n", OWN_TESTS)
+    assert ex.status == "skipped" and not valid.units
+    assert "not the candidate" in ex.reason and "SyntaxError" in ex.reason

@@ -106,8 +106,11 @@ async def validate_on_reference(provider: SandboxProvider, language: str, refere
     ex = TestExecution(status="ran", language=lang.name, generated=len(suite.units), sandbox=provider.isolation,
                        reference=SuiteRun.of(report, suite.units))
     if not report.loaded:
-        return ex.model_copy(update={"status": "skipped", "reason": "the reference does not load or compile "
-                                     "in the sandbox, so no test can be validated"}), Suite(suite.setup, [])
+        lines = [x for ln in report.load_error.splitlines() if (x := ln.replace("@@LOAD FAIL", "").strip())]
+        last = next((ln for ln in lines if "error" in ln.lower()), lines[-1] if lines else "")
+        why = ("the reference does not load or compile in the sandbox, so no test can be validated (the "
+               f"harness or the sample's reference is at fault, not the candidate): {last[:200]}")
+        return ex.model_copy(update={"status": "skipped", "reason": why}), Suite(suite.setup, [])
     valid = [u for u, ok in zip(suite.units, report.passed, strict=True) if ok]
     ex.invalid_on_reference = len(suite.units) - len(valid)
     ex.valid = len(valid)

@@ -1,0 +1,88 @@
+"""S5-exec against the benchmarks' own outcomes, per language: a random draw of each shared
+HumanEval set is judged by S5-exec (the model's tests, validated on the reference, really run on
+the candidate) with the configured model; prints, per language, the share left unscored and why,
+and avg(tau, rho) with the test outcomes (with a 95 % bootstrap interval).
+
+    .venv/bin/python bench/exec_agreement.py [--n 20] [--seed 11] [--langs python,javascript,java,cpp]
+                                             [--out bench-runs/] [--model embedded]
+
+Verdicts go to ``<out>/exec-<language>.jsonl`` and are resumed, so a killed run loses nothing.
+Needs the Docker engine and the sandbox image; the embedded model takes ~30-60 s a sample here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import json
+import math
+import random
+from pathlib import Path
+
+from sejury import Judge, Sample
+from sejury.io import RunFile
+from sejury.stats import bootstrap_ci, correlate
+
+SETS = {"python": "humaneval_python", "javascript": "humaneval_js", "java": "humaneval_java", "cpp": "humaneval_cpp"}
+
+
+def draw(data: Path, language: str, n: int, seed: int) -> list[Sample]:
+    rows = [json.loads(x) for x in (data / f"{SETS[language]}.jsonl").read_text().splitlines() if x.strip()]
+    return [Sample.model_validate(r) for r in random.Random(seed).sample(rows, min(n, len(rows)))]
+
+
+def report(language: str, samples: list[Sample], path: Path) -> str:
+    verdicts = {v["sample_id"]: v for v in map(json.loads, path.read_text().splitlines())}
+    pred, gold, why = [], [], collections.Counter[str]()
+    for s in samples:
+        v = verdicts.get(s.id)
+        r = (v or {}).get("strategies", {}).get("test_pass", {})
+        if r.get("score") is None:
+            why[(r.get("detail") or "not judged")[:90]] += 1
+            continue
+        pred.append(float(r["score"]))
+        gold.append(1.0 if s.metadata.get("test_passed") else 0.0)
+    c = correlate(pred, gold)
+    ci = bootstrap_ci(pred, gold, lambda x: x.mean, seed=0) if len(pred) > 2 else None
+    unscored = len(samples) - len(pred)
+    interval = f"[{ci.low:.2f}, {ci.high:.2f}]" if ci and math.isfinite(ci.low) else "-"
+    line = (f"| {language} | {len(samples)} | {unscored} ({100 * unscored / len(samples):.0f} %) | "
+            f"{c.tau:.2f} | {c.rho:.2f} | **{c.mean:.2f}** {interval} |")
+    reasons = "; ".join(f"{k} ({n})" for k, n in why.most_common(4))
+    return line + (f"\n|  | unscored because: {reasons} | | | | |" if reasons else "")
+
+
+async def main(args: argparse.Namespace) -> None:
+    out = Path(args.out)
+    judge = Judge(args.model, team="S5-exec", execute=True)
+    rows = []
+    try:
+        for language in args.langs.split(","):
+            samples = draw(Path(args.data), language, args.n, args.seed)
+            run = RunFile(out / f"exec-{language}.jsonl")
+            try:
+                todo = [s for s in samples if s.id not in run.done]
+                failed = await judge.judge_into(todo, run, concurrency=2, trace=False)
+            finally:
+                run.close()
+            rows.append(report(language, samples, out / f"exec-{language}.jsonl"))
+            print(f"{language}: {len(todo)} judged now, {failed} failed", flush=True)
+    finally:
+        judge.close()
+    print(f"\n## S5-exec against the test outcomes ({args.n} rows per set, seed {args.seed}, model "
+          f"{judge.llm.name})\n")
+    print("| language | n | unscored | tau | rho | avg(tau, rho) [95 % CI] |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--langs", default="python,javascript,java,cpp")
+    ap.add_argument("--data", default=str(Path(__file__).resolve().parent.parent.parent / "shared" / "data"))
+    ap.add_argument("--out", default="bench-runs")
+    ap.add_argument("--model", default="embedded")
+    asyncio.run(main(ap.parse_args()))
