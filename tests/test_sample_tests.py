@@ -100,3 +100,14 @@ async def test_s5_says_the_reference_not_the_candidate_is_at_fault(sandbox: Dock
     ex, valid = await validate_on_reference(sandbox, "python", "def rle(s)\n    return []\n", OWN_TESTS)
     assert ex.status == "skipped" and not valid.units
     assert "not the candidate" in ex.reason and "SyntaxError" in ex.reason
+
+
+@pytest.mark.docker
+async def test_humaneval_style_check_tests_count_one_assert_each(sandbox: DockerSandbox) -> None:
+    humaneval = ("def check(candidate):\n    assert candidate('aab') == [('a', 2), ('b', 1)]\n"
+                 "    assert candidate('') == []\n    assert candidate('aba') == [('a', 1), ('b', 1), ('a', 1)]\n\n"
+                 "check(rle)\n")
+    judge = Judge(ScriptedChatModel(script=script), team="sample_tests", cache=False, execute=True, sandbox=sandbox)
+    v = await judge.ajudge(rle_sample(WRONG, tests=humaneval))
+    ex = v.strategies["sample_tests"].artifacts["execution"]
+    assert (ex["generated"], ex["valid"], ex["candidate"]["passed"]) == (3, 3, 2) and v.score == pytest.approx(66.67)

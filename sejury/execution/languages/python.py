@@ -57,6 +57,29 @@ def defined_names(program: str) -> set[str]:
     return names
 
 
+def _has_assert(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Assert) for n in ast.walk(node))
+
+
+def _check_calls(tree: ast.Module) -> dict[str, str]:
+    """``check(f)`` calls at the top level (HumanEval's form): function name -> argument source."""
+    calls = {}
+    for node in tree.body:
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) \
+                and len(node.value.args) == 1:
+            calls[node.value.func.id] = ast.unparse(node.value.args[0])
+    return calls
+
+
+def _table_rows(node: ast.For, tables: dict[str, ast.expr]) -> list[str] | None:
+    """The rows of a table-driven loop (``for x, want in cases:`` over a literal list), as loops."""
+    literal = tables.get(node.iter.id) if isinstance(node.iter, ast.Name) else node.iter
+    if not isinstance(literal, (ast.List, ast.Tuple)) or len(literal.elts) < 2:
+        return None
+    return [ast.unparse(ast.For(target=node.target, iter=ast.List(elts=[row], ctx=ast.Load()), body=node.body,
+                                orelse=[], lineno=0)) for row in literal.elts]
+
+
 def split(tests: str, names: set[str]) -> Suite:
     try:
         tree = ast.parse(tests)
@@ -65,6 +88,10 @@ def split(tests: str, names: set[str]) -> Suite:
         return Suite("", [ln.strip() for ln in lines if ln.strip().startswith("assert")])
     setup: list[str] = []
     units: list[str] = []
+    calls = _check_calls(tree)
+    checks = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in calls and n.name not in names
+              and len(n.args.args) == 1 and _has_assert(n)}
+    tables: dict[str, ast.expr] = {}  # names bound to literal lists, for table-driven loops
     for node in tree.body:
         src = ast.get_source_segment(tests, node) or ""
         if isinstance(node, ast.Assert):
@@ -75,8 +102,16 @@ def split(tests: str, names: set[str]) -> Suite:
             else:
                 units.append(f"{src}\n{node.name}()")
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
-                isinstance(node.value.func, ast.Name) and node.value.func.id.startswith("test"):
+                isinstance(node.value.func, ast.Name) and (node.value.func.id.startswith("test") or
+                                                           node.value.func.id in checks):
             continue  # a call of a test function we already run
+        elif isinstance(node, ast.FunctionDef) and node.name in checks:
+            # HumanEval's ``def check(candidate): assert candidate(...) == ...`` then ``check(f)``
+            setup.append(f"{node.args.args[0].arg} = {calls[node.name]}")
+            for stmt in node.body:
+                (units if _has_assert(stmt) else setup).append(ast.unparse(stmt))
+        elif isinstance(node, ast.For) and _has_assert(node):
+            units += _table_rows(node, tables) or [src]  # a table-driven loop: one unit per row
         elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
             methods = [m.name for m in node.body if isinstance(m, ast.FunctionDef) and m.name.startswith("test")]
             units += [f"{src}\n{node.name}().{m}()" for m in methods]
@@ -85,6 +120,8 @@ def split(tests: str, names: set[str]) -> Suite:
         elif isinstance(node, ast.If) and "__main__" in (ast.get_source_segment(tests, node.test) or ""):
             continue  # a main guard; its asserts, if any, repeat the ones above
         else:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                tables[node.targets[0].id] = node.value
             setup.append(src)
     return Suite("\n".join(setup), units)
 
