@@ -120,3 +120,47 @@ def test_bare_calls_of_static_methods_get_their_class() -> None:
     methods = methods_of("class Problem {\n  public static long f(long x) {\n    return x;\n  }\n}\n")
     assert fix_calls("if (f(1L) != Math.max(f(2L), 0)) throw new AssertionError();", methods) == \
         "if (Problem.f(1L) != Math.max(Problem.f(2L), 0)) throw new AssertionError();"
+
+
+JUNIT = """import static org.junit.Assert.*;
+import org.junit.Test;
+import java.util.*;
+
+public class ProblemTest {
+    @Test
+    public void testUnique() {
+        ArrayList<Long> l = new ArrayList<>(Arrays.asList(5L, 3L, 5L, 2L));
+        ArrayList<Long> expected = new ArrayList<>(Arrays.asList(2L, 3L, 5L));
+        assertArrayEquals(expected.toArray(), Problem.unique(l).toArray());
+    }
+
+    @Test
+    public void testEmpty() {
+        ArrayList<Long> l = new ArrayList<>();
+        assertEquals(0, Problem.unique(l).size());
+        Assert.assertTrue(Problem.unique(l).isEmpty());
+    }
+
+    @Test
+    public void testWrongExpectation() {
+        assertEquals(new ArrayList<>(Arrays.asList(1L)), Problem.unique(new ArrayList<>(Arrays.asList(2L))));
+    }
+}"""
+UNIQUE = ("import java.util.*;\nclass Problem {\n    public static ArrayList<Long> unique(ArrayList<Long> l) {\n"
+          "        return new ArrayList<>(new TreeSet<>(l));\n    }\n}\n")
+
+
+def test_junit_test_classes_split_into_one_unit_per_test_method() -> None:
+    suite = split_tests("java", JUNIT)
+    assert len(suite.units) == 3 and suite.setup == ""
+    assert suite.units[0].startswith("{\nArrayList<Long> l =") and suite.units[0].endswith("\n}")
+
+
+@pytest.mark.docker
+async def test_junit_tests_run_with_junits_assertions(sandbox: DockerSandbox) -> None:
+    """What models write for Java whatever the prompt says: a JUnit class.  Its methods run as
+    units, with JUnit's assertions (4 and 5 spellings) provided by the harness."""
+    report = await run_suite(sandbox, "java", UNIQUE, split_tests("java", JUNIT))
+    assert report.loaded, report.load_error
+    assert report.passed == [True, True, False], report.reasons
+    assert "expected [1] but was [2]" in report.reasons[2]

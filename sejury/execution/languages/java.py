@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from pathlib import Path
 from typing import NamedTuple
 
 from sejury.execution.languages import _clike
@@ -13,9 +14,22 @@ _DEFINES = re.compile(r"^(?:public\s+|final\s+|abstract\s+)*(?:class|interface|r
 _ENTRY = re.compile(r"static\s+void\s+main\s*\([^)]*\)\s*(?:throws\s+[\w\s,.]+)?\{")
 
 
+_JUNIT_METHOD = re.compile(r"(?:@Test\s+)(?:public\s+)?void\s+\w+\s*\(\s*\)\s*(?:throws\s+[\w\s,.]+)?\{")
+
+
 def split(tests: str, names: set[str]) -> Suite:
+    """Statements of a main (or loose statements), one unit per check; JUnit test classes (what
+    models write whatever the prompt says): one unit per ``@Test`` method, its body as a block."""
+    junit = _clike.block_bodies(tests, _JUNIT_METHOD)
+    if junit:
+        return Suite("", ["{\n" + textwrap.dedent(body).strip("\n") + "\n}" for body in junit if body.strip()])
     return _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES,
                                check=re.compile(r"assert|throw|AssertionError"))
+
+
+# JUnit's assertions, for tests written against JUnit 4 or 5 (the test main extends that class)
+ASSERTIONS = (Path(__file__).parent / "SejuryAssert.java").read_text(encoding="utf-8")
+_JUNIT_PREFIX = re.compile(r"\b(?:org\.junit\.(?:jupiter\.api\.)?)?(?:Assert|Assertions)\.(?=assert\w*\(|fail\()")
 
 
 def _class_of(code: str) -> str:
@@ -80,10 +94,10 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     program = _PACKAGE.sub("", program)
     cls = _class_of(program)
     methods = methods_of(program)
-    active = {i: fix_calls(u, methods) for i, u in active.items()}
+    active = {i: _JUNIT_PREFIX.sub("", fix_calls(u, methods)) for i, u in active.items()}
     own = (m.strip() for m in re.findall(r"^\s*import\s+(?:static\s+)?[\w.*]+\s*;", program, re.M))
     imports = dict.fromkeys(["import java.util.*;", "import java.util.stream.*;", *own])  # and the program's own
-    head = [*imports, "public class SejuryTestMain {",
+    head = [*imports, "public class SejuryTestMain extends SejuryAssert {",
             "  public static void main(String[] args) throws Exception {"]
     head += ["    " + ln for ln in suite.setup.splitlines()]
     body, spans = wrap_units(active, head, "    ", lambda i, u: (
@@ -92,9 +106,10 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     body += "\n  }\n}\n"
     return Harness(
         {f"{cls}.java": "import java.util.*;\nimport java.util.stream.*;\n" + program,
-         "SejuryTestMain.java": body},
+         "SejuryAssert.java": ASSERTIONS, "SejuryTestMain.java": body},
         "mkdir -p out && " + compile_then_run(f"javac -nowarn -cp {CLASSPATH} -d out {cls}.java",
-                                              f"javac -nowarn -cp {CLASSPATH} -d out SejuryTestMain.java",
+                                              f"javac -nowarn -cp {CLASSPATH} -d out SejuryAssert.java "
+                                              "SejuryTestMain.java",
                                               f"java -ea -Xss16m -XX:+UseSerialGC -cp {CLASSPATH} SejuryTestMain"),
         spans, "SejuryTestMain.java")
 

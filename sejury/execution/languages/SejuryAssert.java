@@ -1,0 +1,35 @@
+// JUnit's assertions for tests written against JUnit 4 or 5: the generated test main extends this class.
+import java.util.*;
+public class SejuryAssert {
+  static String show(Object o) { return o instanceof Object[] a ? Arrays.deepToString(a) : String.valueOf(o); }
+  static boolean same(Object a, Object b) {
+    if (a instanceof Object[] x && b instanceof Object[] y) return Arrays.deepEquals(x, y);
+    if (a instanceof Number x && b instanceof Number y && !(a instanceof Double || a instanceof Float
+        || b instanceof Double || b instanceof Float)) return x.longValue() == y.longValue();
+    return Objects.equals(a, b);
+  }
+  public static void fail(String m) { throw new AssertionError(m); }
+  public static void fail() { fail("failed"); }
+  public static void assertEquals(Object e, Object a) { if (!same(e, a)) fail("expected " + show(e) + " but was " + show(a)); }
+  public static void assertEquals(String m, Object e, Object a) { if (!same(e, a)) fail(m + ": expected " + show(e) + " but was " + show(a)); }
+  public static void assertEquals(Object e, Object a, String m) { assertEquals(m, e, a); }
+  public static void assertEquals(long e, long a) { if (e != a) fail("expected " + e + " but was " + a); }
+  public static void assertEquals(double e, double a, double d) { if (Math.abs(e - a) > d) fail("expected " + e + " but was " + a); }
+  public static void assertEquals(double e, double a) { assertEquals(e, a, 1e-9); }
+  public static void assertNotEquals(Object e, Object a) { if (same(e, a)) fail("expected a value other than " + show(e)); }
+  public static void assertTrue(boolean c) { if (!c) fail("expected true"); }
+  public static void assertTrue(String m, boolean c) { if (!c) fail(m); }
+  public static void assertTrue(boolean c, String m) { if (!c) fail(m); }
+  public static void assertFalse(boolean c) { if (c) fail("expected false"); }
+  public static void assertFalse(String m, boolean c) { if (c) fail(m); }
+  public static void assertFalse(boolean c, String m) { if (c) fail(m); }
+  public static void assertNull(Object o) { if (o != null) fail("expected null but was " + show(o)); }
+  public static void assertNotNull(Object o) { if (o == null) fail("expected a value but was null"); }
+  public static void assertArrayEquals(Object[] e, Object[] a) { if (!Arrays.deepEquals(e, a)) fail("expected " + show(e) + " but was " + show(a)); }
+  public static void assertArrayEquals(long[] e, long[] a) { if (!Arrays.equals(e, a)) fail("expected " + Arrays.toString(e) + " but was " + Arrays.toString(a)); }
+  public static void assertArrayEquals(int[] e, int[] a) { if (!Arrays.equals(e, a)) fail("expected " + Arrays.toString(e) + " but was " + Arrays.toString(a)); }
+  public static void assertArrayEquals(double[] e, double[] a, double d) {
+    if (e.length != a.length) fail("lengths differ");
+    for (int i = 0; i < e.length; i++) assertEquals(e[i], a[i], d);
+  }
+}
