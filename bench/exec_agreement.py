@@ -39,7 +39,8 @@ def report(language: str, samples: list[Sample], path: Path) -> str:
         v = verdicts.get(s.id)
         r = (v or {}).get("strategies", {}).get("test_pass", {})
         if r.get("score") is None:
-            why[(r.get("detail") or "not judged")[:90]] += 1
+            detail = (r.get("detail") or "not judged").removeprefix("S5's tests did not run: ")
+            why[detail.split(" (")[0].split(", so ")[0][:80]] += 1
             continue
         pred.append(float(r["score"]))
         gold.append(1.0 if s.metadata.get("test_passed") else 0.0)
