@@ -155,3 +155,17 @@ def test_sejury_strategies_lists_a_toy_strategy_from_its_spec(toy: None) -> None
     assert rows["terse"]["paper_name"] == "T1" and rows["terse"]["tasks"] == ["code_generation"]
     assert rows["contrarian"]["feeders"] == ["terse"] and rows["equivalence"]["needs_reference"] is True
     assert rows["test_pass"]["needs_execute"] is True and rows["direct"]["needs_reference"] is False
+
+
+def test_s5_exec_cache_key_follows_s5s_reason_when_there_is_no_ratio() -> None:
+    """An unscored S5-exec must not keep a stale reason from the cache when S5's record changes."""
+    from sejury.strategies.generate_tests import feed_digest
+
+    def s5(**execution: object) -> StrategyResult:
+        return StrategyResult(strategy=Strategy("generate_tests"), status=Status.SCORED, score=50,
+                              artifacts={"execution": execution})
+
+    no_tests = s5(status="skipped", reason="no test could be read from the generated tests", pass_ratio=None)
+    no_ref = s5(status="skipped", reason="the reference does not load or compile", pass_ratio=None)
+    assert feed_digest(no_tests) != feed_digest(no_ref)
+    assert feed_digest(s5(status="ran", reason="", pass_ratio=0.5)) == feed_digest(s5(status="ran", pass_ratio=0.5))

@@ -10,6 +10,7 @@ Every result carries a ``TestExecution`` record in ``artifacts["execution"]``.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import re
 from typing import Any
 
@@ -165,10 +166,13 @@ def _not_run(ctx: JudgeContext, reason: str) -> dict[str, Any]:
 
 
 def feed_digest(result: StrategyResult) -> str:
-    """S5-exec reads the pass ratio; its cache key must change when the ratio does."""
+    """S5-exec reads the execution record: the pass ratio, or why there is none; its cache key
+    must change when either does (an unscored S5-exec once kept a stale reason from its cache)."""
     value: Any = result.artifacts.get("execution")
     if isinstance(value, dict):  # old string records (execution off) never fed S5-exec
-        value = value.get("pass_ratio")
+        if value.get("pass_ratio") is not None:
+            return str(value.get("pass_ratio"))
+        return hashlib.sha256(f"{value.get('status')}|{value.get('reason')}".encode()).hexdigest()[:12]
     return str(value)
 
 
