@@ -142,6 +142,11 @@ public class ProblemTest {
     }
 
     @Test
+    public void testThrows() {
+        assertThrows(NullPointerException.class, () -> Problem.unique(null));
+    }
+
+    @Test
     public void testWrongExpectation() {
         assertEquals(new ArrayList<>(Arrays.asList(1L)), Problem.unique(new ArrayList<>(Arrays.asList(2L))));
     }
@@ -152,8 +157,10 @@ UNIQUE = ("import java.util.*;\nclass Problem {\n    public static ArrayList<Lon
 
 def test_junit_test_classes_split_into_one_unit_per_test_method() -> None:
     suite = split_tests("java", JUNIT)
-    assert len(suite.units) == 3 and suite.setup == ""
+    assert len(suite.units) == 5 and suite.setup == ""  # one per assertion, with the statements before it
     assert suite.units[0].startswith("{\nArrayList<Long> l =") and suite.units[0].endswith("\n}")
+    assert suite.units[2].splitlines() == ["{", "ArrayList<Long> l = new ArrayList<>();",
+                                           "Assert.assertTrue(Problem.unique(l).isEmpty());", "}"]
 
 
 @pytest.mark.docker
@@ -162,5 +169,5 @@ async def test_junit_tests_run_with_junits_assertions(sandbox: DockerSandbox) ->
     units, with JUnit's assertions (4 and 5 spellings) provided by the harness."""
     report = await run_suite(sandbox, "java", UNIQUE, split_tests("java", JUNIT))
     assert report.loaded, report.load_error
-    assert report.passed == [True, True, False], report.reasons
-    assert "expected [1] but was [2]" in report.reasons[2]
+    assert report.passed == [True, True, True, True, False], report.reasons
+    assert "expected [1] but was [2]" in report.reasons[4]

@@ -25,6 +25,15 @@ public class SejuryAssert {
   public static void assertFalse(boolean c, String m) { if (c) fail(m); }
   public static void assertNull(Object o) { if (o != null) fail("expected null but was " + show(o)); }
   public static void assertNotNull(Object o) { if (o == null) fail("expected a value but was null"); }
+  public interface Executable { void execute() throws Throwable; }
+  public static <T extends Throwable> T assertThrows(Class<T> type, Executable run) {
+    try { run.execute(); } catch (Throwable t) {
+      if (type.isInstance(t)) return type.cast(t);
+      fail("expected " + type.getSimpleName() + " but " + t + " was thrown");
+    }
+    fail("expected " + type.getSimpleName() + " but nothing was thrown");
+    return null;
+  }
   public static void assertArrayEquals(Object[] e, Object[] a) { if (!Arrays.deepEquals(e, a)) fail("expected " + show(e) + " but was " + show(a)); }
   public static void assertArrayEquals(long[] e, long[] a) { if (!Arrays.equals(e, a)) fail("expected " + Arrays.toString(e) + " but was " + Arrays.toString(a)); }
   public static void assertArrayEquals(int[] e, int[] a) { if (!Arrays.equals(e, a)) fail("expected " + Arrays.toString(e) + " but was " + Arrays.toString(a)); }

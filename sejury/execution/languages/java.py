@@ -14,17 +14,25 @@ _DEFINES = re.compile(r"^(?:public\s+|final\s+|abstract\s+)*(?:class|interface|r
 _ENTRY = re.compile(r"static\s+void\s+main\s*\([^)]*\)\s*(?:throws\s+[\w\s,.]+)?\{")
 
 
+_CHECK = re.compile(r"assert|\bfail\(|throw|AssertionError")
 _JUNIT_METHOD = re.compile(r"(?:@Test\s+)(?:public\s+)?void\s+\w+\s*\(\s*\)\s*(?:throws\s+[\w\s,.]+)?\{")
 
 
 def split(tests: str, names: set[str]) -> Suite:
     """Statements of a main (or loose statements), one unit per check; JUnit test classes (what
-    models write whatever the prompt says): one unit per ``@Test`` method, its body as a block."""
+    models write whatever the prompt says): one unit per assertion of each ``@Test`` method."""
     junit = _clike.block_bodies(tests, _JUNIT_METHOD)
-    if junit:
-        return Suite("", ["{\n" + textwrap.dedent(body).strip("\n") + "\n}" for body in junit if body.strip()])
-    return _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES,
-                               check=re.compile(r"assert|throw|AssertionError"))
+    if junit:  # one unit per assertion: the method's statements before it, then the assertion, as a block
+        units = []
+        for body in junit:
+            before: list[str] = []
+            for stmt in _clike.balanced_statements(textwrap.dedent(body)):
+                if _CHECK.search(stmt):
+                    units.append("{\n" + "\n".join([*before, stmt]) + "\n}")
+                else:
+                    before.append(stmt)
+        return Suite("", units)
+    return _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES, check=_CHECK)
 
 
 # JUnit's assertions, for tests written against JUnit 4 or 5 (the test main extends that class)
