@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -13,6 +13,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from fakes import ScriptedChatModel, good_script
 
 from sejury import Judge, Sample
+
+if TYPE_CHECKING:
+    from sejury.sandbox.docker import DockerSandbox
 
 
 @pytest.fixture(autouse=True)
@@ -46,6 +49,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "docker" in item.keywords:
             item.add_marker(pytest.mark.skip(reason=f"no Docker sandbox: {why}"))
+
+
+@pytest.fixture
+async def sandbox() -> AsyncIterator[DockerSandbox]:
+    """The real Docker sandbox, two warm containers (tests marked ``docker``; a test module may
+    override it, as the containment tests do with tighter limits)."""
+    from sejury.sandbox.docker import DockerSandbox
+
+    sb = DockerSandbox(size=2)
+    yield sb
+    await sb.close()
 
 
 @pytest.fixture

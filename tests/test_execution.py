@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
 import pytest
 from fakes import GOOD_REPLIES, ScriptedChatModel, step_of
@@ -22,12 +22,6 @@ def script(tests: str = TESTS) -> Callable[[list[BaseMessage]], str]:
     table = {**GOOD_REPLIES, "write_tests": tests, "predict": PREDICT}
     return lambda messages: table[step_of(messages)]
 
-
-@pytest.fixture
-async def sandbox() -> AsyncIterator[DockerSandbox]:
-    sb = DockerSandbox(size=2)
-    yield sb
-    await sb.close()
 
 
 def make(sandbox: DockerSandbox, tests: str = TESTS) -> tuple[Judge, ScriptedChatModel]:

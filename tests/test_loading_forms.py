@@ -4,8 +4,6 @@ languages, on the real sandbox: exports and demo code, ``package main`` and miss
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from sejury.execution.languages import _clike
@@ -72,12 +70,6 @@ FORMS = [
      "    return a + b;\n", CPP_TESTS),
 ]
 
-
-@pytest.fixture
-async def sandbox() -> AsyncIterator[DockerSandbox]:
-    sb = DockerSandbox(size=2)
-    yield sb
-    await sb.close()
 
 
 @pytest.mark.docker

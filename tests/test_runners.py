@@ -3,8 +3,6 @@ same tests in the real sandbox (one per language)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from sejury.execution.runner import assemble_program, run_suite, split_tests
@@ -71,12 +69,6 @@ def test_humaneval_body_whose_first_line_lost_its_indentation_is_reindented() ->
     assert ns["inc"](3) == 4  # type: ignore[operator]
     assert assemble_program("python", problem, "return x + 1").endswith("\n    return x + 1")
 
-
-@pytest.fixture
-async def sandbox() -> AsyncIterator[DockerSandbox]:
-    sb = DockerSandbox(size=2)
-    yield sb
-    await sb.close()
 
 
 @pytest.mark.docker

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 from fakes import GOOD_REPLIES, ScriptedChatModel, step_of
 from langchain_core.messages import BaseMessage
@@ -47,12 +45,6 @@ async def test_without_execution_it_is_skipped_and_says_why() -> None:
     r = (await judge.ajudge(rle_sample(WRONG))).strategies["sample_tests"]
     assert r.status is Status.SKIPPED and "--execute" in (r.detail or "")
 
-
-@pytest.fixture
-async def sandbox() -> AsyncIterator[DockerSandbox]:
-    sb = DockerSandbox(size=2)
-    yield sb
-    await sb.close()
 
 
 @pytest.mark.docker
