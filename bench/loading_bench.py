@@ -18,6 +18,7 @@ import random
 import time
 from pathlib import Path
 
+from sejury.execution.evidence import load_error_line
 from sejury.execution.languages import Suite
 from sejury.execution.runner import assemble_program, run_suite
 from sejury.sandbox.docker import DockerSandbox
@@ -29,7 +30,7 @@ TRIVIAL = {"python": "assert True", "javascript": "console.assert(true);", "cpp"
 
 async def loads(sb: DockerSandbox, language: str, program: str) -> tuple[bool, str]:
     report = await run_suite(sb, language, program, Suite("", [TRIVIAL[language]]))
-    return report.loaded, report.load_error.strip().splitlines()[-1:][0][:160] if report.load_error.strip() else ""
+    return report.loaded, load_error_line(report.load_error)[:160]
 
 
 async def main(n: int, seed: int, data: Path, concurrency: int) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from sejury.execution.languages import _clike
-from sejury.execution.languages.java import call_as_instance, fix_calls, instance_methods, methods_of
+from sejury.execution.languages.java import Method, fix_calls, methods_of
 from sejury.execution.languages.javascript import script_of
 from sejury.execution.runner import assemble_program, run_suite, split_tests
 from sejury.sandbox.docker import DockerSandbox
@@ -101,10 +101,10 @@ def test_es_module_syntax_becomes_a_script() -> None:
 
 
 def test_static_calls_of_instance_methods_are_repaired() -> None:
-    methods = instance_methods("class Solution {\n  public int f(int x) {\n    if (x > 0) { return 1; }\n"
-                               "    return 0;\n  }\n  public static int g() { return 1; }\n}\n")
-    assert methods == {"f": "Solution"}
-    assert call_as_instance("assert Solution.f(1) == Solution.g();", methods) == \
+    methods = methods_of("class Solution {\n  public int f(int x) {\n    if (x > 0) { return 1; }\n"
+                         "    return 0;\n  }\n  public static int g() { return 1; }\n}\n")
+    assert methods == {"f": Method("Solution", static=False), "g": Method("Solution", static=True)}
+    assert fix_calls("assert Solution.f(1) == Solution.g();", methods) == \
         "assert new Solution().f(1) == Solution.g();"
 
 

@@ -36,6 +36,13 @@ class SuiteRun(BaseModel):
                    seconds=round(report.seconds, 3), failures=fails, load_error=report.load_error[-600:])
 
 
+def load_error_line(load_error: str) -> str:
+    """The line of a load failure worth quoting: the first that names an error (a compiler's
+    ``file:line: error: ...``), else the last; without the harness's ``@@LOAD FAIL`` marker."""
+    lines = [x for ln in load_error.splitlines() if (x := ln.replace("@@LOAD FAIL", "").strip())]
+    return next((ln for ln in lines if "error" in ln.lower()), lines[-1] if lines else "")
+
+
 ExecutionStatus = Literal["ran", "skipped", "not_requested"]
 NOT_REQUESTED = "LLM prediction only (execution is off)"
 
@@ -106,10 +113,9 @@ async def validate_on_reference(provider: SandboxProvider, language: str, refere
     ex = TestExecution(status="ran", language=lang.name, generated=len(suite.units), sandbox=provider.isolation,
                        reference=SuiteRun.of(report, suite.units))
     if not report.loaded:
-        lines = [x for ln in report.load_error.splitlines() if (x := ln.replace("@@LOAD FAIL", "").strip())]
-        last = next((ln for ln in lines if "error" in ln.lower()), lines[-1] if lines else "")
         why = ("the reference does not load or compile in the sandbox, so no test can be validated (the "
-               f"harness or the sample's reference is at fault, not the candidate): {last[:200]}")
+               f"harness or the sample's reference is at fault, not the candidate): "
+               f"{load_error_line(report.load_error)[:200]}")
         return ex.model_copy(update={"status": "skipped", "reason": why}), Suite(suite.setup, [])
     valid = [u for u, ok in zip(suite.units, report.passed, strict=True) if ok]
     ex.invalid_on_reference = len(suite.units) - len(valid)

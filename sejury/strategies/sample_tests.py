@@ -12,7 +12,13 @@ from __future__ import annotations
 
 from sejury.context import JudgeContext
 from sejury.execution import languages
-from sejury.execution.evidence import TestExecution, programs, run_on_candidate, validate_on_reference
+from sejury.execution.evidence import (
+    TestExecution,
+    load_error_line,
+    programs,
+    run_on_candidate,
+    validate_on_reference,
+)
 from sejury.execution.patching import PatchError
 from sejury.execution.runner import RUNNERS_VERSION, split_tests
 from sejury.schema import Sample, StrategyResult, Task
@@ -46,7 +52,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
                 why = "no test could be read from the sample's tests"
             elif not ex.reference.loaded:
                 why = ("the reference does not load in the sandbox: the harness, not the candidate, is at fault "
-                       f"({ex.reference.load_error[-200:].strip()})")
+                       f"({load_error_line(ex.reference.load_error)[:200]})")
             else:
                 why = "every one of the sample's tests fails on the reference: the tests or the reference are wrong"
             return Outcome(None, detail=why, artifacts={"execution": _dump(ex)})

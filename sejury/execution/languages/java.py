@@ -76,11 +76,6 @@ def methods_of(program: str) -> dict[str, Method]:
     return found
 
 
-def instance_methods(program: str) -> dict[str, str]:
-    """Non-static methods: name -> class."""
-    return {name: m.cls for name, m in methods_of(program).items() if not m.static}
-
-
 def fix_calls(unit: str, methods: dict[str, Method]) -> str:
     """Calls as the program defines them: ``Solution.f(x)`` -> ``new Solution().f(x)`` for an
     instance method, and a bare ``f(x)`` -> ``Problem.f(x)`` (or ``new Solution().f(x)``): both
@@ -91,11 +86,6 @@ def fix_calls(unit: str, methods: dict[str, Method]) -> str:
             unit = re.sub(rf"(?<![\w.]){m.cls}\.{name}\s*\(", target, unit)
         unit = re.sub(rf"(?<![\w.]){name}\s*\(", target, unit)
     return unit
-
-
-def call_as_instance(unit: str, methods: dict[str, str]) -> str:
-    """``Solution.f(x)`` -> ``new Solution().f(x)`` where ``f`` is an instance method."""
-    return fix_calls(unit, {name: Method(cls, False) for name, cls in methods.items()})
 
 
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
