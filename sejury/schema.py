@@ -160,6 +160,7 @@ class Scale(BaseModel):
 
 class Verdict(BaseModel):
     sample_id: str
+    judgment_id: str | None = None  # set by a Judge: the key of this judgment in the trace store
     task: Task
     status: Literal["scored", "unscored"]
     score: float | None  # 0-100 mean of the scored team members; None when unscored

@@ -23,6 +23,7 @@ def _isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests never touch the user's cache; the embedded model's location is kept."""
     if "SEJURY_CACHE_DIR" not in os.environ:
         monkeypatch.setenv("SEJURY_CACHE_DIR", str(Path.home() / ".cache" / "sejury"))
+    monkeypatch.setenv("SEJURY_TRACE_PATH", str(tmp_path / "traces.sqlite"))  # each test its own trace store
 
 
 def _docker_ready() -> str | None:

@@ -6,6 +6,7 @@
     sejury calibrate data.jsonl -o team.json            # choose the team on a few labels
     sejury evaluate run.jsonl --team team.json          # the papers' tables
     sejury strategies                                    # the jurors a team can name
+    sejury trace ID [--html out.html] | --list           # a judgment's full trace
     sejury model fetch | serve | info
     sejury sandbox build | check | reap
 """
@@ -20,6 +21,7 @@ from sejury.cli.model import model_app
 from sejury.cli.render import print_verdict
 from sejury.cli.roster import strategies
 from sejury.cli.sandbox import sandbox_app
+from sejury.cli.trace import trace
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Judge generated code, patches and summaries with a jury of LLM strategies.")
@@ -28,6 +30,7 @@ app.command()(batch)
 app.command()(calibrate)
 app.command()(evaluate)
 app.command()(strategies)
+app.command()(trace)
 app.add_typer(model_app, name="model")
 app.add_typer(sandbox_app, name="sandbox")
 

@@ -12,7 +12,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from sejury.api import Judge, run_sync
-from sejury.cli.common import err, error, fail, judge_options
+from sejury.cli.common import err, error, fail, judge_options, out
 from sejury.cli.render import print_verdict
 from sejury.config import JudgeConfig
 from sejury.errors import InputError, SejuryError
@@ -60,6 +60,8 @@ def judge(
             sys.stdout.flush()
         else:
             print_verdict(v)
+            if config.traces and v.judgment_id:
+                out.print(f"[dim]judgment {v.judgment_id}: `sejury trace {v.judgment_id}` shows its full trace[/dim]\n")
     j.close()
     if failed:
         raise typer.Exit(1)

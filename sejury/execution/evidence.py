@@ -15,6 +15,16 @@ from sejury.execution.runner import RunReport, assemble_program, run_suite, spli
 from sejury.sandbox.base import SandboxProvider
 
 MAX_FAILURES_SHOWN = 5
+MAX_OUTCOMES_KEPT = 100  # per-unit outcomes kept in a verdict (the trace viewer's test table)
+MAX_UNIT_CHARS = 600
+
+
+class UnitOutcome(BaseModel):
+    """One test unit's outcome in one run."""
+
+    test: str  # its source (cut at MAX_UNIT_CHARS)
+    passed: bool
+    why: str = ""  # why it failed
 
 
 class SuiteRun(BaseModel):
@@ -27,13 +37,19 @@ class SuiteRun(BaseModel):
     seconds: float
     failures: list[dict[str, str]] = Field(default_factory=list)  # test source and why, first few
     load_error: str = ""
+    outcomes: list[UnitOutcome] = Field(default_factory=list)  # every unit in order (the first 100)
+    stdout_tail: str = ""  # the harness's output, last lines
+    stderr_tail: str = ""
 
     @classmethod
     def of(cls, report: RunReport, units: list[str]) -> SuiteRun:
         fails = [{"test": u, "why": why} for u, ok, why in zip(units, report.passed, report.reasons, strict=True)
                  if not ok][:MAX_FAILURES_SHOWN]
+        outcomes = [UnitOutcome(test=u[:MAX_UNIT_CHARS], passed=ok, why=why[:MAX_UNIT_CHARS])
+                    for u, ok, why in zip(units, report.passed, report.reasons, strict=True)][:MAX_OUTCOMES_KEPT]
         return cls(loaded=report.loaded, total=len(units), passed=report.n_passed, status=report.status.value,
-                   seconds=round(report.seconds, 3), failures=fails, load_error=report.load_error[-600:])
+                   seconds=round(report.seconds, 3), failures=fails, load_error=report.load_error[-600:],
+                   outcomes=outcomes, stdout_tail=report.stdout_tail, stderr_tail=report.stderr_tail)
 
 
 def load_error_line(load_error: str) -> str:

@@ -31,6 +31,7 @@ class RunReport(BaseModel):
     status: ExecStatus  # of the last sandbox run
     seconds: float
     load_error: str = ""
+    stdout_tail: str = ""
     stderr_tail: str = ""
     runs: int = 1  # sandbox runs it took (compile retries)
 
@@ -94,7 +95,7 @@ async def run_suite(sandbox: SandboxProvider, language: str, program: str, suite
             return RunReport(loaded=False, passed=[False] * len(suite.units),
                              reasons=["the program does not load"] * len(suite.units), status=res.status,
                              seconds=seconds, runs=runs, load_error=(out + res.stderr)[-1500:],
-                             stderr_tail=res.stderr[-500:])
+                             stdout_tail=out[-500:], stderr_tail=res.stderr[-500:])
         if "@@TESTS NOCOMPILE" in out and harness.test_file:
             bad = {i for i, (a, b) in harness.unit_lines.items()
                    for m in _COMPILE_ERR.finditer(out)
@@ -123,4 +124,5 @@ async def run_suite(sandbox: SandboxProvider, language: str, program: str, suite
             if not reasons[i]:
                 reasons[i] = f"not reported ({res.status.value})"
     return RunReport(loaded=True, passed=passed, reasons=[reasons[i] for i in range(len(suite.units))],
-                     status=res.status, seconds=seconds, runs=runs, stderr_tail=res.stderr[-500:])
+                     status=res.status, seconds=seconds, runs=runs, stdout_tail=res.stdout[-500:],
+                     stderr_tail=res.stderr[-500:])

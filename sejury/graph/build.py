@@ -26,19 +26,23 @@ from sejury.llm import is_transient
 from sejury.strategies import all_specs
 
 
-def build_graph(context: JudgeContext | None = None, *, retry_attempts: int = 3) -> Any:
+def build_graph(context: JudgeContext | None = None, *, retry_attempts: int = 3,
+                caller_context: bool = True) -> Any:
     """The compiled judge graph, with a node for every registered strategy.
 
     ``context`` is the default run context (model client, team, cache ...); a caller may instead
     pass ``context=`` to ``ainvoke``.  Transient model errors are retried ``retry_attempts`` times
     per member by LangGraph's RetryPolicy (whose default would skip our error types).
+    ``caller_context=False`` declares no context schema, so a server (the LangGraph server builds
+    one from each request) can never hand the graph another model, sandbox or cache.
 
     >>> graph = build_graph(JudgeContext(llm=client))
     >>> (await graph.ainvoke({"sample": sample}))["verdict"].score
     """
     specs = all_specs()
     retry = RetryPolicy(max_attempts=retry_attempts, initial_interval=1.0, retry_on=is_transient)
-    g = StateGraph(JudgeState, context_schema=JudgeContext, input_schema=JudgeInput, output_schema=JudgeOutput)
+    g = StateGraph(JudgeState, context_schema=JudgeContext if caller_context else None,
+                   input_schema=JudgeInput, output_schema=JudgeOutput)
     g.add_node("supervisor", make_supervisor(context))
     for s in specs:
         g.add_node(s.value, member_node(s, max_attempts=retry_attempts, default_context=context),

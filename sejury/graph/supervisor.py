@@ -3,20 +3,36 @@ followers, and merges the members' scores.  Everything strategy-specific is read
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import sqlite3
 import statistics
 import time
 from typing import Any
 
 from langgraph.runtime import Runtime
 from langgraph.types import Send
+from pydantic import ValidationError
 
 from sejury.context import JudgeContext
 from sejury.errors import InputError, SejuryError
 from sejury.graph.state import JudgeState, MemberTask, Plan
-from sejury.schema import Sample, Spread, Status, Strategy, StrategyResult, TeamFile, TraceEvent, Verdict
+from sejury.schema import (
+    Sample,
+    Spread,
+    Status,
+    Strategy,
+    StrategyResult,
+    TeamFile,
+    TraceEvent,
+    Verdict,
+    parse_strategy,
+)
 from sejury.strategies import all_specs, prompts_version, spec
+from sejury.traces.store import new_judgment_id
 
 MERGE = "merge"
+log = logging.getLogger(__name__)
 
 
 def context_of(runtime: Runtime[JudgeContext], default: JudgeContext | None) -> JudgeContext:
@@ -63,13 +79,29 @@ def plan_for(sample: Sample, team: list[Strategy], *, execute: bool = False,
     return plan, results
 
 
+def graph_input(state: JudgeState) -> tuple[Sample, list[Strategy] | None]:
+    """The graph's input as models: over the LangGraph server (or any JSON caller) the sample
+    and the team arrive as plain JSON; bad input is an ``InputError`` naming the field."""
+    raw, team = state.get("sample"), state.get("team")
+    if raw is None:
+        raise InputError("the graph's input needs a sample", field="sample")
+    try:
+        sample = raw if isinstance(raw, Sample) else Sample.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in ("sample", *err["loc"]))
+        raise InputError(err["msg"], field=where) from None
+    members = [t if isinstance(t, Strategy) else parse_strategy(str(t)) for t in team] if team else None
+    return sample, members
+
+
 def make_supervisor(default: JudgeContext | None) -> Any:
     async def supervisor(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
         ctx = context_of(runtime, default)
-        sample = state["sample"]
-        plan, skipped = plan_for(sample, resolve_team(sample, state.get("team"), ctx.team, execute=ctx.execute),
-                                  execute=ctx.execute)
-        return {"plan": plan, "results": skipped}
+        sample, team = graph_input(state)
+        plan, skipped = plan_for(sample, resolve_team(sample, team, ctx.team, execute=ctx.execute),
+                                 execute=ctx.execute)
+        return {"sample": sample, "plan": plan, "results": skipped}
 
     return supervisor
 
@@ -101,7 +133,13 @@ def follow(feeder: Strategy) -> Any:
 def make_merge(default: JudgeContext | None) -> Any:
     async def merge(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
         ctx = context_of(runtime, default)
-        return {"verdict": merge_verdict(state, ctx)}
+        verdict = merge_verdict(state, ctx)
+        if ctx.traces is not None:  # the judgment's full trace, under its id: `sejury trace ID`
+            try:  # off the event loop; a broken trace store never costs the verdict
+                await asyncio.to_thread(ctx.traces.put, state["sample"], verdict, config=ctx.settings())
+            except (SejuryError, sqlite3.Error, ValueError) as exc:
+                log.warning("the trace of %s was not stored: %s", verdict.judgment_id, exc)
+        return {"verdict": verdict}
 
     return merge
 
@@ -114,7 +152,7 @@ def merge_verdict(state: JudgeState, ctx: JudgeContext) -> Verdict:
     score = statistics.fmean(scores) if scores else None
     fresh = [r for r in results.values() if not r.cached]
     return Verdict(
-        sample_id=sample.id, task=sample.task,
+        sample_id=sample.id, judgment_id=new_judgment_id(), task=sample.task,
         status="scored" if score is not None else "unscored",
         score=round(score, 2) if score is not None else None,
         scale=ctx.scale,

@@ -1,0 +1,115 @@
+"""``sejury trace``: a stored judgment's full trace, as a tree in the terminal, as one standalone
+HTML page (``--html``) or as JSON; ``--list`` lists the recent judgments.
+
+    sejury trace --list
+    sejury trace j0k3m                 # any unique prefix of a judgment id
+    sejury trace j0k3m --html out.html
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from sejury.cli.common import err, fail, out
+from sejury.errors import SejuryError
+from sejury.traces.store import TraceStore, env_trace_path
+from sejury.traces.view import fmt_score
+
+_TASK = {"code_generation": "codegen", "program_repair": "repair", "code_summarization": "summary"}
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _when(created: float) -> str:
+    """The time for a judgment of today, else the date and minute."""
+    if time.strftime("%Y-%m-%d", time.localtime(created)) == time.strftime("%Y-%m-%d"):
+        return time.strftime("%H:%M:%S", time.localtime(created))
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(created))
+
+
+def _list(store: TraceStore, limit: int, sample: str | None, as_json: bool) -> None:
+    rows = store.recent(limit, sample_id=sample)
+    if as_json:
+        for r in rows:
+            sys.stdout.write(r.model_dump_json() + "\n")
+        return
+    if not rows:
+        of = f" for sample {escape(sample)}" if sample else ""
+        err.print(f"no judgments stored in {escape(str(store.path))}{of}")
+        return
+    table = Table(title=f"recent judgments in {escape(str(store.path))}", title_justify="left",
+                  box=None, pad_edge=False, header_style="bold underline")
+    table.add_column("id", no_wrap=True, min_width=max(len(r.judgment_id) for r in rows), style="cyan")
+    table.add_column("when", no_wrap=True, min_width=max(len(_when(r.created)) for r in rows))
+    table.add_column("sample", overflow="fold")
+    table.add_column("task", no_wrap=True, min_width=7)
+    table.add_column("status", no_wrap=True, min_width=8)
+    table.add_column("score", justify="right", no_wrap=True, min_width=5)
+    table.add_column("model", overflow="fold")
+    table.add_column("s", justify="right", no_wrap=True, min_width=4)
+    for r in rows:
+        colour = "green" if r.status == "scored" else "yellow"
+        table.add_row(r.judgment_id, _when(r.created), escape(_cut(r.sample_id, 28)), _TASK.get(r.task, r.task),
+                      f"[{colour}]{r.status}[/{colour}]", fmt_score(r.score), escape(_cut(r.model, 24)),
+                      f"{r.seconds:.1f}")
+    out.print(table)
+
+
+def trace(
+    judgment: Annotated[str | None, typer.Argument(
+        help="A judgment id (a verdict's judgment_id), or any unique prefix of one.")] = None,
+    list_: Annotated[bool, typer.Option("--list", help="List the recent judgments.")] = False,
+    limit: Annotated[int, typer.Option(help="How many judgments --list shows.")] = 20,
+    sample: Annotated[str | None, typer.Option("--sample", help="With --list: only this sample's judgments.")] = None,
+    html: Annotated[Path | None, typer.Option("--html", help="Write the trace as one standalone HTML page.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the stored judgment (or the list) as JSON.")] = False,
+    full: Annotated[bool, typer.Option("--full", help="Prompts, replies and outputs uncut.")] = False,
+    store_path: Annotated[Path | None, typer.Option("--store", help=(
+        "The trace store (default: SEJURY_TRACE_PATH, else ~/.cache/sejury/traces.sqlite)."))] = None,
+) -> None:
+    """Show a judgment's full trace: every prompt, raw reply, parsed score, sandbox run and the merge."""
+    path = store_path.expanduser() if store_path is not None else env_trace_path()
+    if judgment is None and not list_:
+        list_ = True
+    if not path.exists():
+        if list_:
+            err.print(f"no judgments stored yet: {escape(str(path))} does not exist (judging stores each one)")
+            return
+        raise fail(SejuryError(f"no trace store at {path}: judge something first, or give --store PATH"))
+    try:
+        store = TraceStore(path)
+    except SejuryError as exc:
+        raise fail(exc) from None
+    try:
+        if list_:
+            _list(store, limit, sample, as_json)
+            return
+        assert judgment is not None
+        try:
+            stored = store.get(judgment)
+        except SejuryError as exc:
+            raise fail(exc) from None
+    finally:
+        store.close()
+    if html is not None:
+        from sejury.traces.html import render_html
+
+        html.parent.mkdir(parents=True, exist_ok=True)
+        html.write_text(render_html(stored), encoding="utf-8")
+        err.print(f"wrote {escape(str(html))} (judgment {stored.judgment_id}, sample {escape(stored.sample.id)})")
+        return
+    if as_json:
+        sys.stdout.write(stored.model_dump_json() + "\n")
+        return
+    from sejury.traces.tree import judgment_tree
+
+    out.print(judgment_tree(stored, full=full))

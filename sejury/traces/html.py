@@ -1,0 +1,353 @@
+"""One stored judgment as ONE standalone HTML page (``sejury trace ID --html out.html``).
+
+Inline CSS only, no script, no external resource at all (a Content-Security-Policy of
+``default-src 'none'`` says so to the browser too).  The page shows a summary card (the merged
+score, the team), the sample, one section per juror with each LLM call's prompt and raw reply side
+by side, the executed tests, the sandbox runs with their output, and the merge.  Every stored
+string is escaped: a candidate may hold ``</pre><script>``.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from sejury.execution.evidence import SuiteRun
+from sejury.schema import Status, StrategyResult, TraceEvent, Verdict
+from sejury.strategies import spec
+from sejury.traces.store import StoredJudgment
+from sejury.traces.view import (
+    SHOWN_ARTIFACTS_SKIP,
+    ExecutedSuite,
+    artifact_text,
+    executed_tests,
+    execution_summary,
+    fmt_score,
+    fmt_time,
+    label,
+    merge_formula,
+    merge_rows,
+    plural,
+    spread_text,
+)
+
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+
+CSS = """
+:root { --bg: #f5f6f8; --card: #fff; --line: #e2e5ea; --text: #1d2330; --muted: #667085;
+  --code-bg: #f8f9fb; --accent: #3558d4;
+  --ok: #137333; --ok-bg: #e6f4ea; --warn: #8a5a00; --warn-bg: #fdf1d6; --bad: #b3261e; --bad-bg: #fce8e6;
+  --dim: #5f6672; --dim-bg: #eceef1; --info: #1f4fb8; --info-bg: #e8effd;
+  --mono: ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--text); line-height: 1.45;
+  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif; }
+header.top { background: #1f2533; color: #f2f4f8; padding: 18px 32px 16px; }
+header.top .brand { font-size: 12px; letter-spacing: .08em; text-transform: uppercase; color: #aab3c5; }
+header.top h1 { margin: 4px 0 6px; font-size: 22px; font-weight: 650; }
+header.top h1 .jid { font-family: var(--mono); font-size: 15px; color: #aab3c5; font-weight: 400; margin-left: 10px; }
+header.top .meta { color: #c9d0de; font-size: 13px; }
+header.top .meta span + span::before { content: "·"; margin: 0 8px; color: #7d879b; }
+main { max-width: 1500px; margin: 0 auto; padding: 20px 32px 48px; }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 18px 22px;
+  margin: 0 0 18px; box-shadow: 0 1px 2px rgba(16, 24, 40, .04); }
+h2 { font-size: 17px; margin: 0 0 12px; display: flex; align-items: center; gap: 10px; flex-wrap: wrap; }
+h3 { font-size: 14px; margin: 18px 0 8px; color: #344054; }
+h4 { font-size: 12px; margin: 0 0 6px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); }
+pre, code { font-family: var(--mono); font-size: 12.5px; }
+pre { background: var(--code-bg); border: 1px solid var(--line); border-radius: 6px; padding: 10px 12px;
+  margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 30em; overflow: auto; }
+.muted { color: var(--muted); }
+.badge { display: inline-block; padding: 1px 9px; border-radius: 999px; font-size: 12px; font-weight: 600;
+  line-height: 20px; white-space: nowrap; border: 1px solid transparent; }
+.b-scored, .b-pass, .b-ok { color: var(--ok); background: var(--ok-bg); border-color: #b7dfc3; }
+.b-unscored, .b-invalid, .b-warn { color: var(--warn); background: var(--warn-bg); border-color: #f1d59a; }
+.b-failed, .b-fail, .b-bad { color: var(--bad); background: var(--bad-bg); border-color: #f3bcb7; }
+.b-skipped, .b-notrun, .b-dim { color: var(--dim); background: var(--dim-bg); border-color: #d9dce2; }
+.b-info { color: var(--info); background: var(--info-bg); border-color: #c4d4f6; }
+.summary { display: grid; grid-template-columns: auto 1fr; gap: 8px 36px; align-items: start; }
+.bigscore { font-size: 52px; font-weight: 700; line-height: 1; letter-spacing: -.02em; }
+.bigscore small { font-size: 18px; color: var(--muted); font-weight: 500; margin-left: 2px; }
+.bigscore.unscored { font-size: 30px; color: var(--warn); }
+.scorebox .badge { margin-top: 10px; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 6px 16px; margin: 0; }
+dl.facts dt { color: var(--muted); }
+dl.facts dd { margin: 0; }
+.chips { display: flex; flex-wrap: wrap; gap: 6px; }
+.chip { border: 1px solid var(--line); border-radius: 6px; padding: 1px 8px; background: #fafbfc;
+  font-size: 12.5px; text-decoration: none; color: var(--text); }
+.chip b { font-family: var(--mono); font-weight: 600; margin-left: 4px; }
+a.chip:hover { border-color: var(--accent); }
+.grid2 { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 14px; }
+.juror > h2 .score { font-family: var(--mono); font-size: 16px; }
+.juror > h2 .paper { color: var(--accent); }
+.stats { color: var(--muted); font-size: 12.5px; margin: -6px 0 10px; }
+.stats span + span::before { content: "·"; margin: 0 7px; }
+ul.reasons { margin: 6px 0 10px; padding-left: 20px; }
+ul.reasons li { margin: 2px 0; }
+p.detail { margin: 6px 0; padding: 6px 10px; border-left: 3px solid #d0d5dd; background: #fafbfc; }
+p.detail.unscored, p.detail.failed { border-left-color: #e8b339; }
+.call { border: 1px solid var(--line); border-radius: 8px; margin: 12px 0; overflow: hidden; }
+.call-head { background: #f2f4f7; padding: 7px 12px; font-size: 12.5px; display: flex; gap: 10px;
+  flex-wrap: wrap; align-items: center; border-bottom: 1px solid var(--line); }
+.call-head .step { font-weight: 650; font-family: var(--mono); }
+.pair { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0; }
+.pair > .col { padding: 10px 12px; min-width: 0; }
+.pair > .col + .col { border-left: 1px solid var(--line); }
+.msg { margin-bottom: 8px; }
+.role { display: inline-block; font-size: 11px; font-weight: 650; text-transform: uppercase; letter-spacing: .05em;
+  color: var(--muted); margin-bottom: 3px; }
+details > summary { cursor: pointer; color: var(--muted); font-size: 12.5px; margin: 2px 0 4px; }
+.parsed { margin-top: 8px; font-size: 13px; }
+table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
+th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: middle; }
+th { color: var(--muted); font-weight: 600; background: #fafbfc; }
+td code { white-space: pre-wrap; overflow-wrap: anywhere; }
+td.num { text-align: right; font-family: var(--mono); white-space: nowrap; }
+th.num { text-align: right; }
+tr.counted td { background: #f6fbf7; }
+table.tests col.c-num { width: 3em; }
+table.tests col.c-test { width: 44%; }
+table.tests col.c-run { width: 9.5em; }
+table.merge { width: auto; min-width: 60%; }
+table.merge td, table.merge th { padding-right: 22px; }
+h3.tests-title { margin-bottom: 2px; }
+p.tests-summary { margin: 0 0 8px; color: var(--muted); font-size: 12.5px; }
+.kvs { display: grid; grid-template-columns: repeat(auto-fill, minmax(190px, 1fr)); gap: 6px; margin: 8px 0; }
+.kv { border: 1px solid var(--line); border-radius: 6px; padding: 4px 9px; background: #fafbfc; min-width: 0; }
+.kv .k { display: block; font-size: 11px; color: var(--muted); }
+.kv code { overflow-wrap: anywhere; white-space: pre-wrap; }
+.run { border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; margin: 10px 0; }
+.run .head { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; font-size: 12.5px; }
+.run .head .step { font-family: var(--mono); font-weight: 650; }
+.run pre { max-height: 14em; margin-top: 6px; }
+.formula { font-family: var(--mono); font-size: 15px; margin: 4px 0 12px; }
+.note { color: var(--muted); font-size: 12.5px; margin: 6px 0; font-style: italic; }
+.event { font-size: 12.5px; margin: 6px 0; }
+footer { color: var(--muted); font-size: 12px; text-align: center; padding: 8px 0 24px; }
+@media (max-width: 900px) { .pair, .grid2, .summary { grid-template-columns: minmax(0, 1fr); }
+  .pair > .col + .col { border-left: 0; border-top: 1px solid var(--line); } main { padding: 14px; } }
+"""
+
+_STATUS_BADGE = {Status.SCORED: "b-scored", Status.UNSCORED: "b-unscored", Status.FAILED: "b-failed",
+                 Status.SKIPPED: "b-skipped"}
+_OUTCOME_BADGE = {"pass": ("pass", "b-pass"), "fail": ("fail", "b-fail"), "invalid": ("invalid", "b-invalid"),
+                  "not run": ("not run", "b-notrun")}
+
+
+def e(text: object) -> str:
+    return escape(str(text), quote=True)
+
+
+def _badge(text: str, cls: str) -> str:
+    return f'<span class="badge {cls}">{e(text)}</span>'
+
+
+def _pre(text: str) -> str:
+    return f"<pre>{e(text)}</pre>"
+
+
+def _anchor(name: str) -> str:
+    return "juror-" + "".join(c if c.isalnum() or c in "-_" else "-" for c in name)
+
+
+def _summary(stored: StoredJudgment) -> str:
+    v = stored.verdict
+    if v.status == "scored":
+        score = f'<div class="bigscore">{e(fmt_score(v.score))}<small>/100</small></div>'
+        if v.scale is not None and v.scaled_score is not None:
+            score += f'<div class="muted">{e(fmt_score(v.scaled_score))} on {v.scale.low:g}-{v.scale.high:g}</div>'
+    else:
+        score = '<div class="bigscore unscored">unscored</div>'
+    score += _badge(v.status, "b-scored" if v.status == "scored" else "b-unscored")
+    chips = "".join(
+        f'<a class="chip" href="#{e(_anchor(name))}">{e(label(r))}'
+        f' {_badge(r.status.value, _STATUS_BADGE[r.status])}<b>{e(fmt_score(r.score))}</b></a>'
+        for name, r in v.strategies.items())
+    team = ", ".join(f"{m.paper_name} {m.value}" for m in v.team)
+    settings = {k: val for k, val in stored.config.items() if k not in ("model", "team") and val is not None}
+    facts = [("team", e(team)), ("members", f'<div class="chips">{chips}</div>'), ("spread", e(spread_text(v))),
+             ("cost", e(f"{plural(v.llm_calls, 'LLM call')} · {v.prompt_tokens}+{v.completion_tokens} tokens · "
+                        f"{v.seconds:.1f} s")),
+             ("model", e(f"{v.model or stored.config.get('model', '?')} · prompts {v.prompt_version or '?'}"))]
+    if settings:
+        facts.append(("settings", e(", ".join(f"{k}={artifact_text(val)}" for k, val in settings.items()))))
+    dl = "".join(f"<dt>{k}</dt><dd>{val}</dd>" for k, val in facts)
+    return (f'<section class="card summary" id="summary"><div class="scorebox">{score}</div>'
+            f'<dl class="facts">{dl}</dl></section>')
+
+
+def _sample(stored: StoredJudgment) -> str:
+    s = stored.sample
+    parts = [f"<h2>Sample <span class=\"muted\">{e(s.id)}</span></h2>", "<h3>problem</h3>", _pre(s.problem)]
+    cand = f"<div><h3>candidate</h3>{_pre(s.candidate)}</div>"
+    if s.reference:
+        parts.append(f'<div class="grid2">{cand}<div><h3>reference</h3>{_pre(s.reference)}</div></div>')
+    else:
+        parts.append(cand + '<p class="note">no reference</p>')
+    if s.tests:
+        parts += ["<h3>the sample's tests</h3>", _pre(s.tests)]
+    if s.metadata:
+        items = "".join(f"<h4>{e(k)}</h4>{_pre(artifact_text(val))}" for k, val in s.metadata.items())
+        parts.append(f"<details><summary>metadata ({len(s.metadata)} fields)</summary>{items}</details>")
+    return f'<section class="card" id="sample">{"".join(parts)}</section>'
+
+
+def _messages(messages: list[dict[str, str]]) -> str:
+    out = []
+    for m in messages:
+        role, content = m.get("role", "?"), m.get("content", "")
+        body = f'<div class="role">{e(role)}</div>{_pre(content)}'
+        if role == "system":  # the same in every call: folded
+            body = f"<details><summary>system prompt ({len(content)} characters)</summary>{_pre(content)}</details>"
+        out.append(f'<div class="msg">{body}</div>')
+    return "".join(out)
+
+
+def _llm_call(ev: TraceEvent) -> str:
+    head = [f'<span class="step">{e(ev.step or "call")}</span>', f"<span>attempt {ev.attempt or 1}</span>",
+            f"<span>finish: {e(ev.finish_reason or '?')}</span>",
+            f"<span>{ev.prompt_tokens}+{ev.completion_tokens} tokens</span>", f"<span>{ev.seconds:.2f} s</span>"]
+    if ev.score is not None:
+        head.append(_badge(f"score {fmt_score(ev.score)}", "b-scored"))
+    if ev.error:
+        head.append(_badge(ev.error, "b-unscored"))
+    parsed = ""
+    if ev.score is not None or ev.reasons:
+        reasons = "".join(f"<li>{e(r)}</li>" for r in ev.reasons or [])
+        listed = f'<ul class="reasons">{reasons}</ul>' if reasons else ""
+        parsed = f'<div class="parsed"><b>parsed:</b> score {e(fmt_score(ev.score))}{listed}</div>'
+    return (f'<div class="call llm-call"><div class="call-head">{"".join(head)}</div><div class="pair">'
+            f'<div class="col prompt"><h4>prompt</h4>{_messages(ev.messages or [])}</div>'
+            f'<div class="col reply"><h4>raw reply</h4>{_pre(ev.reply or "")}{parsed}</div></div></div>')
+
+
+def _sandbox_run(ev: TraceEvent) -> str:
+    try:
+        run = SuiteRun.model_validate(ev.detail or {})
+    except ValueError:
+        return f'<div class="run"><div class="head">sandbox run {e(ev.step or "")}</div>' \
+               f"{_pre(artifact_text(ev.detail))}</div>"
+    ok = run.loaded and run.passed == run.total
+    head = [f'<span class="step">sandbox · {e(ev.step or "run")}</span>', _badge(run.status, "b-dim"),
+            _badge(f"{run.passed}/{run.total} passed", "b-ok" if ok else "b-warn")]
+    if not run.loaded:
+        head.append(_badge("does not load", "b-bad"))
+    head.append(f'<span class="muted">{run.seconds:.2f} s</span>')
+    body = ""
+    if run.load_error:
+        body += f"<h4>load error</h4>{_pre(run.load_error)}"
+    if run.stdout_tail.strip():
+        body += f"<h4>stdout (tail)</h4>{_pre(run.stdout_tail)}"
+    if run.stderr_tail.strip():
+        body += f"<h4>stderr (tail)</h4>{_pre(run.stderr_tail)}"
+    if body:
+        body = f"<details{'' if ok else ' open'}><summary>output</summary>{body}</details>"
+    return f'<div class="run"><div class="head">{"".join(head)}</div>{body}</div>'
+
+
+def _event(ev: TraceEvent) -> str:
+    if ev.kind == "llm_call":
+        return _llm_call(ev)
+    if ev.kind == "sandbox_run":
+        return _sandbox_run(ev)
+    if ev.kind == "cache_hit":
+        return f'<p class="event">{_badge("cache hit", "b-info")} result reused from the cache; its original ' \
+               "trace follows</p>"
+    if ev.kind == "skip":
+        return f'<p class="event">{_badge("skip", "b-skipped")} {e(ev.error or "")}</p>'
+    if ev.kind == "error":
+        attempt = f" (attempt {ev.attempt})" if ev.attempt else ""
+        return f'<p class="event">{_badge("error", "b-bad")}{e(attempt)} {e(ev.error or "")}</p>'
+    return f'<p class="event">{_badge(ev.kind, "b-dim")} {e(artifact_text(ev.detail or ev.error or ""))}</p>'
+
+
+def _tests(suite: ExecutedSuite) -> str:
+    summary = e(execution_summary(suite.execution)) if suite.execution else ""
+    out = [f'<h3 class="tests-title">{e(suite.title)}</h3>'
+           + (f'<p class="tests-summary">{summary}</p>' if summary else "")]
+    if suite.rows:
+        rows = []
+        for i, row in enumerate(suite.rows, 1):
+            word, cls = _OUTCOME_BADGE[row.outcome]
+            ref = {True: _badge("pass", "b-pass"), False: _badge("fail", "b-fail"),
+                   None: '<span class="muted">—</span>'}[row.on_reference]
+            cand = {True: _badge("pass", "b-pass"), False: _badge("fail", "b-fail"),
+                    None: '<span class="muted">not run</span>'}[row.on_candidate]
+            rows.append(f'<tr class="test-row"><td class="num">{i}</td><td><code>{e(row.test)}</code></td>'
+                        f"<td>{ref}</td><td>{cand}</td><td>{_badge(word, cls)}</td>"
+                        f"<td><code>{e(row.why)}</code></td></tr>")
+        out.append('<table class="tests"><colgroup><col class="c-num"><col class="c-test"><col class="c-run">'
+                   '<col class="c-run"><col class="c-run"><col class="c-out"></colgroup>'
+                   '<thead><tr><th class="num">#</th><th>test</th><th>on reference</th>'
+                   "<th>on candidate</th><th>result</th><th>output</th></tr></thead>"
+                   f"<tbody>{''.join(rows)}</tbody></table>")
+    if suite.note:
+        out.append(f'<p class="note">{e(suite.note)}</p>')
+    return "".join(out)
+
+
+def _followers(v: Verdict, feeder: str) -> str:
+    names = [v.strategies[f].strategy.paper_name for f in v.strategies if feeder in spec(f).feeders]
+    return ", ".join(names) or "another member"
+
+
+def _juror(v: Verdict, name: str, r: StrategyResult) -> str:
+    score = f'<span class="score">{e(fmt_score(r.score))}</span>' if r.score is not None else ""
+    head = (f'<h2><span class="paper">{e(r.strategy.paper_name)}</span> {e(r.strategy.value)} '
+            f'{_badge(r.status.value, _STATUS_BADGE[r.status])}{score}'
+            f'{_badge("cached", "b-info") if r.cached else ""}</h2>')
+    stats = [plural(r.llm_calls, "LLM call"),
+             f"{r.prompt_tokens}+{r.completion_tokens} tokens", f"{r.seconds:.2f} s"]
+    if not r.in_team:
+        stats.append(f"feeds {_followers(v, name)}; not in the team")
+    parts = [head, '<div class="stats">' + "".join(f"<span>{e(x)}</span>" for x in stats) + "</div>"]
+    if r.reasons:
+        parts.append('<ul class="reasons">' + "".join(f"<li>{e(x)}</li>" for x in r.reasons) + "</ul>")
+    if r.detail:
+        parts.append(f'<p class="detail {r.status.value}">{e(r.detail)}</p>')
+    shown = {k: val for k, val in r.artifacts.items() if k not in SHOWN_ARTIFACTS_SKIP}
+    if shown:
+        parts.append('<div class="kvs">' + "".join(
+            f'<div class="kv"><span class="k">{e(k)}</span><code>{e(artifact_text(val))}</code></div>'
+            for k, val in shown.items()) + "</div>")
+    if r.artifacts.get("tests"):
+        parts.append(f"<details><summary>the tests it wrote</summary>{_pre(str(r.artifacts['tests']))}</details>")
+    parts += [_tests(suite) for suite in executed_tests(r)]
+    if r.trace:
+        parts.append("<h3>trace</h3>" + "".join(_event(ev) for ev in r.trace))
+    return f'<article class="card juror" id="{e(_anchor(name))}">{"".join(parts)}</article>'
+
+
+def _merge(v: Verdict) -> str:
+    rows = []
+    for row in merge_rows(v):
+        rows.append(f'<tr class="{"counted" if row.counted else ""}"><td>{e(row.label)}</td>'
+                    f"<td>{_badge(row.status.value, _STATUS_BADGE[row.status])}</td>"
+                    f'<td class="num">{e(fmt_score(row.score))}</td>'
+                    f"<td>{_badge('averaged', 'b-ok') if row.counted else _badge('not counted', 'b-dim')}</td>"
+                    f"<td>{'' if row.counted else e(row.note)}</td></tr>")
+    return (f'<section class="card" id="merge"><h2>Merge</h2><div class="formula">{e(merge_formula(v))}</div>'
+            '<table class="merge"><thead><tr><th>member</th><th>status</th><th class="num">score</th><th>merge</th>'
+            f"<th>why not</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+            f'<p class="muted">spread of the scored members: {e(spread_text(v))}</p></section>')
+
+
+def render_html(stored: StoredJudgment) -> str:
+    """The whole page, as a string (UTF-8 when written)."""
+    v, s = stored.verdict, stored.sample
+    meta = [v.task.value, s.language, f"model {v.model or stored.config.get('model', '?')}",
+            fmt_time(stored.created)]
+    jurors = "".join(_juror(v, name, r) for name, r in v.strategies.items())
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{e(CSP)}">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{e(f'{s.id} · judgment {stored.judgment_id} · sejury')}</title>"
+        f"<style>{CSS}</style></head><body>"
+        f'<header class="top"><div class="brand">sejury · judgment trace</div>'
+        f'<h1>{e(s.id)}<span class="jid">{e(stored.judgment_id)}</span></h1>'
+        f'<div class="meta">{"".join(f"<span>{e(x)}</span>" for x in meta)}</div></header>'
+        f"<main>{_summary(stored)}{_sample(stored)}"
+        f'<section id="jurors">{jurors}</section>{_merge(v)}</main>'
+        f"<footer>sejury trace {e(stored.judgment_id)} · a standalone page: it loads nothing</footer>"
+        "</body></html>\n")

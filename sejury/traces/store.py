@@ -1,0 +1,190 @@
+"""The trace store (SQLite): one row per judgment, keyed on its judgment id.
+
+A row keeps the sample, the whole verdict (its members' traces: every prompt, raw reply, parsed
+score, sandbox run, token count and timing) and the settings that shaped it, plus a few columns
+to list and filter by.  Each ``put`` commits on its own, so a killed run loses no finished
+judgment; ``get`` takes an id or any unique prefix of one (``sejury trace j0k3``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from sejury.errors import InputError, SejuryError
+from sejury.schema import Sample, Verdict
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS judgments (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    sample_id TEXT NOT NULL,
+    task TEXT NOT NULL,
+    language TEXT NOT NULL,
+    status TEXT NOT NULL,
+    score REAL,
+    model TEXT NOT NULL,
+    seconds REAL NOT NULL,
+    sample TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    config TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS judgments_created ON judgments (created);
+CREATE INDEX IF NOT EXISTS judgments_sample ON judgments (sample_id, created);
+"""
+_SUMMARY = "id, created, sample_id, task, language, status, score, model, seconds"
+
+# Crockford's base32, lower-cased: no i, l, o, u; sorts in the same order as the numbers it encodes
+_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+_ID_CHARS = 13  # 65 bits: 42 of milliseconds (until 2109), 23 random
+_RANDOM_BITS = 23
+_MAX_CANDIDATES = 10
+_id_lock = threading.Lock()
+_last_id = 0
+
+
+def new_judgment_id() -> str:
+    """``j`` and 13 base32 characters: sortable by time, unique (within a process the random part
+    counts up when two ids share a millisecond; across processes 23 random bits keep them apart)."""
+    global _last_id
+    with _id_lock:
+        value = (int(time.time() * 1000) << _RANDOM_BITS) | secrets.randbits(_RANDOM_BITS)
+        if value <= _last_id:
+            value = _last_id + 1
+        _last_id = value
+    chars = []
+    for _ in range(_ID_CHARS):
+        value, digit = divmod(value, 32)
+        chars.append(_ALPHABET[digit])
+    return "j" + "".join(reversed(chars))
+
+
+def default_trace_path() -> Path:
+    """``~/.cache/sejury/traces.sqlite`` (under ``SEJURY_CACHE_DIR`` when set)."""
+    from sejury.models.embedded import cache_dir
+
+    return cache_dir() / "traces.sqlite"
+
+
+def env_trace_path() -> Path:
+    """Where ``sejury trace`` looks: ``SEJURY_TRACE_PATH`` (the judge's ``trace_path`` setting), else
+    the default."""
+    configured = os.environ.get("SEJURY_TRACE_PATH", "").strip()
+    return Path(configured).expanduser() if configured else default_trace_path()
+
+
+class StoredJudgment(BaseModel):
+    """One judgment as stored: what was judged, the verdict with its full trace, the settings."""
+
+    judgment_id: str
+    created: float  # unix time it was stored
+    sample: Sample
+    verdict: Verdict
+    config: dict[str, Any] = Field(default_factory=dict)  # model, team, execute ... (JSON-able)
+
+
+class JudgmentSummary(BaseModel):
+    """A row of ``sejury trace --list``."""
+
+    judgment_id: str
+    created: float
+    sample_id: str
+    task: str
+    language: str
+    status: str
+    score: float | None
+    model: str
+    seconds: float
+
+
+class TraceStore:
+    """Judgments by id in one SQLite file (WAL: readers such as ``sejury trace`` never block a
+    judging run).  Safe to share between threads."""
+
+    def __init__(self, path: Path) -> None:
+        path = Path(path).expanduser()
+        self.path = path
+        self._lock = threading.Lock()
+        self._db: sqlite3.Connection | None = None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.executescript(_SCHEMA)
+            self._db.commit()
+        except (OSError, sqlite3.Error) as exc:
+            self.close()
+            raise SejuryError(f"{path}: not a usable trace store ({exc}); set another trace path") from None
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise SejuryError(f"the trace store {self.path} is closed")
+        return self._db
+
+    def put(self, sample: Sample, verdict: Verdict, *, config: dict[str, Any] | None = None) -> str:
+        """Store a finished judgment under ``verdict.judgment_id`` (committed before it returns;
+        storing the same id again replaces it).  Returns the id."""
+        jid = verdict.judgment_id
+        if not jid:
+            raise ValueError("the verdict has no judgment_id: give it one (new_judgment_id()) before storing it")
+        row = (jid, time.time(), verdict.sample_id, verdict.task.value, sample.language, verdict.status,
+               verdict.score, verdict.model, verdict.seconds, sample.model_dump_json(), verdict.model_dump_json(),
+               json.dumps(config or {}, default=str))
+        with self._lock:
+            db = self._conn()
+            db.execute("INSERT OR REPLACE INTO judgments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+            db.commit()
+        return jid
+
+    def get(self, ref: str) -> StoredJudgment:
+        """The judgment whose id is ``ref`` or starts with it."""
+        key = ref.strip().lower()
+        if not key:
+            raise InputError("give a judgment id (or its first characters); `sejury trace --list` lists them",
+                             field="judgment id")
+        with self._lock:
+            db = self._conn()
+            row = db.execute("SELECT id, created, sample, verdict, config FROM judgments WHERE id = ?",
+                             (key,)).fetchone()
+            rows = [row] if row else db.execute(
+                "SELECT id, created, sample, verdict, config FROM judgments WHERE substr(id, 1, ?) = ? "
+                "ORDER BY id LIMIT ?", (len(key), key, _MAX_CANDIDATES + 1)).fetchall()
+        if not rows:
+            raise InputError(f"no judgment {ref.strip()!r} in {self.path}; `sejury trace --list` lists the recent ones",
+                             field="judgment id")
+        if len(rows) > 1:
+            shown = ", ".join(r[0] for r in rows[:_MAX_CANDIDATES])
+            more = " ..." if len(rows) > _MAX_CANDIDATES else ""
+            raise InputError(f"{ref.strip()!r} is ambiguous: it begins {shown}{more}; give more characters",
+                             field="judgment id")
+        jid, created, sample, verdict, config = rows[0]
+        return StoredJudgment(judgment_id=jid, created=created, sample=Sample.model_validate_json(sample),
+                              verdict=Verdict.model_validate_json(verdict), config=json.loads(config))
+
+    def recent(self, limit: int = 20, *, sample_id: str | None = None) -> list[JudgmentSummary]:
+        """The latest judgments first (of one sample, with ``sample_id``)."""
+        where, args = ("WHERE sample_id = ?", [sample_id]) if sample_id is not None else ("", [])
+        with self._lock:
+            rows = self._conn().execute(
+                f"SELECT {_SUMMARY} FROM judgments {where} ORDER BY created DESC, id DESC LIMIT ?",
+                (*args, max(limit, 0))).fetchall()
+        return [JudgmentSummary(judgment_id=r[0], created=r[1], sample_id=r[2], task=r[3], language=r[4],
+                                status=r[5], score=r[6], model=r[7], seconds=r[8]) for r in rows]
+
+    def __len__(self) -> int:
+        with self._lock:
+            return int(self._conn().execute("SELECT COUNT(*) FROM judgments").fetchone()[0])
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
