@@ -166,9 +166,18 @@ class Judge:
                 on_result(samples[i], result)
         return failures
 
+    async def aclose(self) -> None:
+        """``close`` on the caller's event loop (a server's), not the blocking API's."""
+        if self.sandbox is not None:
+            await self.sandbox.close()
+        self._close_stores()
+
     def close(self) -> None:
         if self.sandbox is not None:
             run_sync(self.sandbox.close())
+        self._close_stores()
+
+    def _close_stores(self) -> None:
         if self.cache is not None:
             self.cache.close()
         if self.traces is not None:

@@ -7,6 +7,7 @@
     sejury evaluate run.jsonl --team team.json          # the papers' tables
     sejury strategies                                    # the jurors a team can name
     sejury trace ID [--html out.html] | --list           # a judgment's full trace
+    sejury serve [--host 127.0.0.1] [--port 8321]        # the judge over HTTP (FastAPI + LangServe)
     sejury model fetch | serve | info
     sejury sandbox build | check | reap
 """
@@ -21,6 +22,7 @@ from sejury.cli.model import model_app
 from sejury.cli.render import print_verdict
 from sejury.cli.roster import strategies
 from sejury.cli.sandbox import sandbox_app
+from sejury.cli.serve import serve
 from sejury.cli.trace import trace
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -31,6 +33,7 @@ app.command()(calibrate)
 app.command()(evaluate)
 app.command()(strategies)
 app.command()(trace)
+app.command()(serve)
 app.add_typer(model_app, name="model")
 app.add_typer(sandbox_app, name="sandbox")
 

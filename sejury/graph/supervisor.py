@@ -133,6 +133,9 @@ def follow(feeder: Strategy) -> Any:
 def make_merge(default: JudgeContext | None) -> Any:
     async def merge(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
         ctx = context_of(runtime, default)
+        plan, results = state["plan"], state.get("results", {})
+        if any(s.value not in results for s in plan.runnable):
+            return {}  # LangGraph ran this deferred node early, while a follower still runs (#6005)
         verdict = merge_verdict(state, ctx)
         if ctx.traces is not None:  # the judgment's full trace, under its id: `sejury trace ID`
             try:  # off the event loop; a broken trace store never costs the verdict
