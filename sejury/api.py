@@ -65,7 +65,8 @@ class Judge:
             ms = ModelSettings(
                 model=cfg.model if not isinstance(model, BaseChatModel) else "custom", base_url=cfg.base_url,
                 api_key=cfg.api_key, max_tokens=cfg.max_tokens, max_concurrency=cfg.llm_concurrency,
-                structured=cfg.structured, model_path=cfg.model_path, timeout=cfg.timeout)
+                structured=cfg.structured, model_path=cfg.model_path, timeout=cfg.timeout,
+                prompt_cache_mb=cfg.prompt_cache_mb)
             client = make_client(ms, chat_model=model if isinstance(model, BaseChatModel) else None)
         self.cache: ResultCache | None = None
         if cfg.cache:

@@ -98,33 +98,81 @@ def test_execute_in_five_languages_on_the_embedded_model(tmp_path: Path) -> None
     assert len(ran) >= 4, ran
 
 
-def test_the_model_server_dies_with_a_killed_parent() -> None:
+SERVER_USER = (
+    "import sys, time\n"
+    "from sejury.models.embedded import EmbeddedServer, ServerConfig, ensure_model\n"
+    "s = EmbeddedServer.shared(ServerConfig(model_path=ensure_model()))\n"
+    "print(s.pid, s.port, s.joined, flush=True)\n"
+    "sys.stdin.readline()\n")  # holds the server until told to go (a line on stdin) or killed
+
+
+def _user(run_dir: Path) -> tuple[subprocess.Popen[str], int, int, bool]:
+    import os
+
+    proc = subprocess.Popen([sys.executable, "-c", SERVER_USER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True, env={**os.environ, "SEJURY_RUN_DIR": str(run_dir)})
+    assert proc.stdout is not None
+    pid, port, joined = proc.stdout.readline().split()
+    return proc, int(pid), int(port), joined == "True"
+
+
+def _gone(pid: int, within: float = 15.0) -> bool:
+    import time
+
+    from sejury.models.embedded import pid_alive
+
+    deadline = time.monotonic() + within
+    while pid_alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def test_the_model_server_dies_with_a_killed_parent(tmp_path: Path) -> None:
     """A run killed with SIGKILL (no atexit) must not leave its model server behind."""
     import os
     import signal
-    import time
 
-    parent = subprocess.Popen([sys.executable, "-c", (
-        "import sys, time\n"
-        "from sejury.models.embedded import EmbeddedServer, ServerConfig, ensure_model\n"
-        "s = EmbeddedServer.shared(ServerConfig(model_path=ensure_model()))\n"
-        "print(s.proc.pid, flush=True)\n"
-        "time.sleep(600)\n")], stdout=subprocess.PIPE, text=True)
-    assert parent.stdout is not None
-    server_pid = int(parent.stdout.readline())
+    parent, server_pid, _, joined = _user(tmp_path)  # its own registry: it starts the server
+    assert not joined
     os.kill(server_pid, 0)  # the server is up
     parent.send_signal(signal.SIGKILL)
     parent.wait(timeout=10)
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        try:  # gone, or a zombie waiting for init to reap it
-            if Path(f"/proc/{server_pid}/stat").read_text().split(") ")[-1].startswith("Z"):
-                return
-        except FileNotFoundError:
-            return
-        time.sleep(0.5)
-    os.kill(server_pid, signal.SIGKILL)
-    pytest.fail("the model server outlived its SIGKILLed parent")
+    if not _gone(server_pid):
+        os.kill(server_pid, signal.SIGKILL)
+        pytest.fail("the model server outlived its SIGKILLed parent")
+
+
+def test_concurrent_runs_share_one_model_server(tmp_path: Path) -> None:
+    """Two sejury processes on one machine use one llama.cpp server (two would fight for the
+    cores); it outlives the one that started it while the other still uses it, and the last user
+    out stops it."""
+    import os
+    import signal
+
+    import httpx
+
+    first, pid, port, joined = _user(tmp_path)
+    second, pid2, port2, joined2 = _user(tmp_path)
+    try:
+        assert not joined and joined2 and (pid2, port2) == (pid, port)
+        first.send_signal(signal.SIGKILL)  # the starter dies the hard way
+        first.wait(timeout=10)
+        import time
+
+        time.sleep(2)  # the server's watcher looks every 0.5 s
+        assert httpx.get(f"http://127.0.0.1:{port}/v1/models", timeout=5).status_code == 200
+        assert second.stdin is not None
+        second.stdin.write("\n")  # the last user leaves normally: it stops the server at once
+        second.stdin.flush()
+        second.wait(timeout=30)
+        assert _gone(pid, within=3.0), "the last user's exit did not stop the server"
+        assert not (Path(tmp_path) / next(iter(os.listdir(tmp_path))) / "server.json").exists()
+    finally:
+        for p in (first, second):
+            if p.poll() is None:
+                p.kill()
 
 
 RAMBLE = "Count from 1 to 2000, one number per line, and write nothing else."

@@ -41,6 +41,7 @@ class ModelSettings(BaseModel):
     structured: bool | None = None  # None: off for the embedded model, on for provider:name
     n_ctx: int = 8192
     n_threads: int | None = None
+    prompt_cache_mb: int = 0  # the embedded server's RAM prompt cache (0: off)
 
     def identity(self, name: str) -> str:
         """What the cache key knows of the model: the name and every setting that changes replies."""
@@ -95,7 +96,8 @@ def _build(s: ModelSettings) -> tuple[BaseChatModel, str, int, bool]:
         from sejury.models.embedded import EmbeddedServer, ServerConfig
 
         path, label = _embedded_path(s)
-        server = EmbeddedServer.shared(ServerConfig(model_path=path, n_ctx=s.n_ctx, n_threads=s.n_threads))
+        server = EmbeddedServer.shared(ServerConfig(model_path=path, n_ctx=s.n_ctx, n_threads=s.n_threads,
+                                                     prompt_cache_mb=s.prompt_cache_mb))
         chat = ChatOpenAI(base_url=server.base_url, api_key="sk-local", model=server.config.alias,
                           seed=s.seed, max_retries=0, timeout=s.timeout, **compatible)
         # llama.cpp's server decodes one request at a time: more in flight only queues there.

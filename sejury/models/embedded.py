@@ -10,16 +10,20 @@ every start.
 from __future__ import annotations
 
 import atexit
+import fcntl
 import hashlib
 import importlib.util
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -126,22 +130,65 @@ class ServerConfig:
     n_threads: int | None = None
     alias: str = MODEL_ALIAS
     startup_timeout: float = 180.0
+    prompt_cache_mb: int = 0  # llama.cpp's RAM prompt cache (0: off): reuses any earlier prompt's prefix
+
+    def key(self) -> str:
+        """Processes asking for the same server (model, context, threads, cache) share one."""
+        raw = json.dumps([str(self.model_path.resolve()), self.n_ctx, self.n_threads, self.alias,
+                          self.prompt_cache_mb])
+        return hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+
+def run_dir() -> Path:
+    """Where running model servers are registered (``SEJURY_RUN_DIR`` moves it, e.g. for tests)."""
+    root = os.environ.get("SEJURY_RUN_DIR")
+    return Path(root) if root else cache_dir() / "run"
+
+
+def cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def pid_alive(pid: int) -> bool:
+    """Running (a zombie waiting to be reaped is not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
 
 
 class EmbeddedServer:
-    """llama-cpp-python's OpenAI-compatible server as a child process on a free loopback port.
+    """llama-cpp-python's OpenAI-compatible server on a loopback port, **one per machine** for a
+    given model and settings: every sejury process on the machine (a batch, a `judge`, a server)
+    shares it, since two servers on the same cores slow each other far more than twice.
 
-    One per model path per process (``EmbeddedServer.shared``); stopped at interpreter exit.
+    The registry is a folder per server key in ``run_dir()``: ``server.json`` (pid, port), one file
+    per user process in ``users/``, and a lock file.  The first process starts the server; the
+    others join it; each leaves at exit, and the last one out stops it.  The server itself (see
+    ``_serve_child``) also watches its users and exits once none is alive, so SIGKILLed users never
+    leave a 1 GB server behind.
     """
 
-    _shared: ClassVar[dict[Path, EmbeddedServer]] = {}
+    _shared: ClassVar[dict[str, EmbeddedServer]] = {}
     _lock = threading.Lock()
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.port = _free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.log_path = cache_dir() / "logs" / f"llama-server-{self.port}.log"
+        self.port = 0
+        self.pid = 0
+        self.proc: subprocess.Popen[bytes] | None = None  # when this process started it
+        self.joined = False  # True: another process had started it
+        self.home = run_dir() / f"embedded-{config.key()}"
+        self.log_path = cache_dir() / "logs" / f"llama-server-{config.key()}.log"
 
     @property
     def base_url(self) -> str:
@@ -150,17 +197,43 @@ class EmbeddedServer:
     @classmethod
     def shared(cls, config: ServerConfig) -> EmbeddedServer:
         with cls._lock:
-            server = cls._shared.get(config.model_path)
+            server = cls._shared.get(config.key())
             if server is None or not server.alive():
                 server = cls(config)
                 server.start()
-                cls._shared[config.model_path] = server
+                cls._shared[config.key()] = server
             return server
 
     def alive(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
+        return self.pid > 0 and pid_alive(self.pid)
+
+    def _user_file(self) -> Path:
+        return self.home / "users" / str(os.getpid())
+
+    def _info(self) -> dict[str, int] | None:
+        try:
+            info = json.loads((self.home / "server.json").read_text())
+            return {"pid": int(info["pid"]), "port": int(info["port"])}
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
 
     def start(self) -> None:
+        """Join the machine's server for this model, or start it (under the registry's lock)."""
+        (self.home / "users").mkdir(parents=True, exist_ok=True)
+        with _flock(self.home / "lock"):
+            info = self._info()
+            self._user_file().touch()  # a user before the server exists: its watcher never sees none
+            try:
+                if info is not None and pid_alive(info["pid"]) and _healthy(info["port"]):
+                    self.pid, self.port, self.joined = info["pid"], info["port"], True
+                else:
+                    self._spawn()
+            except BaseException:
+                self._user_file().unlink(missing_ok=True)
+                raise
+        atexit.register(self.stop)
+
+    def _spawn(self) -> None:
         if importlib.util.find_spec("llama_cpp") is None:
             raise ModelSetupError(f"llama-cpp-python is not installed: {_INSTALL_HINT}")
         for mod in ("uvicorn", "fastapi", "sse_starlette", "starlette_context", "pydantic_settings"):
@@ -169,31 +242,32 @@ class EmbeddedServer:
                     f"llama-cpp-python's server extra is missing ({mod}): "
                     "pip install 'llama-cpp-python[server]' (keep the portable build)")
         c = self.config
-        threads = c.n_threads or max(1, os.cpu_count() or 1)
-        # the child watches this process and exits with it, even when this one is SIGKILLed
-        cmd = [sys.executable, "-m", "sejury.models._serve_child", str(os.getpid()),
+        self.port = _free_port()
+        threads = c.n_threads or cores()
+        # the child watches the users folder and exits once no user is alive (SIGKILLed ones too)
+        cmd = [sys.executable, "-m", "sejury.models._serve_child", str(self.home),
                "--model", str(c.model_path), "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", str(c.n_ctx),
                "--n_threads", str(threads), "--n_threads_batch", str(threads),
                "--model_alias", c.alias]
+        if c.prompt_cache_mb > 0:
+            cmd += ["--cache", "true", "--cache_type", "ram", "--cache_size", str(c.prompt_cache_mb << 20)]
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        log = self.log_path.open("wb")
+        log = self.log_path.open("ab")
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL, start_new_session=True)
         log.close()
-        atexit.register(self.stop)
+        self.pid = self.proc.pid
         deadline = time.monotonic() + c.startup_timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise ModelSetupError(
                     f"the llama.cpp server exited with code {self.proc.returncode}; "
                     f"see {self.log_path}:\n{self._log_tail()}")
-            try:
-                if httpx.get(f"{self.base_url}/models", timeout=2.0).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
+            if _healthy(self.port):
+                (self.home / "server.json").write_text(json.dumps({"pid": self.pid, "port": self.port}))
+                return
             time.sleep(0.25)
-        self.stop()
+        self._terminate()
         raise ModelSetupError(f"the llama.cpp server did not answer within {c.startup_timeout:.0f}s; "
                               f"see {self.log_path}")
 
@@ -204,15 +278,62 @@ class EmbeddedServer:
             return ""
 
     def stop(self) -> None:
-        proc, self.proc = self.proc, None
-        if proc is None or proc.poll() is not None:
+        """Leave the server; the last user out stops it."""
+        if self.pid <= 0:
             return
-        proc.terminate()
+        with _flock(self.home / "lock"):
+            self._user_file().unlink(missing_ok=True)
+            if not live_users(self.home / "users"):
+                self._terminate()
+                (self.home / "server.json").unlink(missing_ok=True)
+        self.pid = 0
+
+    def _terminate(self) -> None:
+        pid, proc = self.pid, self.proc
+        if proc is not None:
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(timeout=10)
+            return
+        if pid > 0 and pid_alive(pid):  # started by a process that has left since
+            os.kill(pid, signal.SIGTERM)
+            deadline = time.monotonic() + 10
+            while pid_alive(pid) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            if pid_alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def live_users(users: Path) -> list[int]:
+    """The user processes still alive; stale files (SIGKILLed users) are removed."""
+    alive: list[int] = []
+    for f in users.iterdir() if users.is_dir() else []:
+        if f.name.isdigit() and pid_alive(int(f.name)):
+            alive.append(int(f.name))
+        else:
+            f.unlink(missing_ok=True)
+    return alive
+
+
+@contextmanager
+def _flock(path: Path) -> Iterator[None]:
+    with path.open("a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _healthy(port: int) -> bool:
+    try:
+        return httpx.get(f"http://127.0.0.1:{port}/v1/models", timeout=2.0).status_code == 200
+    except httpx.HTTPError:
+        return False
 
 
 def serve_forever(config: ServerConfig, port: int) -> None:
