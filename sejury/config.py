@@ -30,9 +30,12 @@ def load_team_file(path: str | Path) -> TeamFile:
 
 
 def parse_team(team: Any) -> TeamFile | list[Strategy] | None:
-    """A team: strategy names (a list or ``"S1,S3"``), a team file's path, or a ``TeamFile``."""
+    """A team: strategy names (a list or ``"S1,S3"``), a team file's path, or a ``TeamFile`` (or
+    its JSON object, as in a dumped ``JudgeConfig``)."""
     if team is None or isinstance(team, TeamFile):
         return team
+    if isinstance(team, dict):
+        return TeamFile.model_validate(team)
     if isinstance(team, (str, Path)):
         text = str(team)
         if text.endswith(".json") or Path(text).is_file():
@@ -96,6 +99,12 @@ class JudgeConfig(BaseSettings):
     def with_(self, **changes: Any) -> JudgeConfig:
         """A copy with some settings changed (validated)."""
         return type(self).build(**{**{k: getattr(self, k) for k in type(self).model_fields}, **changes})
+
+    def results_path(self) -> Path:
+        """The strategy-result cache file: ``cache_path``, else ``~/.cache/sejury/results.sqlite``."""
+        from sejury.models.embedded import cache_dir
+
+        return self.cache_path or cache_dir() / "results.sqlite"
 
 
 def config_error(exc: ValidationError) -> InputError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -89,9 +90,96 @@ def read_sample_file(path: str | Path) -> list[Sample]:
             for i, d in enumerate(items)]
 
 
+def _scan(path: Path) -> tuple[set[str], int, int]:
+    """A run file's finished sample ids, where its last whole line ends, and its size."""
+    data = path.read_bytes()
+    done: set[str] = set()
+    good_end = 0
+    pos = 0
+    for n, raw in enumerate(data.splitlines(keepends=True), 1):
+        pos += len(raw)
+        if not raw.endswith(b"\n"):
+            break  # torn write: the process died mid-line
+        if raw.strip():
+            try:
+                record = json.loads(raw)
+            except json.JSONDecodeError:
+                raise InputError("not a verdict line (is this the right output file?)",
+                                 file=str(path), line=n) from None
+            sid = record.get("sample_id") if isinstance(record, dict) else None
+            if not isinstance(sid, str):
+                raise InputError("line has no sample_id: not a sejury run file",
+                                 file=str(path), line=n, field="sample_id")
+            done.add(sid)
+        good_end = pos
+    return done, good_end, len(data)
+
+
+def finished_ids(path: str | Path) -> set[str]:
+    """The sample ids a run file holds (what a resumed run skips), read only: nothing is created,
+    and a torn last line is left for the run to cut (``--dry-run``)."""
+    p = Path(path)
+    return _scan(p)[0] if p.exists() else set()
+
+
+class _Fsync:
+    """Makes a file's writes durable from a thread of its own, so a writer on the event loop never
+    waits for the disk: each ``request`` is covered by the next fsync (one fsync covers every write
+    flushed before it, however many came since the last); ``close`` returns after the last one.
+    An fsync that fails is raised by the next ``request`` or by ``close``."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._cond = threading.Condition()
+        self._dirty = False
+        self._closing = False
+        self._error: OSError | None = None
+        self._thread: threading.Thread | None = None
+
+    def request(self) -> None:
+        with self._cond:
+            self._raise()
+            self._dirty = True
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="sejury-run-fsync", daemon=True)
+                self._thread.start()
+            self._cond.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not (self._dirty or self._closing):
+                    self._cond.wait()
+                if not self._dirty:
+                    return
+                self._dirty = False
+            try:
+                os.fsync(self._fd)
+            except OSError as exc:
+                with self._cond:
+                    self._error = exc
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
+
+    def close(self) -> None:
+        with self._cond:
+            self._closing = True
+            self._cond.notify()
+            thread = self._thread
+        if thread is not None:
+            thread.join()
+        with self._cond:
+            self._raise()
+
+
 class RunFile:
     """An append-only JSONL of verdicts that survives being killed: each verdict is one line,
-    flushed and fsynced; on reopening, a torn last line is cut off and finished ids are skipped."""
+    written and flushed before ``write`` returns (a killed process loses none), and fsynced from a
+    thread (``_Fsync``: within milliseconds, and before ``close`` returns); on reopening, a torn
+    last line is cut off and finished ids are skipped."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -101,28 +189,11 @@ class RunFile:
             self._load()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._handle = self.path.open("a", encoding="utf-8")
+        self._fsync = _Fsync(self._handle.fileno())
 
     def _load(self) -> None:
-        data = self.path.read_bytes()
-        good_end = 0
-        pos = 0
-        for n, raw in enumerate(data.splitlines(keepends=True), 1):
-            pos += len(raw)
-            if not raw.endswith(b"\n"):
-                break  # torn write: the process died mid-line
-            if raw.strip():
-                try:
-                    record = json.loads(raw)
-                except json.JSONDecodeError:
-                    raise InputError("not a verdict line (is this the right output file?)",
-                                     file=str(self.path), line=n) from None
-                sid = record.get("sample_id") if isinstance(record, dict) else None
-                if not isinstance(sid, str):
-                    raise InputError("line has no sample_id: not a sejury run file",
-                                     file=str(self.path), line=n, field="sample_id")
-                self.done.add(sid)
-            good_end = pos
-        if good_end < len(data):
+        self.done, good_end, size = _scan(self.path)
+        if good_end < size:
             with self.path.open("r+b") as f:
                 f.truncate(good_end)
             self.repaired = True
@@ -134,8 +205,11 @@ class RunFile:
                 result["trace"] = []
         self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
         self._handle.flush()
-        os.fsync(self._handle.fileno())
+        self._fsync.request()
         self.done.add(verdict.sample_id)
 
     def close(self) -> None:
-        self._handle.close()
+        try:
+            self._fsync.close()
+        finally:
+            self._handle.close()

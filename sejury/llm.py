@@ -80,6 +80,13 @@ class ChatClient:
         self.in_flight = 0
         self.peak_in_flight = 0
 
+    async def aclose(self) -> None:
+        """Release the model's connections, where it holds some (``OpenAICompatibleChat``); a call
+        after this opens them again."""
+        close = getattr(self.model, "aclose", None)
+        if close is not None and asyncio.iscoroutinefunction(close):
+            await close()
+
     def _semaphore(self) -> asyncio.Semaphore:
         loop = asyncio.get_running_loop()
         if self._sem is None or self._sem_loop is not loop:
@@ -109,7 +116,8 @@ class ChatClient:
             self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
             start = time.perf_counter()
             try:
-                out = await asyncio.wait_for(runnable.ainvoke(messages), self.timeout)
+                async with asyncio.timeout(self.timeout):  # not wait_for: on 3.11 that is a task per call
+                    out = await runnable.ainvoke(messages)
             except Exception as exc:
                 raise ModelError(f"{self.name}: {type(exc).__name__}: {exc}",
                                  transient=is_transient(exc)) from exc

@@ -178,6 +178,18 @@ class Verdict(BaseModel):
     model: str = ""
     prompt_version: str = ""
     metadata: dict[str, Any] = Field(default_factory=dict)
+    # the id of an earlier sample of the same run with the same content (``Sample.content_hash``),
+    # whose judgment this verdict reuses: its jurors' results, none of its calls
+    duplicate_of: str | None = None
+
+    def duplicate_for(self, sample: Sample) -> Verdict:
+        """This verdict for ``sample``, which has the same content as the sample judged: its own id
+        and metadata, the same jurors (marked ``cached``: reused, like a cache hit, so each keeps its
+        cost per sample) and the same judgment id (whose trace it is); the copy itself made no call."""
+        return self.model_copy(update={
+            "sample_id": sample.id, "metadata": sample.metadata, "duplicate_of": self.sample_id,
+            "strategies": {k: r.model_copy(update={"cached": True}) for k, r in self.strategies.items()},
+            "llm_calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "seconds": 0.0})
 
     def trace(self) -> list[TraceEvent]:
         """Every event of the judgment, member by member (feeders first)."""

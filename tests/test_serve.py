@@ -526,7 +526,9 @@ def test_sigterm_leaves_no_model_server_and_no_container_on_the_real_stack(tmp_p
     port = _free_port()
     cmd = [sys.executable, "-m", "sejury.cli", "serve", "--port", str(port), "--team", "sample_tests,direct",
            "--execute", "--no-cache"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # its own model-server registry: on a shared one it would join the server other tests started
+    env = {**os.environ, "SEJURY_RUN_DIR": str(tmp_path / "run")}
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 180

@@ -29,7 +29,12 @@ def run(data: str | Path, *, config: JudgeConfig | None = None, n: int = 20, see
     """Calibrate a team on ``n`` labelled samples of ``data`` (JSONL) drawn with ``seed``.
 
     Every juror but the baselines judges the labelled set once (S5-exec too with
-    ``config.execute``); the chosen team then judges the first ``rest`` other samples.
+    ``config.execute``); the chosen team then judges the first ``rest`` other samples.  Each member
+    is called once per sample content: a feeder runs once for its follower and as a member; a
+    sample with the same content as another is judged once (``Judge.ajudge_many``); the held-out
+    stage reuses the labelled stage's results through the cache, which with ``config.cache`` off is
+    the calibration's own (``workdir/results.sqlite``), so a resumed calibration re-calls nothing
+    either.
     ``progress(phase, total)`` may return a callback that sees each finished sample.  ``model``
     (any LangChain chat model, or a ``ChatClient``) overrides ``config.model``.
 
@@ -46,6 +51,8 @@ def run(data: str | Path, *, config: JudgeConfig | None = None, n: int = 20, see
     cfg = (config or JudgeConfig.build()).with_(team=members)
     work = Path(workdir)
     work.mkdir(parents=True, exist_ok=True)
+    if not cfg.cache:  # still once per sample: a held-out sample like a labelled one, a resumed sample
+        cfg = cfg.with_(cache=True, cache_path=work / "results.sqlite")  # reuse this calibration's results only
     judge = Judge(model, config=cfg)
     try:
         labelled_path = work / "labelled.jsonl"

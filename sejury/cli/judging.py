@@ -6,18 +6,23 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from sejury.api import Judge, run_sync
 from sejury.cli.common import err, error, fail, judge_options, out
+from sejury.cli.dryrun import show_estimate
 from sejury.cli.render import print_verdict
 from sejury.config import JudgeConfig
+from sejury.distributed import judge_on_ray
 from sejury.errors import InputError, SejuryError
-from sejury.io import RunFile, parse_sample, read_jsonl, read_sample_file
+from sejury.io import RunFile, finished_ids, parse_sample, read_jsonl, read_sample_file
 from sejury.schema import Sample, Verdict
+
+DRY_RUN_HELP = ("Print, per sample and in total, the LLM calls and estimated tokens the run will make "
+                "(cache hits, finished and duplicate samples taken off), and call nothing.")
 
 
 @judge_options()
@@ -31,6 +36,7 @@ def judge(
     language: Annotated[str, typer.Option()] = "python",
     sample_id: Annotated[str, typer.Option("--id")] = "cli",
     as_json: Annotated[bool, typer.Option("--json", help="Print verdicts as JSON lines.")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help=DRY_RUN_HELP)] = False,
     *, config: JudgeConfig,
 ) -> None:
     """Judge one sample (flags) or the samples in JSON files, and print the verdicts."""
@@ -44,13 +50,19 @@ def judge(
                                          "reference": reference}, file="<command line>", line=None))
         if not samples:
             raise InputError("nothing to judge: give a sample file or --task/--problem/--candidate")
+        if dry_run:
+            show_estimate(config, samples, as_json=as_json)
+            return
         j = Judge(config=config)
     except SejuryError as exc:
         raise fail(exc) from None
     failed = 0
+    judged: dict[str, Verdict] = {}  # content hash -> verdict: a sample with the same content is judged once
     for s in samples:
         try:
-            v = j.judge(s)
+            first = judged.get(s.content_hash())
+            v = first.duplicate_for(s) if first is not None else j.judge(s)
+            judged.setdefault(s.content_hash(), v)
         except SejuryError as exc:
             failed += 1
             error(f"sample {s.id}: {exc}")
@@ -75,6 +87,14 @@ def batch(
     limit: Annotated[int | None, typer.Option(help="Judge only the first N samples of the input.")] = None,
     trace: Annotated[bool, typer.Option("--trace/--no-trace", help="Keep prompts and replies in the output.")] = True,
     skip_invalid: Annotated[bool, typer.Option(help="Judge the valid lines and report the invalid ones.")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help=DRY_RUN_HELP)] = False,
+    engine: Annotated[Literal["local", "ray"], typer.Option(
+        help="local: this process; ray: Ray actors, one judge each (--concurrency is then per actor).")] = "local",
+    address: Annotated[str | None, typer.Option(
+        help="With --engine ray: an existing cluster (auto, host:port, ray://host:10001); "
+             "default: a local Ray instance for this run.")] = None,
+    actors: Annotated[int | None, typer.Option(
+        min=1, help="With --engine ray: how many judges (default: one per CPU of the cluster).")] = None,
     *, config: JudgeConfig,
 ) -> None:
     """Judge a JSONL dataset into a JSONL of verdicts.  Killed and re-run, it skips finished samples."""
@@ -86,6 +106,9 @@ def batch(
             raise typer.Exit(2)
         if limit is not None:
             samples = samples[:limit]
+        if dry_run:
+            show_estimate(config, samples, done=finished_ids(output), run_path=output)
+            raise typer.Exit(0)
         run = RunFile(output)
     except SejuryError as exc:
         raise fail(exc) from None
@@ -96,14 +119,22 @@ def batch(
     if not todo:
         run.close()
         raise typer.Exit(1 if errors else 0)
-    try:
-        j = Judge(config=config)
-    except SejuryError as exc:
-        run.close()
-        raise fail(exc) from None
-    failures = judge_with_progress(j, todo, run, concurrency=concurrency, trace=trace)
+    if engine == "ray":
+        try:
+            failures = ray_with_progress(todo, run, config, address=address, actors=actors,
+                                         concurrency=concurrency, trace=trace)
+        except SejuryError as exc:
+            run.close()
+            raise fail(exc) from None
+    else:
+        try:
+            j = Judge(config=config)
+        except SejuryError as exc:
+            run.close()
+            raise fail(exc) from None
+        failures = judge_with_progress(j, todo, run, concurrency=concurrency, trace=trace)
+        j.close()
     run.close()
-    j.close()
     if failures or errors:
         err.print(f"[red]{failures} sample(s) failed, {len(errors)} invalid line(s)[/red]; "
                   "re-run to retry the failed ones")
@@ -137,3 +168,10 @@ def judge_with_progress(j: Judge, todo: list[Sample], run: RunFile, *, concurren
     with new_progress() as progress:
         advance = progress_bar(progress, len(todo))
         return run_sync(j.judge_into(todo, run, concurrency=concurrency, trace=trace, on_result=advance))
+
+
+def ray_with_progress(todo: list[Sample], run: RunFile, config: JudgeConfig, *, address: str | None,
+                      actors: int | None, concurrency: int, trace: bool) -> int:
+    with new_progress() as progress:
+        return judge_on_ray(todo, run, config, address=address, actors=actors, concurrency=concurrency,
+                            trace=trace, on_result=progress_bar(progress, len(todo)), note=progress.console.print)

@@ -59,5 +59,7 @@ def print_verdict(v: Verdict, *, console: Console = out) -> None:
     if v.skipped_members:
         extra.append(f"skipped: {', '.join(v.skipped_members)}")
     console.print(f"team: {', '.join(s.value for s in v.team)}" + (f"  ({'; '.join(extra)})" if extra else ""))
+    if v.duplicate_of is not None:
+        console.print(f"[blue]same content as sample {escape(v.duplicate_of)}: its verdict, judged once[/blue]")
     console.print(f"[dim]{v.llm_calls} LLM calls, {v.prompt_tokens}+{v.completion_tokens} tokens, "
                   f"{v.seconds:.1f}s, model {escape(v.model)}, prompts {v.prompt_version}[/dim]\n")

@@ -13,7 +13,7 @@ from sejury.cache import cache_key
 from sejury.context import JudgeContext
 from sejury.errors import ModelError, SejuryError
 from sejury.graph.state import MemberTask
-from sejury.schema import Status, StrategyResult, TraceEvent
+from sejury.schema import Sample, Status, StrategyResult, TraceEvent
 from sejury.strategies import StrategySpec, spec
 from sejury.strategies.base import Outcome, Recorder
 
@@ -29,6 +29,15 @@ def feed_digest(feed: StrategyResult | None) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
+def member_key(s: StrategySpec, sample: Sample, ctx: JudgeContext, feed: StrategyResult | None) -> str:
+    """The cache key of ``s`` judging ``sample`` (fed ``feed``) in ``ctx``: strategy, its version, the
+    model, the sample's content, what it reads of its feeder and the run settings that change it.
+    The member node and a dry run (``sejury.estimate``) both look results up under this key."""
+    extra = feed_digest(feed) + (s.cache_extra(ctx) if s.cache_extra else "")
+    return cache_key(strategy=s.value, prompt_version=s.version_id(), model=ctx.llm.name,
+                     sample_hash=sample.content_hash(), extra=extra)
+
+
 def member_node(s: StrategySpec, *, max_attempts: int, default_context: JudgeContext | None,
                 ) -> Callable[..., Awaitable[dict[str, Any]]]:
     """Wrap a strategy as a graph node: cache, retries of transient model errors (the node's
@@ -42,9 +51,7 @@ def member_node(s: StrategySpec, *, max_attempts: int, default_context: JudgeCon
             raise SejuryError("no judge context: pass context= to graph.ainvoke or build_graph")
         sample, in_team, feed = task["sample"], task.get("in_team", True), task.get("feed")
         version_id = s.version_id()
-        extra = feed_digest(feed) + (s.cache_extra(ctx) if s.cache_extra else "")
-        key = cache_key(strategy=strategy.value, prompt_version=version_id, model=ctx.llm.name,
-                        sample_hash=sample.content_hash(), extra=extra)
+        key = member_key(s, sample, ctx, feed)
         if ctx.cache is not None and (hit := ctx.cache.get(key)) is not None:
             hit = hit.model_copy(update={
                 "cached": True, "in_team": in_team,

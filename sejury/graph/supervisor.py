@@ -106,8 +106,9 @@ def make_supervisor(default: JudgeContext | None) -> Any:
     return supervisor
 
 
-def fan_out(state: JudgeState) -> list[Send] | str:
-    """Send every member of the first wave at once; followers wait for their feeder (``follow``)."""
+async def fan_out(state: JudgeState) -> list[Send] | str:
+    """Send every member of the first wave at once; followers wait for their feeder (``follow``).
+    (The routers are coroutines only so that LangGraph runs them on the loop, not in a thread.)"""
     plan = state["plan"]
     sends = [Send(s.value, MemberTask(sample=state["sample"], strategy=s, in_team=s in plan.team))
              for s in plan.first_wave()]
@@ -117,7 +118,7 @@ def fan_out(state: JudgeState) -> list[Send] | str:
 def follow(feeder: Strategy) -> Any:
     """The router after ``feeder``'s node: to each follower it feeds in this plan, else to the merge."""
 
-    def route(state: JudgeState) -> list[Send] | str:
+    async def route(state: JudgeState) -> list[Send] | str:
         plan = state["plan"]
         followers = plan.followers_of(feeder)
         if not followers:
@@ -137,14 +138,24 @@ def make_merge(default: JudgeContext | None) -> Any:
         if any(s.value not in results for s in plan.runnable):
             return {}  # LangGraph ran this deferred node early, while a follower still runs (#6005)
         verdict = merge_verdict(state, ctx)
-        if ctx.traces is not None:  # the judgment's full trace, under its id: `sejury trace ID`
-            try:  # off the event loop; a broken trace store never costs the verdict
-                await asyncio.to_thread(ctx.traces.put, state["sample"], verdict, config=ctx.settings())
-            except (SejuryError, sqlite3.Error, ValueError) as exc:
-                log.warning("the trace of %s was not stored: %s", verdict.judgment_id, exc)
+        if ctx.traces is not None or (ctx.cache is not None and ctx.cache.pending):
+            await asyncio.to_thread(persist, ctx, state["sample"], verdict)  # off the event loop
         return {"verdict": verdict}
 
     return merge
+
+
+def persist(ctx: JudgeContext, sample: Sample, verdict: Verdict) -> None:
+    """Before a verdict leaves the graph: its members' results committed to the cache (their writes
+    are queued on its writer thread), and the judgment's full trace stored under its id (`sejury
+    trace ID`); a broken trace store never costs the verdict."""
+    if ctx.cache is not None:
+        ctx.cache.flush()
+    if ctx.traces is not None:
+        try:
+            ctx.traces.put(sample, verdict, config=ctx.settings())
+        except (SejuryError, sqlite3.Error, ValueError) as exc:
+            log.warning("the trace of %s was not stored: %s", verdict.judgment_id, exc)
 
 
 def merge_verdict(state: JudgeState, ctx: JudgeContext) -> Verdict:

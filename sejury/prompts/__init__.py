@@ -60,6 +60,12 @@ def template(strategy: str, task: Task, step: str | None = None, root: str | Non
     return _PARTIAL.sub(lambda m: _read(f"_partials/{m.group(1)}.md", root).rstrip("\n"), text)
 
 
+def placeholders(strategy: str, task: Task, step: str | None = None, root: str | None = None) -> set[str]:
+    """The value names a template reads (``{{name}}`` and ``{{#name}}`` sections)."""
+    text = template(strategy, task, step, root)
+    return {m.group(1) for m in _PLACEHOLDER.finditer(text)} | {m.group(1) for m in _SECTION.finditer(text)}
+
+
 def system_prompt() -> str:
     return _read("_partials/system.md").strip()
 

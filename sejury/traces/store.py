@@ -118,6 +118,7 @@ class TraceStore:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
             self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")  # committed survives a kill, without an fsync each
             self._db.executescript(_SCHEMA)
             self._db.commit()
         except (OSError, sqlite3.Error) as exc:
