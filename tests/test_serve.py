@@ -31,6 +31,7 @@ from typer.testing import CliRunner
 from sejury import Judge
 from sejury.cli import app as cli
 from sejury.errors import InputError
+from sejury.models.embedded import pid_alive
 from sejury.serve import ServeSettings, create_app
 
 KEY = "s3cret-key"
@@ -436,12 +437,17 @@ def _children(pid: int) -> set[int]:
     return found
 
 
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
+def _wait_until_up(proc: subprocess.Popen[str], base: str, *, within: float, poll: float) -> None:
+    """Until `sejury serve`'s /healthz answers 200; fails at once if the process exits."""
+    deadline = time.monotonic() + within
+    while True:
+        assert proc.poll() is None, proc.communicate()[1]
+        assert time.monotonic() < deadline, "sejury serve did not come up"
+        try:
+            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(poll)
 
 
 @contextmanager
@@ -455,15 +461,7 @@ def serve_process(fake: FakeOpenAI, *args: str, env: dict[str, str] | None = Non
                             env={**os.environ, **(env or {})})
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, proc.communicate()[1]
-            assert time.monotonic() < deadline, "sejury serve did not come up"
-            try:
-                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
+        _wait_until_up(proc, base, within=60, poll=0.1)
         yield proc, base
     finally:
         if proc.poll() is None:
@@ -486,7 +484,7 @@ def test_sigterm_shuts_the_server_down_cleanly(tmp_path: Path) -> None:
         assert proc.returncode == 0, err
         assert time.monotonic() - start < 15, "no prompt exit after SIGTERM"
         assert "Application shutdown complete" in err and "Traceback" not in err
-        assert not [p for p in children if _alive(p)], "a child process outlived the server"
+        assert not [p for p in children if pid_alive(p)], "a child process outlived the server"
 
 
 def test_serve_command_takes_its_key_from_a_file(tmp_path: Path) -> None:
@@ -531,15 +529,7 @@ def test_sigterm_leaves_no_model_server_and_no_container_on_the_real_stack(tmp_p
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 180
-        while True:
-            assert proc.poll() is None, proc.communicate()[1]
-            assert time.monotonic() < deadline, "sejury serve did not come up"
-            try:
-                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.5)
+        _wait_until_up(proc, base, within=180, poll=0.5)
         s = sample(tests="assert add(1, 2) == 3\nassert add(-1, 1) == 0\n")
         r = httpx.post(base + "/judge/invoke", json={"input": s}, timeout=600)
         assert r.status_code == 200, r.text
@@ -555,7 +545,7 @@ def test_sigterm_leaves_no_model_server_and_no_container_on_the_real_stack(tmp_p
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=60)
         assert proc.returncode == 0, err
-        assert not [p for p in children if _alive(p)], "the model server outlived `sejury serve`"
+        assert not [p for p in children if pid_alive(p)], "the model server outlived `sejury serve`"
         assert engine.containers.list(all=True, filters=mine) == [], "a sandbox container outlived `sejury serve`"
     finally:
         if proc.poll() is None:
