@@ -28,7 +28,7 @@ from sejury.context import JudgeContext
 from sejury.estimate import RunEstimate, estimate_run
 from sejury.graph.build import build_graph
 from sejury.io import RunFile
-from sejury.llm import ChatClient
+from sejury.llm import ChatClient, sample_rank
 from sejury.models import ModelSettings, make_client
 from sejury.sandbox.base import SandboxProvider
 from sejury.schema import Sample, Strategy, Verdict
@@ -88,6 +88,7 @@ class Judge:
     async def ajudge(self, sample: Sample | dict[str, Any], *,
                      team: Sequence[str | Strategy] | None = None) -> Verdict:
         s = as_sample(sample)
+        sample_rank()  # its calls go before those of judgments begun later
         override = parse_team(list(team)) if team else None
         state: dict[str, Any] = {"sample": s}
         if isinstance(override, list):

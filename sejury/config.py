@@ -62,7 +62,7 @@ class JudgeConfig(BaseSettings):
     timeout: float = Field(600.0, gt=0)  # seconds per call
     llm_concurrency: int | None = Field(None, ge=1)  # calls in flight (default 1 embedded, 8 otherwise)
     structured: bool | None = None  # structured output (default: off for the embedded model)
-    prompt_cache_mb: int = Field(0, ge=0)  # the embedded server's RAM prompt cache, MiB (0: off)
+    prompt_cache_mb: int = Field(1024, ge=0)  # the embedded server's RAM prompt cache, MiB (0: off)
     # the jury
     team: Annotated[TeamFile | list[Strategy] | None, NoDecode] = None  # None: the SE-Jury team
     scale: Annotated[Scale | None, NoDecode] = None  # map 0-100 to e.g. 1-5

@@ -8,6 +8,9 @@ retried by the graph's RetryPolicy on the strategy nodes; an unreadable score ge
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import heapq
+import itertools
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -59,6 +62,51 @@ def is_transient(exc: BaseException) -> bool:
     return any(cls.__name__ in _TRANSIENT_NAMES for cls in type(exc).__mro__)
 
 
+# A sample's rank in the calls' queue: the order in which its judgment began (``sample_rank``).
+_RANK: contextvars.ContextVar[int] = contextvars.ContextVar("sejury_sample_rank", default=0)
+_NEXT_RANK = itertools.count(1)
+
+
+def sample_rank() -> None:
+    """Mark the current task (and the graph's tasks it starts) as one new judgment: when calls wait
+    for the model, those of the judgment begun first go first, so one sample's calls reach the
+    server together and its prefix cache holds the sample's data between them."""
+    _RANK.set(next(_NEXT_RANK))
+
+
+class _Limiter:
+    """At most ``size`` holders; waiters are let in by rank (then arrival), not arrival alone."""
+
+    def __init__(self, size: int) -> None:
+        self.free = size
+        self.waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._seq = itertools.count()
+
+    async def __aenter__(self) -> None:
+        if self.free > 0 and not self.waiters:
+            self.free -= 1
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self.waiters, (_RANK.get(), next(self._seq), fut))
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():  # granted, then cancelled: pass the slot on
+                self._release()
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._release()
+
+    def _release(self) -> None:
+        while self.waiters:
+            _, _, fut = heapq.heappop(self.waiters)
+            if not fut.done():
+                fut.set_result(None)
+                return
+        self.free += 1
+
+
 class ChatClient:
     """Wraps any LangChain chat model.  One instance is shared by every judgment of a run,
     so ``max_concurrency`` bounds the in-flight calls of the whole run, not of one sample."""
@@ -74,7 +122,7 @@ class ChatClient:
         # Structured output is an optimisation where the server supports it; the first call that
         # shows it does not (e.g. llama.cpp's server answers json_schema with HTTP 500) turns it off.
         self.structured = structured
-        self._sem: asyncio.Semaphore | None = None
+        self._sem: _Limiter | None = None
         self._sem_loop: asyncio.AbstractEventLoop | None = None
         self.calls = 0
         self.in_flight = 0
@@ -87,10 +135,10 @@ class ChatClient:
         if close is not None and asyncio.iscoroutinefunction(close):
             await close()
 
-    def _semaphore(self) -> asyncio.Semaphore:
+    def _semaphore(self) -> _Limiter:
         loop = asyncio.get_running_loop()
         if self._sem is None or self._sem_loop is not loop:
-            self._sem = asyncio.Semaphore(self.max_concurrency)
+            self._sem = _Limiter(self.max_concurrency)
             self._sem_loop = loop
         return self._sem
 

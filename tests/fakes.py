@@ -22,7 +22,8 @@ def step_of_text(user: str, n_messages: int) -> str:
     """Which strategy step a prompt belongs to, read from its first user message."""
     if n_messages > 2:
         return "repair"
-    first = user.splitlines()[0]
+    # the instructions' first line (the jurors' prompts put the sample's data first)
+    first = next((ln for ln in user.splitlines() if ln.startswith(("Task:", "Assign", "You will be given"))), "")
     if first.startswith("Assign a correctness score"):
         return "vanilla"
     if first.startswith("You will be given"):

@@ -154,7 +154,7 @@ def test_calibrate_run_is_the_whole_workflow_in_the_api(tmp_path: Path) -> None:
     def script(messages: list[BaseMessage]) -> str:  # S1 reads the grade off the problem; S2 is noise
         user = str(messages[1].content)
         grade = int(re.search(r"grade (\d)", user).group(1))  # type: ignore[union-attr]
-        if user.startswith("Task: re-check"):  # a score unrelated to the grade
+        if "Task: re-check" in user:  # a score unrelated to the grade
             noise = int(re.search(r"x = (\d+)", user).group(1)) * 53 % 100  # type: ignore[union-attr]
             return f"Checks:\n- fine: TRUE\nScore: {noise}"
         reply = good_script(messages)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -244,3 +245,52 @@ async def test_pass_ratio_juror_needs_execution_and_says_so(make_judge: MakeJudg
     assert r.status is Status.SKIPPED and "--execute" in (r.detail or "")
     assert "generate_tests" not in v.strategies  # its feeder is not run for nothing
     assert v.score == 80 and model.calls == 1
+
+
+async def test_every_call_of_a_sample_starts_with_the_same_data(make_judge: MakeJudge, codegen: Sample) -> None:
+    """Data first, instructions last: a server's prefix cache reads one sample's data once, not per call."""
+    from os.path import commonprefix  # character by character, as a server's prefix match is by token
+
+    seen: list[list[BaseMessage]] = []
+
+    def script(messages: list[BaseMessage]) -> str:
+        seen.append(messages)
+        return GOOD_REPLIES[step_of(messages)]
+
+    judge, _ = make_judge(script=script)
+    assert (await judge.ajudge(codegen)).status == "scored"
+    assert len({str(m[0].content) for m in seen}) == 1  # one system line for every call
+    users = {step_of(m): str(m[1].content) for m in seen}
+    assert set(users) == {"direct", "direct_ref", "rethink", "equivalence", "analyze", "assess_properties",
+                          "write_tests", "predict"}
+    assert codegen.reference is not None
+    with_candidate = commonprefix([users[s] for s in ("direct_ref", "rethink", "equivalence",  # noqa: RUF071
+                                                               "assess_properties", "predict")])
+    assert with_candidate.startswith("[BEGIN REQUIREMENT]\n" + codegen.problem)
+    assert codegen.reference in with_candidate and codegen.candidate in with_candidate
+    assert "[END GENERATED CODE]\n" in with_candidate  # all of the sample's data is shared
+    given = commonprefix([users["analyze"], users["write_tests"], with_candidate])  # noqa: RUF071
+    assert "[END REFERENCE SOLUTION]\n" in given and "[BEGIN GENERATED CODE]" not in given
+    assert users["direct"].startswith(f"[BEGIN REQUIREMENT]\n{codegen.problem}\n[END REQUIREMENT]\n\n"
+                                      "[BEGIN GENERATED CODE]")  # S1 without the reference
+
+
+async def test_one_samples_calls_go_together_when_calls_queue(make_judge: MakeJudge, codegen: Sample) -> None:
+    """With one call at a time, the judgment begun first has its calls served first (as its steps
+    become ready), rather than the two samples' calls alternating: a server's prefix cache then
+    keeps one sample's data between its calls."""
+    order: list[str] = []
+
+    def script(messages: list[BaseMessage]) -> str:
+        order.append("B" if "B-PROBLEM" in str(messages[1].content) else "A")
+        return GOOD_REPLIES[step_of(messages)]
+
+    judge, _ = make_judge(script=script, delay=0.01, llm_concurrency=1)
+    other = codegen.model_copy(update={"id": "cg-2", "problem": "B-PROBLEM: " + codegen.problem})
+    got = [v async for _, v in judge.ajudge_many([codegen, other], concurrency=2)]
+    assert all(not isinstance(v, BaseException) and v.status == "scored" for v in got)
+    assert sorted(order) == ["A"] * 8 + ["B"] * 8
+    # A's calls go as they become ready; only S2, which waits for A's whole first wave (a LangGraph
+    # superstep), lets one of B's in first.  Served in arrival order they would alternate.
+    switches = sum(1 for x, y in itertools.pairwise(order) if x != y)
+    assert switches <= 3, "".join(order)

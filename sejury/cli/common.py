@@ -49,7 +49,7 @@ MODEL_OPTIONS: dict[str, inspect.Parameter] = {
     "trace_path": _opt(Path | None, None, "Trace store (default ~/.cache/sejury/traces.sqlite)."),
     "llm_concurrency": _opt(int | None, None, "Max LLM calls in flight (default 1 embedded, 8 otherwise)."),
     "max_tokens": _opt(int | None, None, "Reply token limit per call (default 384)."),
-    "prompt_cache_mb": _opt(int | None, None, "The embedded server's RAM prompt cache in MiB (default 0: off)."),
+    "prompt_cache_mb": _opt(int | None, None, "The embedded server's RAM prompt cache in MiB (default 1024; 0: off)."),
     "parse_retries": _opt(int | None, None, "Repair turns after a reply with no readable score (default 1)."),
     "model_path": _opt(Path | None, None, "Another GGUF file for the embedded backends."),
     "execute": _opt(bool | None, None, (

@@ -44,7 +44,7 @@ class ModelSettings(BaseModel):
     structured: bool | None = None  # None: off for the embedded model, on for provider:name
     n_ctx: int = 8192
     n_threads: int | None = None
-    prompt_cache_mb: int = 0  # the embedded server's RAM prompt cache (0: off)
+    prompt_cache_mb: int = 1024  # the embedded server's RAM prompt cache, MiB (0: off)
 
     @classmethod
     def of(cls, config: JudgeConfig, *, custom: bool = False) -> ModelSettings:

@@ -224,7 +224,7 @@ class EmbeddedServer:
             info = self._info()
             self._user_file().touch()  # a user before the server exists: its watcher never sees none
             try:
-                if info is not None and pid_alive(info["pid"]) and _healthy(info["port"]):
+                if info is not None and self._await(info):
                     self.pid, self.port, self.joined = info["pid"], info["port"], True
                 else:
                     self._spawn()
@@ -232,6 +232,22 @@ class EmbeddedServer:
                 self._user_file().unlink(missing_ok=True)
                 raise
         atexit.register(self.stop)
+
+    def _await(self, info: dict[str, int]) -> bool:
+        """Whether the registered server is there to join.  A live one may be too busy to answer at
+        once (a long prompt on 2 cores kept its health check past 2 s, and a second server was
+        started beside it, slowing both): wait for it rather than start another; a dead one is
+        replaced; one that stays silent for ``startup_timeout`` is an error, never doubled."""
+        deadline = time.monotonic() + self.config.startup_timeout
+        while pid_alive(info["pid"]):
+            if _healthy(info["port"]):
+                return True
+            if time.monotonic() > deadline:
+                raise ModelSetupError(
+                    f"this machine's model server (pid {info['pid']}, port {info['port']}) has not answered "
+                    f"for {self.config.startup_timeout:.0f}s; see {self.log_path}, or stop it (kill {info['pid']})")
+            time.sleep(0.5)
+        return False
 
     def _spawn(self) -> None:
         if importlib.util.find_spec("llama_cpp") is None:

@@ -105,8 +105,11 @@ def test_style(language: str) -> str:
 
 
 # The partials every prompt strategy's version covers (a strategy adds its own in its spec).
+# (and the sample's data blocks, which every juror's prompt starts with)
 SHARED_PARTIALS = ("_partials/system.md", "_partials/score_format.md", "_partials/check_format.md",
-                   "_partials/data_note.md", "_partials/repair.md")
+                   "_partials/data_note.md", "_partials/repair.md",
+                   *(f"_partials/{part}_{task.value}.md" for part in ("problem", "reference", "candidate")
+                     for task in Task))
 
 
 def partials_named(prefix: str) -> tuple[str, ...]:

@@ -73,7 +73,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
         execution, valid, progs = await _validate(sample, ctx, rec, tests)
     predict_on = execution.valid_tests if execution and execution.status == "ran" else tests
     user = prompts.render("generate_tests", sample.task, "predict", language=sample.language, problem=sample.problem,
-                          candidate=sample.candidate, tests=predict_on)
+                          reference=sample.reference, candidate=sample.candidate, tests=predict_on)
 
     async def predict() -> tuple[ParsedReply | None, str]:
         return await ask_score(ctx, rec, "predict", user)

@@ -37,7 +37,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
         return Outcome(None, detail="the analysis listed no properties of the reference",
                        artifacts={"analysis": analysis.text})
     user = prompts.render("reference_analysis", sample.task, "assess", language=sample.language,
-                          problem=sample.problem, candidate=sample.candidate,
+                          problem=sample.problem, reference=sample.reference, candidate=sample.candidate,
                           properties="\n".join(f"- {p}" for p in props))
     parsed, error = await ask_score(ctx, rec, "assess", user)
     return Outcome(parsed, detail=error or None, artifacts={"properties": props})

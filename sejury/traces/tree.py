@@ -5,6 +5,8 @@ Prompts and replies are abbreviated unless ``full``.  Every piece of stored text
 
 from __future__ import annotations
 
+import re
+
 from rich.text import Text
 from rich.tree import Tree
 
@@ -34,6 +36,20 @@ SYSTEM_CHARS = 60
 REPLY_CHARS = 480
 OUTPUT_CHARS = 300  # stdout / stderr tails
 SAMPLE_CHARS = 400
+
+
+_LEADING_BLOCK = re.compile(r"\[BEGIN ([A-Z ]+)\]\n.*?\n\[END \1\]\s*", re.DOTALL)
+
+
+def _instructions(prompt: str) -> str:
+    """A juror's prompt, abbreviated: the sample's data it starts with (shown in the header) is
+    named, not repeated, so what is left to read is what this call asks."""
+    names, at = [], 0
+    while m := _LEADING_BLOCK.match(prompt, at):
+        names.append(m.group(1).lower())
+        at = m.end()
+    rest = abbreviate(prompt[at:], PROMPT_CHARS)
+    return f"[the sample's {', '.join(names)}: {at} characters]\n{rest}" if names else rest
 
 
 def _t(*parts: str | Text | tuple[str, str]) -> Text:
@@ -79,7 +95,7 @@ def _llm_call(parent: Tree, e: TraceEvent, full: bool) -> None:
         role, content = m.get("role", "?"), m.get("content", "").strip()
         if not full:  # the system prompt is the same in every call: its start is enough
             content = (f"{content[:SYSTEM_CHARS].rstrip()}... ({len(content)} characters)"
-                       if role == "system" and len(content) > SYSTEM_CHARS else abbreviate(content, PROMPT_CHARS))
+                       if role == "system" and len(content) > SYSTEM_CHARS else _instructions(content))
         prompt.add(_t((f"{role}: ", "dim"), content))
     reply = (e.reply or "").strip()
     node.add(_t(("reply: ", "cyan"), reply if full else abbreviate(reply, REPLY_CHARS)))
