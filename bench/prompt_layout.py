@@ -20,6 +20,7 @@ import random
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,6 +32,7 @@ SETS = ["conala", "card2code", "humaneval_python", "humaneval_js", "humaneval_ja
 def dump(n: int, seed: int) -> None:
     """Runs under the revision being measured: every default-team prompt of each draw, as JSON."""
     from sejury import prompts
+    from sejury.estimate import _sample_values
     from sejury.schema import Sample
     from sejury.strategies import all_specs
 
@@ -40,18 +42,14 @@ def dump(n: int, seed: int) -> None:
         samples = [Sample.model_validate_json(r) for r in random.Random(seed).sample(rows, min(n, len(rows)))]
         per = []
         for sample in samples:
-            values = {"language": sample.language, "problem": sample.problem, "candidate": sample.candidate,
-                      "reference": sample.reference or "", "test_style": prompts.test_style(sample.language)}
+            values = _sample_values(sample)  # what the strategies pass (as the dry run renders them)
             calls = []
             for s in all_specs():
                 if not s.default_member or not s.steps or s.skip_reason(sample, execute=False) is not None:
                     continue
                 for step in s.steps:
                     later = prompts.placeholders(s.value, sample.task, step, s.prompt_root) - values.keys()
-                    mine = dict(values)
-                    if s.value == "direct":  # S1 without the reference is sent no reference
-                        mine["reference"] = ""
-                    calls.append([prompts.system_prompt(), s.render(sample.task, step, **mine,
+                    calls.append([prompts.system_prompt(), s.render(sample.task, step, **values,
                                                                      **dict.fromkeys(later, ""))])
             per.append(calls)
         out[name] = per
@@ -87,8 +85,8 @@ class _Trie:
             node = node.setdefault(x, {})
 
 
-def measure(prompts_by_set: dict[str, list[list[list[str]]]], tokenize: object) -> dict[str, tuple[float, float, float]]:
-    tok = tokenize  # (text) -> list[int]
+def measure(prompts_by_set: dict[str, list[list[list[str]]]],
+            tok: Callable[[str], list[int]]) -> dict[str, tuple[float, float, float]]:
     res = {}
     for name, samples in prompts_by_set.items():
         total = last_only = cached = 0
@@ -96,7 +94,7 @@ def measure(prompts_by_set: dict[str, list[list[list[str]]]], tokenize: object) 
         for calls in samples:
             last: list[int] = []
             for system, user in calls:
-                ids = tok(f"<|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{user}<|im_end|>\n"  # type: ignore[operator]
+                ids = tok(f"<|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{user}<|im_end|>\n"
                           "<|im_start|>assistant\n")
                 total += len(ids)
                 last_only += len(ids) - _common(last, ids)

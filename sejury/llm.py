@@ -122,8 +122,8 @@ class ChatClient:
         # Structured output is an optimisation where the server supports it; the first call that
         # shows it does not (e.g. llama.cpp's server answers json_schema with HTTP 500) turns it off.
         self.structured = structured
-        self._sem: _Limiter | None = None
-        self._sem_loop: asyncio.AbstractEventLoop | None = None
+        self._limiter: _Limiter | None = None
+        self._limiter_loop: asyncio.AbstractEventLoop | None = None
         self.calls = 0
         self.in_flight = 0
         self.peak_in_flight = 0
@@ -135,12 +135,12 @@ class ChatClient:
         if close is not None and asyncio.iscoroutinefunction(close):
             await close()
 
-    def _semaphore(self) -> _Limiter:
+    def _calls_limiter(self) -> _Limiter:
         loop = asyncio.get_running_loop()
-        if self._sem is None or self._sem_loop is not loop:
-            self._sem = _Limiter(self.max_concurrency)
-            self._sem_loop = loop
-        return self._sem
+        if self._limiter is None or self._limiter_loop is not loop:
+            self._limiter = _Limiter(self.max_concurrency)
+            self._limiter_loop = loop
+        return self._limiter
 
     async def complete(self, messages: list[BaseMessage],
                        schema: type[BaseModel] | None = None) -> Reply:
@@ -159,7 +159,7 @@ class ChatClient:
         runnable: Any = self.model
         if schema is not None:
             runnable = self.model.with_structured_output(schema, include_raw=True)
-        async with self._semaphore():
+        async with self._calls_limiter():
             self.in_flight += 1
             self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
             start = time.perf_counter()

@@ -38,10 +38,9 @@ def _lean_ram_cache() -> None:
     Qwen2.5 at n_batch 512, freshly allocated at every save) that the cache's size limit does not
     count; only the last row is ever read (no logprobs are asked for).  Measured here, saving and
     loading that buffer cost 0.1-1.3 s a call, more than the prompt tokens the cache saved.  So a
-    state keeps the last row only (the ~13 MB of KV for the tokens used stays whole), and the
-    limit counts every byte an entry holds."""
+    state keeps the last row only (``save_state`` copies just that row; the ~13 MB of KV for the
+    tokens used stays whole), and the limit counts every byte an entry holds."""
     import llama_cpp
-    import numpy as np
 
     save_state = llama_cpp.Llama.save_state
 
@@ -60,9 +59,6 @@ def _lean_ram_cache() -> None:
             return sum(s.llama_state_size + s.scores.nbytes + s.input_ids.nbytes
                        for s in self.cache_state.values())
 
-        def __setitem__(self, key: object, value: Any) -> None:
-            value.scores = np.array(value.scores[-1:], copy=True)
-            super().__setitem__(key, value)
 
     llama_cpp.Llama.save_state = lean_save_state  # type: ignore[method-assign]
     llama_cpp.LlamaRAMCache = LeanRAMCache  # type: ignore[attr-defined]
