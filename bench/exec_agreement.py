@@ -1,7 +1,8 @@
-"""S5-exec against the benchmarks' own outcomes, per language: a random draw of each shared
-HumanEval set is judged by S5-exec (the model's tests, validated on the reference, really run on
-the candidate) with the configured model; prints, per language, the share left unscored and why,
-and avg(tau, rho) with the test outcomes (with a 95 % bootstrap interval).
+"""S5-exec and S5-diff against the benchmarks' own outcomes, per language: a random draw of each
+shared HumanEval set is judged by S5-exec (the model's tests, validated on the reference, really
+run on the candidate) and S5-diff (the same tests' calls, the candidate's values against the
+reference's) with the configured model; prints, per language and juror (and their mean), the
+share left unscored and why, and avg(tau, rho) with the test outcomes (95 % bootstrap interval).
 
     .venv/bin/python bench/exec_agreement.py [--n 20] [--seed 11] [--langs python,javascript,java,cpp]
                                              [--out bench-runs/] [--model embedded]
@@ -19,11 +20,13 @@ import json
 import math
 import random
 from pathlib import Path
+from typing import Any
 
 from sejury import Judge, Sample
 from sejury.io import RunFile
 from sejury.stats import bootstrap_ci, correlate
 
+JURORS = {"test_pass": "S5-exec", "test_diff": "S5-diff", "mean": "mean of both"}
 SETS = {"python": "humaneval_python", "javascript": "humaneval_js", "java": "humaneval_java", "cpp": "humaneval_cpp"}
 
 
@@ -32,31 +35,41 @@ def draw(data: Path, language: str, n: int, seed: int) -> list[Sample]:
     return [Sample.model_validate(r) for r in random.Random(seed).sample(rows, min(n, len(rows)))]
 
 
-def report(language: str, samples: list[Sample], path: Path) -> str:
+def _score(verdict: dict[str, Any] | None, juror: str) -> tuple[float | None, str]:
+    """A juror's score in a verdict ("mean" = of S5-exec and S5-diff, either alone when the other
+    is unscored) and, when unscored, why."""
+    jurors = (verdict or {}).get("strategies", {})
+    if juror != "mean":
+        r = jurors.get(juror, {})
+        return (None if r.get("score") is None else float(r["score"])), (r.get("detail") or "not judged")
+    got = [x for x in (_score(verdict, "test_pass")[0], _score(verdict, "test_diff")[0]) if x is not None]
+    return (sum(got) / len(got) if got else None), _score(verdict, "test_pass")[1]
+
+
+def report(language: str, samples: list[Sample], path: Path, juror: str = "test_pass") -> str:
     verdicts = {v["sample_id"]: v for v in map(json.loads, path.read_text().splitlines())}
     pred, gold, why = [], [], collections.Counter[str]()
     for s in samples:
-        v = verdicts.get(s.id)
-        r = (v or {}).get("strategies", {}).get("test_pass", {})
-        if r.get("score") is None:
-            detail = (r.get("detail") or "not judged").removeprefix("S5's tests did not run: ")
+        score, detail = _score(verdicts.get(s.id), juror)
+        if score is None:
+            detail = detail.removeprefix("S5's tests did not run: ")
             why[detail.split(" (")[0].split(", so ")[0][:80]] += 1
             continue
-        pred.append(float(r["score"]))
+        pred.append(score)
         gold.append(1.0 if s.metadata.get("test_passed") else 0.0)
     c = correlate(pred, gold)
     ci = bootstrap_ci(pred, gold, lambda x: x.mean, seed=0) if len(pred) > 2 else None
     unscored = len(samples) - len(pred)
     interval = f"[{ci.low:.2f}, {ci.high:.2f}]" if ci and math.isfinite(ci.low) else "-"
-    line = (f"| {language} | {len(samples)} | {unscored} ({100 * unscored / len(samples):.0f} %) | "
+    line = (f"| {language} | {JURORS[juror]} | {len(samples)} | {unscored} ({100 * unscored / len(samples):.0f} %) | "
             f"{c.tau:.2f} | {c.rho:.2f} | **{c.mean:.2f}** {interval} |")
     reasons = "; ".join(f"{k} ({n})" for k, n in why.most_common(4))
-    return line + (f"\n|  | unscored because: {reasons} | | | | |" if reasons else "")
+    return line + (f"\n|  | | unscored because: {reasons} | | | | |" if reasons else "")
 
 
 async def main(args: argparse.Namespace) -> None:
     out = Path(args.out)
-    judge = Judge(args.model, team="S5-exec", execute=True)
+    judge = Judge(args.model, team="S5-exec,S5-diff", execute=True)
     rows = []
     try:
         for language in args.langs.split(","):
@@ -67,14 +80,14 @@ async def main(args: argparse.Namespace) -> None:
                 failed = await judge.judge_into(todo, run, concurrency=2, trace=False)
             finally:
                 run.close()
-            rows.append(report(language, samples, out / f"exec-{language}.jsonl"))
+            rows += [report(language, samples, out / f"exec-{language}.jsonl", juror) for juror in JURORS]
             print(f"{language}: {len(todo)} judged now, {failed} failed", flush=True)
     finally:
         judge.close()
-    print(f"\n## S5-exec against the test outcomes ({args.n} rows per set, seed {args.seed}, model "
+    print(f"\n## S5-exec and S5-diff against the test outcomes ({args.n} rows per set, seed {args.seed}, model "
           f"{judge.llm.name})\n")
-    print("| language | n | unscored | tau | rho | avg(tau, rho) [95 % CI] |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| language | juror | n | unscored | tau | rho | avg(tau, rho) [95 % CI] |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     print("\n".join(rows))
 
 

@@ -35,6 +35,7 @@ from sejury.cache import ResultCache
 from sejury.config import JudgeConfig
 from sejury.context import JudgeContext
 from sejury.errors import SejuryError
+from sejury.execution.runner import call_form
 from sejury.graph.member import member_key
 from sejury.graph.supervisor import plan_for, resolve_team
 from sejury.llm import ChatClient
@@ -101,7 +102,8 @@ def _sample_values(sample: Sample) -> dict[str, str]:
     """The template values a sample gives by itself (as the strategies pass them); any other value
     a template reads comes from an earlier reply."""
     return {"language": sample.language, "problem": sample.problem, "candidate": sample.candidate,
-            "reference": sample.reference or "", "test_style": prompts.test_style(sample.language)}
+            "reference": sample.reference or "", "test_style": prompts.test_style(sample.language),
+            "call": call_form(sample.language, sample.problem, sample.reference or "")}
 
 
 def planned_calls(s: StrategySpec, sample: Sample, max_tokens: int) -> list[PlannedCall]:

@@ -79,6 +79,7 @@ class Strategy(str, metaclass=_Roster):
     REFERENCE_ANALYSIS: ClassVar[Strategy]
     GENERATE_TESTS: ClassVar[Strategy]
     TEST_PASS: ClassVar[Strategy]
+    TEST_DIFF: ClassVar[Strategy]
     BLEU: ClassVar[Strategy]
     CHRF: ClassVar[Strategy]
     ROUGE_L: ClassVar[Strategy]
@@ -176,7 +177,8 @@ def _constant(value: str) -> Strategy:
 
 
 for _name in ("direct", "direct_ref", "rethink", "equivalence", "reference_analysis", "generate_tests",
-              "test_pass", "bleu", "chrf", "rouge_l", "codebleu", "meteor", "vanilla", "ice_score", "ice_score_ref"):
+              "test_pass", "test_diff", "bleu", "chrf", "rouge_l", "codebleu", "meteor", "vanilla", "ice_score",
+              "ice_score_ref"):
     setattr(Strategy, _name.upper(), _constant(_name))
 
 

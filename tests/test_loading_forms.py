@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from sejury.execution.languages import _clike
+from sejury.execution.evidence import run_on_candidate, run_reference, validate_on_reference
+from sejury.execution.languages import _adapt, _clike
 from sejury.execution.languages.java import Method, fix_calls, methods_of
 from sejury.execution.languages.javascript import script_of
-from sejury.execution.runner import assemble_program, run_suite, split_tests
+from sejury.execution.runner import assemble_program, call_form, run_suite, split_tests
 from sejury.sandbox.docker import DockerSandbox
 
 JS_TESTS = "console.assert(add(1, 2) === 3);\nconsole.assert(add(-1, 1) === 0);"
@@ -163,3 +164,95 @@ async def test_junit_tests_run_with_junits_assertions(sandbox: DockerSandbox) ->
     assert report.loaded, report.load_error
     assert report.passed == [True, True, True, True, False], report.reasons
     assert "expected [1] but was [2]" in report.reasons[4]
+
+
+# A reference written for another edition of the signature (the shared HumanEval-X sets join
+# HumanEval-X bodies to MultiPL-E signatures): (language, what differs, problem, reference, tests)
+MISMATCHED = [
+    ("java", "a List returned for an ArrayList, a misspelt parameter",
+     "import java.util.*;\nclass Problem {\n    // Interleave.\n"
+     "    public static ArrayList<Long> intersperse(ArrayList<Long> numbers, long delimeter) {\n",
+     "        if (numbers.size() == 0) {\n            return List.of();\n        }\n"
+     "        List<Long> result = new ArrayList<>();\n"
+     "        for (int i = 0; i < numbers.size() - 1; i++) {\n"
+     "            result.add(numbers.get(i));\n            result.add(delimiter);\n        }\n"
+     "        result.add(numbers.get(numbers.size() - 1));\n        return result;\n    }\n}\n",
+     'if (!intersperse(new ArrayList<Long>(Arrays.asList(1L, 2L)), 7L).equals(Arrays.asList(1L, 7L, 2L))) '
+     'throw new AssertionError("t1");\n'
+     'if (!intersperse(new ArrayList<Long>(), 7L).isEmpty()) throw new AssertionError("t2");'),
+    ("java", "a list for a javatuples Pair, a double for a float",
+     "import java.util.*;\nimport org.javatuples.*;\nclass Problem {\n"
+     "    public static Pair<Long, Long> sumProduct(ArrayList<Long> numbers) {\n",
+     "        long sum = 0, product = 1;\n        for (long n : numbers) { sum += n; product *= n; }\n"
+     "        return Arrays.asList(sum, product);\n    }\n}\n",
+     'if (!sumProduct(new ArrayList<Long>(Arrays.asList(2L, 3L))).equals(Pair.with(5L, 6L))) '
+     'throw new AssertionError("t1");'),
+    ("cpp", "a vector<int> for a vector<long>, the parameter under another name",
+     "#include<assert.h>\n#include<bits/stdc++.h>\n// Lengths of the words.\n"
+     "std::vector<long> lengths(std::string sentence) {\n",
+     "    vector<int> out;\n    stringstream ss(text);\n    string w;\n"
+     "    while (ss >> w) out.push_back(w.size());\n    return out;\n}\n",
+     'assert((lengths("ab c") == std::vector<long>({2, 1})));\nassert(lengths("").empty());'),
+]
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize(("language", "what", "problem", "reference", "tests"), MISMATCHED,
+                         ids=[f"{m[0]}: {m[1]}" for m in MISMATCHED])
+async def test_a_reference_for_another_signature_is_adapted_and_a_candidate_is_not(
+        sandbox: DockerSandbox, language: str, what: str, problem: str, reference: str, tests: str) -> None:
+    program = assemble_program(language, problem, reference)
+    suite = split_tests(language, tests)
+    as_given = await run_suite(sandbox, language, program, suite)
+    assert not as_given.loaded  # the premise: it does not compile as it is
+    report, notes = await run_reference(sandbox, language, program, suite)
+    assert report.loaded, report.load_error
+    assert report.passed == [True] * len(suite.units), report.reasons
+    assert notes and all("->" in n or "is the parameter" in n for n in notes), notes
+    ex, valid = await validate_on_reference(sandbox, language, program, tests)
+    assert ex.status == "ran" and ex.reference_adapted == notes and len(valid.units) == len(suite.units)
+    assert "adapted to the signature" in ex.reason
+    # the same body as a *candidate* is never adapted: it fails, as in the benchmark
+    done = await run_on_candidate(sandbox, ex, valid, program)
+    assert done.executable is False and done.pass_ratio == 0.0
+
+
+def test_adaptation_rewrites_only_the_lines_the_compiler_names() -> None:
+    program = ("class Problem {\n    public static ArrayList<String> f(String s) {\n"
+               "        List<String> a = List.of(s);\n        if (a.isEmpty()) return List.of();\n"
+               "        return a;\n    }\n}\n")
+    javac = ("Solution.java:6: error: incompatible types: no instance(s) of type variable(s) E exist so that "
+             "List<E> conforms to ArrayList<String>\n        if (a.isEmpty()) return List.of();\n"
+             "                                       ^\n1 error\n")
+    adapted = _adapt.adapt(_adapt.JAVA, program, javac)
+    assert adapted is not None
+    text, notes = adapted
+    assert text.splitlines()[3] == "        if (a.isEmpty()) return new ArrayList<>(List.of());"
+    assert text.splitlines()[4] == "        return a;"  # not named by the compiler: left alone
+    assert notes == ["line 4: `return List.of();` -> `return new ArrayList<>(List.of());`"]
+    assert _adapt.adapt(_adapt.JAVA, program, "Solution.java:3: error: ';' expected\n") is None
+
+
+def test_an_undeclared_name_is_aliased_only_to_a_parameter_the_body_never_uses() -> None:
+    program = "long f(std::string s, long k) {\n    return str.size() + k;\n}\n"
+    gcc = "solution.cpp:4:12: error: 'str' was not declared in this scope; did you mean 'std'?\n"
+    adapted = _adapt.adapt(_adapt.CPP, program, gcc)
+    assert adapted is not None and adapted[0].splitlines()[1] == "    auto& str = s;"
+    # both parameters used by the body: the undeclared name is something else, not aliased
+    used = "long f(std::string s, long k) {\n    return s.size() + k + str.size();\n}\n"
+    assert _adapt.adapt(_adapt.CPP, used, gcc) is None
+
+
+@pytest.mark.parametrize(("language", "problem", "expected"), [
+    ("java", "import java.util.*;\n\nclass Solution {\n    /** Join. */\n"
+     "    public String concatenate(List<String> strings) {\n", "new Solution().concatenate(...)"),
+    ("java", "import java.util.*;\nclass Problem {\n    // Add.\n    public static long add(long a, long b) {\n",
+     "Problem.add(...)"),
+    ("python", 'def add(a: int, b: int) -> int:\n    """Add them.\n    >>> add(1, 2)\n    3\n    """\n', "add(...)"),
+    ("go", "package main\n\n// Add returns a + b.\nfunc Add(a, b int) int {\n", "Add(...)"),
+    ("javascript", "/* Add. */\nconst add = (a, b) => {\n", "add(...)"),
+    ("cpp", "#include<bits/stdc++.h>\n// Add.\nstd::vector<long> add(std::vector<long> a, long b) {\n", "add(...)"),
+    ("python", "How do I sort a list of tuples by their second item?", ""),
+])
+def test_the_call_form_s5_is_told(language: str, problem: str, expected: str) -> None:
+    assert call_form(language, problem) == expected

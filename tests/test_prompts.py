@@ -80,3 +80,11 @@ def test_docker_dockerfile_matches_the_recipe() -> None:
 
     path = Path(__file__).parent.parent / "docker" / "Dockerfile"
     assert path.read_text() == dockerfile(), "regenerate docker/Dockerfile from sejury/sandbox/docker/image.py"
+
+
+def test_s5_is_told_how_the_function_is_called_when_the_problem_names_one() -> None:
+    told = prompts.render(Strategy.GENERATE_TESTS, Task.CODE_GENERATION, "write",
+                         **{**VALUES, "call": "new Solution().concatenate(...)"})
+    assert "only call it, exactly as `new Solution().concatenate(...)`." in told
+    prose = prompts.render(Strategy.GENERATE_TESTS, Task.CODE_GENERATION, "write", **{**VALUES, "call": ""})
+    assert "only call it.\n" in prose and "exactly as" not in prose

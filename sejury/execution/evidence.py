@@ -4,11 +4,13 @@ the candidate.  Extracting tests and scoring (``strategies/generate_tests.py``) 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from sejury.execution import languages
+from sejury.execution.differential import DifferentialRun, compare, record_calls, unrecord
 from sejury.execution.languages import Suite
 from sejury.execution.patching import PatchError, apply_patch
 from sejury.execution.runner import RunReport, assemble_program, run_suite, split_tests
@@ -43,6 +45,9 @@ class SuiteRun(BaseModel):
 
     @classmethod
     def of(cls, report: RunReport, units: list[str]) -> SuiteRun:
+        units = [unrecord(u) for u in units]  # as written: without differential testing's recorder
+        report = report.model_copy(update={"reasons": [unrecord(r) for r in report.reasons],
+                                           "stdout_tail": unrecord(report.stdout_tail)})
         fails = [{"test": u, "why": why} for u, ok, why in zip(units, report.passed, report.reasons, strict=True)
                  if not ok][:MAX_FAILURES_SHOWN]
         outcomes = [UnitOutcome(test=u[:MAX_UNIT_CHARS], passed=ok, why=why[:MAX_UNIT_CHARS])
@@ -80,6 +85,8 @@ class TestExecution(BaseModel):
     pass_ratio: float | None = None  # candidate's passes over the valid tests
     executable: bool | None = None  # the candidate loads / compiles
     sample_tests: SuiteRun | None = None  # the sample's own tests on the candidate (ground truth)
+    reference_adapted: list[str] = Field(default_factory=list)  # how the reference was fit to its signature
+    differential: DifferentialRun | None = None  # the candidate's values against the reference's, same calls
     sandbox: str = ""
     valid_tests: str = ""  # setup + valid units, as the LLM sees them when predicting
 
@@ -115,31 +122,80 @@ def programs(task: str, language: str, problem: str, reference: str, candidate: 
         return ref, None, f"the candidate patch does not apply: {exc}"
 
 
+MAX_ADAPT_ROUNDS = 3
+
+
+async def run_reference(provider: SandboxProvider, language: str, reference: str, suite: Suite,
+                        ) -> tuple[RunReport, list[str]]:
+    """Run ``suite`` on the reference.  A reference that does not load is adapted to the signature
+    it is joined to (the language's ``adapt_reference``, guided by the compiler; up to three
+    rounds) and kept only if it then loads; returns the report and a note per change made."""
+    lang = languages.get(language)
+    report = first = await run_suite(provider, language, reference, suite)
+    program, notes = reference, []
+    for _ in range(MAX_ADAPT_ROUNDS):
+        if report.loaded or lang is None or lang.adapt_reference is None:
+            break
+        adapted = lang.adapt_reference(program, report.load_error)
+        if adapted is None:
+            break
+        program, more = adapted
+        notes += more
+        report = await run_suite(provider, language, program, suite)
+    return (report, notes) if report.loaded else (first, [])
+
+
+@dataclass
+class Probe:
+    """Differential testing's inputs: S5's tests with the calls of ``function`` recorded, and what
+    the reference returned for them (by unit index)."""
+
+    function: str
+    suite: Suite  # every unit, calls wrapped
+    values: dict[int, list[str]]  # the reference's values
+    valid: list[int] = field(default_factory=list)  # units that passed on the reference
+
+
 async def validate_on_reference(provider: SandboxProvider, language: str, reference: str,
                                 tests: str) -> tuple[TestExecution, Suite]:
     """Run the generated tests on the reference program and keep the ones that pass."""
+    ex, valid, _ = await check_on_reference(provider, language, reference, tests)
+    return ex, valid
+
+
+async def check_on_reference(provider: SandboxProvider, language: str, reference: str, tests: str,
+                             record: str | None = None) -> tuple[TestExecution, Suite, Probe | None]:
+    """Run the tests on the reference and keep the ones that pass; with ``record`` (the problem's
+    function) the calls of it are recorded too, for differential testing (the ``Probe``)."""
     lang = languages.get(language)
     if lang is None:
-        return TestExecution(status="skipped", reason=f"no test runner for {language!r}"), Suite("", [])
+        return TestExecution(status="skipped", reason=f"no test runner for {language!r}"), Suite("", []), None
     suite = split_tests(lang.name, tests, reference=reference)
     if not suite.units:
         return TestExecution(status="skipped", reason="no test could be read from the generated tests",
-                             language=lang.name), suite
-    report = await run_suite(provider, lang.name, reference, suite)
+                             language=lang.name), suite, None
+    if record:
+        suite = Suite(suite.setup, [record_calls(u, i, record) for i, u in enumerate(suite.units)])
+    report, adapted = await run_reference(provider, lang.name, reference, suite)
     ex = TestExecution(status="ran", language=lang.name, generated=len(suite.units), sandbox=provider.isolation,
-                       reference=SuiteRun.of(report, suite.units))
+                       reference=SuiteRun.of(report, suite.units), reference_adapted=adapted)
+    if adapted:
+        ex.reason = ("the reference did not compile as given and was adapted to the signature: "
+                     + "; ".join(adapted))[:600]
     if not report.loaded:
         why = ("the reference does not load or compile in the sandbox, so no test can be validated (the "
                f"harness or the sample's reference is at fault, not the candidate): "
                f"{load_error_line(report.load_error)[:200]}")
-        return ex.model_copy(update={"status": "skipped", "reason": why}), Suite(suite.setup, [])
-    valid = [u for u, ok in zip(suite.units, report.passed, strict=True) if ok]
+        return ex.model_copy(update={"status": "skipped", "reason": why}), Suite(suite.setup, []), None
+    kept = [i for i, ok in enumerate(report.passed) if ok]
+    valid = [suite.units[i] for i in kept]
     ex.invalid_on_reference = len(suite.units) - len(valid)
     ex.valid = len(valid)
-    ex.valid_tests = "\n".join(x for x in [suite.setup, *valid] if x.strip())
+    ex.valid_tests = "\n".join(unrecord(x) for x in [suite.setup, *valid] if x.strip())
     if not valid:
         ex.status, ex.reason = "skipped", "every generated test failed on the reference"
-    return ex, Suite(suite.setup, valid)
+    probe = Probe(record, suite, report.values, kept) if record and report.values else None
+    return ex, Suite(suite.setup, valid), probe
 
 
 def candidate_timeout(ex: TestExecution) -> float | None:
@@ -150,15 +206,37 @@ def candidate_timeout(ex: TestExecution) -> float | None:
 
 
 async def run_on_candidate(provider: SandboxProvider, ex: TestExecution, valid: Suite, candidate: str | None,
-                           why_not: str = "") -> TestExecution:
+                           why_not: str = "", probe: Probe | None = None) -> TestExecution:
     if candidate is None:  # nothing to run (a patch that does not apply): it passes nothing
         run = SuiteRun(loaded=False, total=len(valid.units), passed=0, status="not run", seconds=0.0,
                        load_error=why_not)
-        return ex.model_copy(update={"candidate": run, "executable": False, "pass_ratio": 0.0})
+        diff = None if probe is None else compare(probe.function, probe.suite.units, probe.values, {},
+                                                  set(probe.valid), {})
+        return ex.model_copy(update={"candidate": run, "executable": False, "pass_ratio": 0.0, "differential": diff})
+    if probe is not None:
+        return await _run_with_probe(provider, ex, valid, candidate, probe)
     report = await run_suite(provider, ex.language, candidate, valid, timeout=candidate_timeout(ex))
     run = SuiteRun.of(report, valid.units)
     return ex.model_copy(update={"candidate": run, "executable": report.loaded,
                                  "pass_ratio": report.n_passed / len(valid.units) if valid.units else None})
+
+
+async def _run_with_probe(provider: SandboxProvider, ex: TestExecution, valid: Suite, candidate: str,
+                          probe: Probe) -> TestExecution:
+    """One run of the valid tests and of every test that gave the reference a value: the pass
+    ratio over the valid ones (S5-exec), the agreement of values over the others too (S5-diff)."""
+    order = sorted(set(probe.valid) | set(probe.values))
+    suite = Suite(probe.suite.setup, [probe.suite.units[i] for i in order])
+    report = await run_suite(provider, ex.language, candidate, suite, timeout=candidate_timeout(ex))
+    at = {i: n for n, i in enumerate(order)}
+    view = report.model_copy(update={"passed": [report.passed[at[i]] for i in probe.valid],
+                                     "reasons": [report.reasons[at[i]] for i in probe.valid]})
+    reasons = {i: report.reasons[at[i]] for i in order}
+    diff = compare(probe.function, [unrecord(u) for u in probe.suite.units], probe.values, report.values,
+                   set(probe.valid), reasons)
+    return ex.model_copy(update={"candidate": SuiteRun.of(view, valid.units), "executable": report.loaded,
+                                 "pass_ratio": view.n_passed / len(valid.units) if valid.units else None,
+                                 "differential": diff})
 
 
 async def run_sample_tests(provider: SandboxProvider, language: str, candidate: str, tests: str,

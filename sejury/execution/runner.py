@@ -14,12 +14,13 @@ import re
 from pydantic import BaseModel
 
 from sejury.execution import languages
+from sejury.execution.differential import read_values
 from sejury.execution.languages import Harness, Language, Suite
 from sejury.sandbox.base import ExecResult, ExecStatus, SandboxProvider
 
 # Part of the cache key of S5 with execution: bump it when how programs and tests are built or
 # read changes, so cached pass ratios computed the old way are not reused.
-RUNNERS_VERSION = "5"
+RUNNERS_VERSION = "6"
 
 
 class RunReport(BaseModel):
@@ -34,6 +35,7 @@ class RunReport(BaseModel):
     stdout_tail: str = ""
     stderr_tail: str = ""
     runs: int = 1  # sandbox runs it took (compile retries)
+    values: dict[int, list[str]] = {}  # recorded call values per unit index (differential testing)
 
     @property
     def n_passed(self) -> int:
@@ -64,6 +66,23 @@ def assemble_program(language: str, problem: str, code: str) -> str:
     body as the candidate; then the program is problem + body (as the benchmark's harness does)."""
     lang = languages.get(language)
     return lang.assemble(problem, code) if lang else code
+
+
+_FUNCTION = re.compile(r"^\s*(?:async\s+)?(?:def|func|function)\s+(\w+)\s*\(|"  # Python, Go, JavaScript
+                       r"^\s*(?:export\s+)?(?:const|let|var)\s+(\w+)\s*=\s*(?:async\s*)?(?:function\b|\(|\w+\s*=>)|"
+                       r"^\s*(?:(?:public|private|protected|static|final|inline)\s+)*[\w:<>,\s\[\]*&]+?\s+(\w+)\s*\("
+                       r"[^)]*\)\s*(?:const\s*)?\{\s*$", re.M)  # C++, Java signatures
+_NOT_FUNCTIONS = {"if", "for", "while", "switch", "catch", "main"}
+
+
+def call_form(language: str, problem: str, reference: str = "") -> str:
+    """How a test calls the problem's function (``f(...)``, ``Problem.f(...)``, ``new
+    Solution().f(...)``), for S5's prompt; "" when the problem names no function (prose)."""
+    lang = languages.get(language)
+    names = [n for m in _FUNCTION.finditer(problem) if (n := next(g for g in m.groups() if g)) not in _NOT_FUNCTIONS]
+    if lang is None or not names:
+        return ""
+    return lang.call(assemble_program(language, problem, reference), names[-1])
 
 
 def build_harness(language: str, program: str, suite: Suite, active: dict[int, str], *,
@@ -125,4 +144,4 @@ async def run_suite(sandbox: SandboxProvider, language: str, program: str, suite
                 reasons[i] = f"not reported ({res.status.value})"
     return RunReport(loaded=True, passed=passed, reasons=[reasons[i] for i in range(len(suite.units))],
                      status=res.status, seconds=seconds, runs=runs, stdout_tail=res.stdout[-500:],
-                     stderr_tail=res.stderr[-500:])
+                     stderr_tail=res.stderr[-500:], values=read_values(res.stdout))

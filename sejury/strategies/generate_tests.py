@@ -17,17 +17,19 @@ from typing import Any
 from sejury import prompts
 from sejury.context import JudgeContext
 from sejury.execution import languages
+from sejury.execution.differential import recorded_function
 from sejury.execution.evidence import (
     NOT_REQUESTED,
+    Probe,
     TestExecution,
+    check_on_reference,
     programs,
     run_on_candidate,
     run_sample_tests,
-    validate_on_reference,
 )
 from sejury.execution.languages import Suite
 from sejury.execution.patching import PatchError
-from sejury.execution.runner import RUNNERS_VERSION
+from sejury.execution.runner import RUNNERS_VERSION, call_form
 from sejury.schema import Sample, StrategyResult, Task
 from sejury.scoring import ParsedReply, extract_code
 from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, ask_score, ask_text, register
@@ -59,7 +61,8 @@ def read_tests(text: str, language: str, cut_off: bool) -> tuple[str, int]:
 async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
     written = await ask_text(ctx, rec, "write_tests", prompts.render(
         "generate_tests", sample.task, "write", language=sample.language, problem=sample.problem,
-        reference=sample.reference, test_style=prompts.test_style(sample.language)))
+        reference=sample.reference, test_style=prompts.test_style(sample.language),
+        call=call_form(sample.language, sample.problem, sample.reference or "")))
     tests, n_tests = read_tests(written.text, sample.language, written.finish_reason == "length")
     artifacts: dict[str, Any] = {"tests": tests, "n_tests": n_tests}
     if n_tests == 0:
@@ -67,10 +70,10 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
         return Outcome(None, detail="no tests could be read from the reply", artifacts=artifacts)
 
     execution: TestExecution | None = None
-    valid = None
+    valid = probe = None
     progs: tuple[str, str | None, str] = ("", None, "")
     if ctx.execute:
-        execution, valid, progs = await _validate(sample, ctx, rec, tests)
+        execution, valid, progs, probe = await _validate(sample, ctx, rec, tests)
     predict_on = execution.valid_tests if execution and execution.status == "ran" else tests
     user = prompts.render("generate_tests", sample.task, "predict", language=sample.language, problem=sample.problem,
                           reference=sample.reference, candidate=sample.candidate, tests=predict_on)
@@ -82,7 +85,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
         if execution is None or execution.status != "ran" or valid is None or ctx.sandbox is None:
             return execution
         reference, candidate, why_not = progs
-        done = await run_on_candidate(ctx.sandbox, execution, valid, candidate, why_not)
+        done = await run_on_candidate(ctx.sandbox, execution, valid, candidate, why_not, probe)
         rec.sandbox_event("run_candidate", done.candidate)
         if sample.tests and candidate is not None:
             own = await run_sample_tests(ctx.sandbox, sample.language, candidate, sample.tests, reference)
@@ -101,18 +104,20 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
 
 
 async def _validate(sample: Sample, ctx: JudgeContext, rec: Recorder, tests: str,
-                    ) -> tuple[TestExecution, Suite | None, tuple[str, str | None, str]]:
+                    ) -> tuple[TestExecution, Suite | None, tuple[str, str | None, str], Probe | None]:
     none: tuple[str, str | None, str] = ("", None, "")
     if ctx.sandbox is None:
-        return TestExecution(status="skipped", reason="no sandbox configured"), None, none
+        return TestExecution(status="skipped", reason="no sandbox configured"), None, none, None
     try:
         progs = programs(sample.task.value, sample.language, sample.problem, sample.reference or "",
                          sample.candidate, sample.metadata)
     except PatchError as exc:
-        return TestExecution(status="skipped", reason=f"{exc}; LLM prediction only"), None, none
-    execution, valid = await validate_on_reference(ctx.sandbox, sample.language, progs[0], tests)
+        return TestExecution(status="skipped", reason=f"{exc}; LLM prediction only"), None, none, None
+    # the calls of the problem's function are recorded too: differential testing (S5-diff)
+    execution, valid, probe = await check_on_reference(ctx.sandbox, sample.language, progs[0], tests,
+                                                       record=recorded_function(sample.problem))
     rec.sandbox_event("validate_on_reference", execution.reference)
-    return execution, valid, progs
+    return execution, valid, progs, probe
 
 
 def combine(parsed: ParsedReply | None, ex: TestExecution, artifacts: dict[str, Any], weight: float,
@@ -166,12 +171,15 @@ def _not_run(ctx: JudgeContext, reason: str) -> dict[str, Any]:
 
 
 def feed_digest(result: StrategyResult) -> str:
-    """S5-exec reads the execution record: the pass ratio, or why there is none; its cache key
-    must change when either does (an unscored S5-exec once kept a stale reason from its cache)."""
+    """S5-exec and S5-diff read the execution record: the pass ratio and the agreement of values,
+    or why there are none; their cache keys must change when any does (an unscored S5-exec once
+    kept a stale reason from its cache)."""
     value: Any = result.artifacts.get("execution")
     if isinstance(value, dict):  # old string records (execution off) never fed S5-exec
         if value.get("pass_ratio") is not None:
-            return str(value.get("pass_ratio"))
+            diff = value.get("differential")
+            ratio = diff.get("ratio") if isinstance(diff, dict) else None
+            return f"{value.get('pass_ratio')}|diff:{ratio}"
         return hashlib.sha256(f"{value.get('status')}|{value.get('reason')}".encode()).hexdigest()[:12]
     return str(value)
 

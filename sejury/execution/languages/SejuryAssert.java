@@ -41,4 +41,39 @@ public class SejuryAssert {
     if (e.length != a.length) fail("lengths differ");
     for (int i = 0; i < e.length; i++) assertEquals(e[i], a[i], d);
   }
+  // differential testing: the value of a call, shown alike for reference and candidate, returned unchanged
+  static String sejuryShow(Object o) {
+    if (o == null) return "null";
+    if (o instanceof Double || o instanceof Float) return String.format("%.6g", ((Number) o).doubleValue());
+    if (o instanceof String s) return "\"" + s + "\"";
+    if (o instanceof Character c) return "'" + c + "'";
+    List<String> parts = new ArrayList<>();
+    if (o.getClass().isArray()) {
+      for (int i = 0; i < java.lang.reflect.Array.getLength(o); i++) parts.add(sejuryShow(java.lang.reflect.Array.get(o, i)));
+      return "[" + String.join(", ", parts) + "]";
+    }
+    if (o instanceof Map<?, ?> m) {
+      for (Map.Entry<?, ?> e : m.entrySet()) parts.add(sejuryShow(e.getKey()) + "=" + sejuryShow(e.getValue()));
+      Collections.sort(parts);
+      return "{" + String.join(", ", parts) + "}";
+    }
+    if (o instanceof Iterable<?> it) {
+      for (Object x : it) parts.add(sejuryShow(x));
+      if (o instanceof Set<?>) Collections.sort(parts);
+      return "[" + String.join(", ", parts) + "]";
+    }
+    if (o instanceof Optional<?> op) return op.isPresent() ? "Optional[" + sejuryShow(op.get()) + "]" : "Optional.empty";
+    return String.valueOf(o);
+  }
+  static void sejuryPrint(int i, int k, String s) {
+    s = s.replace("\n", "\\n");
+    System.out.println("@@V " + i + " " + k + " " + (s.length() > 1000 ? s.substring(0, 1000) : s) + "|" + s.length());
+  }
+  public static <T> T sejury_rec(int i, int k, T v) { sejuryPrint(i, k, sejuryShow(v)); return v; }
+  public static long sejury_rec(int i, int k, long v) { sejuryPrint(i, k, String.valueOf(v)); return v; }
+  public static int sejury_rec(int i, int k, int v) { sejuryPrint(i, k, String.valueOf(v)); return v; }
+  public static double sejury_rec(int i, int k, double v) { sejuryPrint(i, k, sejuryShow(v)); return v; }
+  public static float sejury_rec(int i, int k, float v) { sejuryPrint(i, k, sejuryShow(v)); return v; }
+  public static boolean sejury_rec(int i, int k, boolean v) { sejuryPrint(i, k, String.valueOf(v)); return v; }
+  public static char sejury_rec(int i, int k, char v) { sejuryPrint(i, k, sejuryShow(v)); return v; }
 }

@@ -33,6 +33,10 @@ def _as_is(problem: str, code: str) -> str:
     return code
 
 
+def _plain_call(program: str, name: str) -> str:
+    return f"{name}(...)"
+
+
 @dataclass(frozen=True)
 class Language:
     """One language's runner.  ``split(tests, names)`` turns generated tests into a suite, dropping
@@ -48,6 +52,10 @@ class Language:
     timeout: float = 20.0  # seconds for one suite run (compiling included)
     assemble: Callable[[str, str], str] = _as_is  # (problem, code) -> the program to test
     codebleu: str | None = None  # CodeBLEU's name for it, when its parsers cover it
+    # (reference program, its failed load's output) -> the program adapted to its signature and a
+    # note per change, or None; for references only (``_adapt.py``)
+    adapt_reference: Callable[[str, str], tuple[str, list[str]] | None] | None = None
+    call: Callable[[str, str], str] = _plain_call  # (program, function name) -> how a test calls it
 
 
 def wrap_units(units: dict[int, str], before: list[str], indent: str, make: Callable[[int, str], str],

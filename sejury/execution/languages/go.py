@@ -65,19 +65,69 @@ def _unit(i: int, u: str) -> str:
             f"{textwrap.indent(u, '  ')}\n}}()")
 
 
+# differential testing: the value of a call, shown alike for reference and candidate, returned unchanged
+RECORDER = r"""
+func sejuryShow(v reflect.Value) string {
+	switch v.Kind() {
+	case reflect.Invalid:
+		return "nil"
+	case reflect.Float32, reflect.Float64:
+		return fmt.Sprintf("%.6g", v.Float())
+	case reflect.String:
+		return fmt.Sprintf("%q", v.String())
+	case reflect.Slice, reflect.Array:
+		parts := []string{}
+		for i := 0; i < v.Len(); i++ {
+			parts = append(parts, sejuryShow(v.Index(i)))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case reflect.Map:
+		parts := []string{}
+		for _, k := range v.MapKeys() {
+			parts = append(parts, sejuryShow(k)+": "+sejuryShow(v.MapIndex(k)))
+		}
+		sort.Strings(parts)
+		return "{" + strings.Join(parts, ", ") + "}"
+	case reflect.Ptr, reflect.Interface:
+		if v.IsNil() {
+			return "nil"
+		}
+		return sejuryShow(v.Elem())
+	case reflect.Struct:
+		parts := []string{}
+		for i := 0; i < v.NumField(); i++ {
+			parts = append(parts, sejuryShow(v.Field(i)))
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return fmt.Sprintf("%#v", v)
+}
+
+func sejury_rec[T any](i, k int, v T) T {
+	s := sejuryShow(reflect.ValueOf(&v).Elem())
+	n := len(s)
+	if n > 1000 {
+		s = s[:1000]
+	}
+	fmt.Printf("@@V %d %d %s|%d\n", i, k, s, n)
+	return v
+}
+""".strip("\n").splitlines()
+
+
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
     src = re.sub(r"^\s*package\s+\w+", "package sandbox", program, count=1, flags=re.M)
     if not re.search(r"^\s*package\s", src, flags=re.M):
         src = "package sandbox\n\n" + src
-    pkgs = sorted({p for p in ("reflect", "strings", "math", "sort", "strconv")
+    pkgs = sorted({p for p in ("math", "strconv")
                    if re.search(rf"\b{p}\.", suite.setup + "\n".join(active.values()))})
-    imports = "\n".join(f'  "{p}"' for p in ["fmt", "testing", *pkgs])
+    imports = "\n".join(f'  "{p}"' for p in ["fmt", "reflect", "sort", "strings", "testing", *pkgs])
     head = ["package sandbox", "", f"import (\n{imports}\n)", "",
             "type sejuryFailure struct{ msg string }",
             "func sejuryFail(format string, a ...interface{}) { panic(sejuryFailure{fmt.Sprintf(format, a...)}) }",
             "// subtests run inline, so their failures stay in this unit's goroutine",
             "func sejuryRun(t *testing.T, name string, f func(t *testing.T)) bool { f(t); return true }",
-            "", "func TestSejury(t *testing.T) {", "  _ = t"]
+            *RECORDER, "", "func TestSejury(t *testing.T) {", "  _ = t"]
     head += ["  " + ln for ln in suite.setup.splitlines()]
     body, spans = wrap_units(active, head, "  ", _unit)
     body += "\n}\n"

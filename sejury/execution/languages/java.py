@@ -7,7 +7,7 @@ import textwrap
 from pathlib import Path
 from typing import NamedTuple
 
-from sejury.execution.languages import _clike
+from sejury.execution.languages import _adapt, _clike
 from sejury.execution.languages.base import Harness, Language, Suite, compile_then_run, wrap_units
 
 _DEFINES = re.compile(r"^(?:public\s+|final\s+|abstract\s+)*(?:class|interface|record)\s+(\w+)")
@@ -88,6 +88,14 @@ def fix_calls(unit: str, methods: dict[str, Method]) -> str:
     return unit
 
 
+def call(program: str, name: str) -> str:
+    """``Problem.f(...)`` for a static method, ``new Solution().f(...)`` for an instance method."""
+    m = methods_of(_PACKAGE.sub("", program)).get(name)
+    if m is None:
+        return f"{name}(...)"
+    return f"{m.cls}.{name}(...)" if m.static else f"new {m.cls}().{name}(...)"
+
+
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
     program = _PACKAGE.sub("", program)
     cls = _class_of(program)
@@ -112,7 +120,13 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
         spans, "SejuryTestMain.java")
 
 
+def adapt_reference(program: str, output: str) -> tuple[str, list[str]] | None:
+    """A reference fit to its signature (``_adapt.py``), line numbers as javac saw the file."""
+    return _adapt.adapt(_adapt.JAVA, _PACKAGE.sub("", program), output)
+
+
 LANGUAGE = Language(name="java", aliases=(), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=harness,
                     assemble=_clike.assemble_c_like,
-                    test_line=re.compile(r"AssertionError|\bassert\w*\("), timeout=90.0, codebleu="java")
+                    test_line=re.compile(r"AssertionError|\bassert\w*\("), timeout=90.0, codebleu="java",
+                    adapt_reference=adapt_reference, call=call)

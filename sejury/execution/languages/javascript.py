@@ -21,6 +21,24 @@ try {
   process.exit(3);
 }
 console.log("@@LOAD OK");
+// differential testing: the value of a call, shown alike for reference and candidate, returned unchanged
+const sejuryShow = (v) => {
+  if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
+  if (typeof v === "string") return JSON.stringify(v);
+  if (v === null || v === undefined || typeof v !== "object") return String(v);
+  if (Array.isArray(v)) return "[" + v.map(sejuryShow).join(", ") + "]";
+  if (v instanceof Map) {
+    return "Map{" + [...v].map(([a, b]) => sejuryShow(a) + ": " + sejuryShow(b)).sort().join(", ") + "}";
+  }
+  if (v instanceof Set) return "Set{" + [...v].map(sejuryShow).sort().join(", ") + "}";
+  return "{" + Object.keys(v).sort().map((k) => JSON.stringify(k) + ": " + sejuryShow(v[k])).join(", ") + "}";
+};
+globalThis.sejury_rec = (i, k, v) => {
+  let s; try { s = sejuryShow(v); } catch (e) { s = "<unshowable>"; }
+  s = s.replace(/\n/g, "\\n");
+  console.log(`@@V ${i} ${k} ${s.slice(0, 1000)}|${s.length}`);
+  return v;
+};
 const suite = JSON.parse(fs.readFileSync("tests.json", "utf8"));
 try { vm.runInThisContext(suite.setup, { filename: "setup" }); }
 catch (e) { console.log("@@SETUP FAIL " + String(e).slice(0, 300).replace(/\n/g, " ")); }

@@ -1,0 +1,136 @@
+"""Differential evidence from S5's tests: every call of the problem's function in a test is
+recorded (its value, printed by the harness as ``@@V <unit> <k> <value>|<length>``), on the
+reference and on the candidate, and the candidate agrees on a test when it returns the same values
+for the same calls.  The model's *expected* values no longer matter: a test whose expectation the
+model got wrong (dropped by S5-exec) still gives an input, and the reference gives its answer.
+
+Calls are wrapped textually (``f(x)`` -> ``sejury_rec(<unit>, <k>, f(x))``, the outermost call
+only, strings skipped); each harness defines ``sejury_rec``, which prints the value and returns it
+unchanged.  A function declared ``void`` (or a Go function returning several values) is not
+wrapped: there is no value to compare.  Values are shown alike in every language (floats to six
+significant digits, sets and maps sorted) and object addresses are blanked before comparing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, Field
+
+from sejury.execution.languages import _clike
+
+RECORDER = "sejury_rec"
+MAX_MISMATCHES_SHOWN = 5
+_VALUE = re.compile(r"^@@V (\d+) (\d+) (.*)$", re.M)
+_ADDRESS = re.compile(r"(?:0x[0-9a-fA-F]{6,}|@[0-9a-f]{5,8}\b)")
+_SIGNATURE = re.compile(
+    r"^\s*(?:async\s+)?def\s+(?P<py>\w+)\s*\(|"  # Python
+    r"^\s*func\s+(?P<go>\w+)\s*\([^)]*\)\s*(?P<go_ret>[^{]*)\{|"  # Go
+    r"^\s*(?:export\s+)?(?:async\s+)?function\s*(?P<js>\w+)\s*\(|"  # JavaScript
+    r"^\s*(?:export\s+)?(?:const|let|var)\s+(?P<js_var>\w+)\s*=\s*(?:async\s*)?(?:function\b|\(|\w+\s*=>)|"
+    r"^\s*(?:(?:public|private|protected|static|final|inline)\s+)*(?P<ret>[\w:<>,\s\[\]*&]+?)\s+(?P<c>\w+)\s*\("
+    r"[^)]*\)\s*(?:const\s*)?(?:throws\s+[\w\s,.]+)?\{\s*$", re.M)  # C++, Java
+_NOT_FUNCTIONS = {"if", "for", "while", "switch", "catch", "main", "return", "else"}
+
+
+def recorded_function(problem: str) -> str | None:
+    """The function whose calls are recorded: the last one the problem's code declares, when it
+    returns one value (not ``void``, not a Go tuple); None for prose problems."""
+    found: tuple[str, bool] | None = None
+    for m in _SIGNATURE.finditer(problem):
+        name = m.group("py") or m.group("go") or m.group("js") or m.group("js_var") or m.group("c")
+        if not name or name in _NOT_FUNCTIONS:
+            continue
+        if m.group("go") is not None:
+            ret = m.group("go_ret").strip()
+            found = (name, bool(ret) and not ret.startswith("("))
+        elif m.group("c") is not None:
+            words = m.group("ret").split()
+            found = (name, "void" not in words and not {"return", "new", "else"} & set(words))
+        else:
+            found = (name, True)
+    return found[0] if found and found[1] else None
+
+
+def record_calls(unit: str, index: int, name: str) -> str:
+    """``unit`` with each outermost call of ``name`` (with its qualifier: ``Problem.``, ``new
+    Solution().``, ``s.``) wrapped in the recorder, numbered in order."""
+    call = re.compile(rf"(?<![\w$.])(?:new\s+\w+\s*\(\s*\)\s*\.\s*|[A-Za-z_$][\w$]*\s*\.\s*)*{re.escape(name)}\s*\(")
+    out: list[str] = []
+    i = k = 0
+    while i < len(unit):
+        ch = unit[i]
+        if ch in "\"'`":
+            end = _clike.string_end(unit, i)
+            out.append(unit[i:end + 1])
+            i = end + 1
+            continue
+        m = call.match(unit, i) if (i == 0 or not (unit[i - 1].isalnum() or unit[i - 1] in "_$.")) else None
+        if m:
+            close = _clike.closing(unit, m.end() - 1)
+            if close > 0:
+                out.append(f"{RECORDER}({index}, {k}, {unit[i:close + 1]})")
+                k += 1
+                i = close + 1
+                continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def unrecord(unit: str) -> str:
+    """The unit as written: every ``sejury_rec(i, k, X)`` back to ``X``."""
+    out, i = [], 0
+    while (j := unit.find(RECORDER + "(", i)) >= 0:
+        close = _clike.closing(unit, j + len(RECORDER))
+        inner = unit[j + len(RECORDER) + 1:close] if close > 0 else ""
+        parts = inner.split(",", 2)
+        if close < 0 or len(parts) < 3:
+            break
+        out.append(unit[i:j])
+        out.append(unrecord(parts[2].strip()))
+        i = close + 1
+    return "".join(out) + unit[i:]
+
+
+def read_values(stdout: str) -> dict[int, list[str]]:
+    """Each unit's recorded values, in call order, object addresses blanked."""
+    got: dict[int, dict[int, str]] = {}
+    for m in _VALUE.finditer(stdout):
+        got.setdefault(int(m.group(1)), {})[int(m.group(2))] = _ADDRESS.sub("@", m.group(3).rstrip())
+    return {i: [vals[k] for k in sorted(vals)] for i, vals in got.items()}
+
+
+class Mismatch(BaseModel):
+    test: str
+    reference: str
+    candidate: str  # "(no value: ...)" when the call raised or never ran
+
+
+class DifferentialRun(BaseModel):
+    """The candidate against the reference on the calls of S5's tests."""
+
+    function: str
+    inputs: int  # tests whose calls returned on the reference (usable inputs)
+    agreed: int  # of them, the candidate returned the same values
+    from_invalid: int = 0  # usable tests whose stated expectation was wrong (S5-exec dropped them)
+    ratio: float | None = None
+    mismatches: list[Mismatch] = Field(default_factory=list)
+
+
+def compare(function: str, units: list[str], reference: dict[int, list[str]], candidate: dict[int, list[str]],
+            valid: set[int], reasons: dict[int, str]) -> DifferentialRun:
+    """Agreement per test: the candidate's values equal the reference's, call for call."""
+    usable = [i for i in range(len(units)) if reference.get(i)]
+    agreed, shown = 0, list[Mismatch]()
+    for i in usable:
+        mine = candidate.get(i, [])
+        if mine == reference[i]:
+            agreed += 1
+        elif len(shown) < MAX_MISMATCHES_SHOWN:
+            first = next((k for k, v in enumerate(reference[i]) if k >= len(mine) or mine[k] != v), 0)
+            theirs = mine[first] if first < len(mine) else f"(no value: {reasons.get(i) or 'the call did not return'})"
+            shown.append(Mismatch(test=units[i][:300], reference=reference[i][first][:300], candidate=theirs[:300]))
+    return DifferentialRun(function=function, inputs=len(usable), agreed=agreed,
+                           from_invalid=sum(1 for i in usable if i not in valid),
+                           ratio=agreed / len(usable) if usable else None, mismatches=shown)

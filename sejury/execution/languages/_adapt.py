@@ -1,0 +1,157 @@
+"""Adapting a *reference* body to the signature it is joined to, guided by the compiler.
+
+Benchmarks mix editions: the shared HumanEval-X sets join HumanEval-X reference bodies to
+MultiPL-E signatures, so a correct reference returns ``List<Integer>`` where the signature says
+``ArrayList<Integer>``, a ``vector<int>`` for a ``vector<long>``, or names the parameter
+``string`` where the signature calls it ``music_string``.  Such a reference does not compile,
+and no test can be validated on it: the harness's problem, never the candidate's.  These rules
+rewrite only the lines the compiler names, in two ways that keep the reference's behaviour:
+
+- a ``return`` of the wrong type converts the value to the declared type (a copy into the
+  declared collection, a numeric cast);
+- an undeclared name in a one-parameter function whose body never mentions the parameter is
+  that parameter under its other edition's name (an alias is declared).
+
+Candidates are never adapted: a candidate that does not compile fails, as in the benchmark.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+from sejury.execution.languages import _clike
+
+_RETURN = re.compile(r"\breturn\s+(?P<expr>[^;]+);")
+_SIGNATURE = re.compile(r"^\s*(?:(?:public|private|protected|static|final|inline|constexpr)\s+)*"
+                        r"(?P<ret>[\w:<>,\s\[\]*&]+?)\s+(?P<name>\w+)\s*\((?P<params>[^)]*)\)\s*"
+                        r"(?:const\s*)?(?:throws\s+[\w\s,.]+)?\{\s*$")
+_KEYWORDS = {"if", "for", "while", "switch", "catch", "return", "else", "new"}
+
+
+@dataclass(frozen=True)
+class Error:
+    line: int  # 0-based, in the program
+    message: str  # the diagnostic and its notes (up to the next diagnostic)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One language's reading of its compiler and its two rewrites."""
+
+    diagnostic: re.Pattern[str]  # groups: line, message
+    prefix_lines: int  # lines the harness puts before the program in the compiled file
+    wrong_return: re.Pattern[str]  # a message that a returned value has the wrong type
+    undeclared: re.Pattern[str]  # a message naming an undeclared variable (group 1)
+    convert: Callable[[str, str], str | None]  # (declared return type, expression) -> converted
+    alias: Callable[[str, str], str]  # (undeclared name, parameter) -> a declaration line
+
+
+def errors(rules: Rules, output: str) -> list[Error]:
+    found = list(rules.diagnostic.finditer(output))
+    out = []
+    for k, m in enumerate(found):
+        end = found[k + 1].start() if k + 1 < len(found) else len(output)
+        out.append(Error(int(m.group("line")) - 1 - rules.prefix_lines, output[m.start("message"):end]))
+    return out
+
+
+def _enclosing(lines: list[str], i: int) -> tuple[int, re.Match[str]] | None:
+    for j in range(min(i, len(lines) - 1), -1, -1):
+        m = _SIGNATURE.match(lines[j])
+        if m and m.group("name") not in _KEYWORDS and not set(m.group("ret").split()) & _KEYWORDS:
+            return j, m
+    return None
+
+
+def _parameter_named(name: str, params: str, body: str) -> str | None:
+    """The parameter an undeclared ``name`` stands for: one the body never mentions, the only
+    parameter, or else the only such one whose name is like ``name`` (``delimiter`` for
+    ``delimeter``, ``operator`` for ``op``, ``string`` for ``music_string``)."""
+    items = _clike.top_level_items(params.replace("<", "(").replace(">", ")"))
+    names = [m.group(1) for it in items if (m := re.search(r"(\w+)\s*(?:\[\s*\])*$", it))]
+    unused = [p for p in names if p != name and not re.search(rf"\b{re.escape(p)}\b", body)]
+    if len(names) == 1:
+        return unused[0] if unused else None
+    alike = [p for p in unused if p in name or name in p or SequenceMatcher(None, p, name).ratio() >= 0.75]
+    return alike[0] if len(alike) == 1 else None
+
+
+def adapt(rules: Rules, program: str, output: str) -> tuple[str, list[str]] | None:
+    """The program with the lines the compiler names rewritten, and a note per rewrite; None when
+    no rule applies."""
+    lines = program.splitlines()
+    notes: list[str] = []
+    aliased: dict[int, dict[str, str]] = {}  # signature line -> undeclared name -> its declaration
+    for err in errors(rules, output):
+        if not 0 <= err.line < len(lines):
+            continue
+        sig = _enclosing(lines, err.line)
+        if sig is None:
+            continue
+        at, m = sig
+        returns = list(_RETURN.finditer(lines[err.line]))
+        ret = returns[0] if len(returns) == 1 else None
+        undeclared = rules.undeclared.search(err.message)
+        if ret and rules.wrong_return.search(err.message):
+            converted = rules.convert(" ".join(m.group("ret").split()), ret.group("expr"))
+            line = lines[err.line]
+            if converted and converted != ret.group(0):
+                notes.append(f"line {err.line + 1}: `{ret.group(0)}` -> `{converted}`")
+                lines[err.line] = line[:ret.start()] + converted + line[ret.end():]
+        elif undeclared:
+            name = undeclared.group(1)
+            param = _parameter_named(name, m.group("params"), "\n".join(lines[at + 1:]))
+            if param and name not in aliased.setdefault(at, {}):
+                aliased[at][name] = rules.alias(name, param)
+                notes.append(f"`{name}` is the parameter `{param}` (line {at + 1})")
+    for at in sorted(aliased, reverse=True):
+        indent = re.match(r"\s*", lines[at + 1] if at + 1 < len(lines) else "")
+        lines[at + 1:at + 1] = [(indent.group(0) if indent else "") + decl for decl in aliased[at].values()]
+    return ("\n".join(lines) + "\n", notes) if notes else None
+
+
+_JAVA_COLLECTIONS = {"ArrayList", "LinkedList", "HashMap", "HashSet", "TreeMap", "TreeSet", "LinkedHashMap",
+                     "LinkedHashSet"}
+_JAVA_PRIMITIVES = {"int", "long", "float", "double", "short", "byte"}
+_JAVA_BOXED = {"Integer": "intValue", "Long": "longValue", "Float": "floatValue", "Double": "doubleValue"}
+
+
+def _java_convert(declared: str, expr: str) -> str | None:
+    outer = declared.split("<")[0].split()[-1]
+    if outer in _JAVA_COLLECTIONS:
+        return f"return new {outer}<>({expr});"
+    if outer == "Pair":  # javatuples: a two-element list as the declared pair
+        return f"return Pair.fromCollection({expr});"
+    if outer in _JAVA_PRIMITIVES:
+        return f"return ({outer}) ({expr});"
+    if outer in _JAVA_BOXED:
+        return f"return ((Number) ({expr})).{_JAVA_BOXED[outer]}();"
+    return None
+
+
+JAVA = Rules(
+    diagnostic=re.compile(r"^\w+\.java:(?P<line>\d+): error: (?P<message>.*)$", re.M),
+    prefix_lines=2,  # the harness's two import lines
+    wrong_return=re.compile(r"incompatible types"),
+    undeclared=re.compile(r"cannot find symbol\s*\n.*\n.*\n\s*symbol:\s+variable (\w+)"),
+    convert=_java_convert,
+    alias=lambda name, param: f"var {name} = {param};",
+)
+
+
+def _cpp_convert(declared: str, expr: str) -> str | None:
+    # a container of the other element type (vector<int> for vector<long>): copied element by element
+    return f"{{ auto&& sejury_value = {expr}; return {{sejury_value.begin(), sejury_value.end()}}; }}"
+
+
+CPP = Rules(
+    diagnostic=re.compile(r"^solution\.cpp:(?P<line>\d+):\d+: error: (?P<message>.*)$", re.M),
+    prefix_lines=2,  # the harness's #include and using lines
+    wrong_return=re.compile(r"could not convert"),
+    undeclared=re.compile(r"[‘'`](\w+)[’'] was not declared in this scope"),
+    convert=_cpp_convert,
+    alias=lambda name, param: f"auto& {name} = {param};",
+)

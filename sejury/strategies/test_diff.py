@@ -1,0 +1,57 @@
+"""S5-diff: differential testing on S5's tests, as a juror of its own (0-100, no extra LLM call).
+
+Every call of the problem's function in S5's tests is recorded on the reference and on the
+candidate (``execution/differential.py``); the score is ``100 * agreed / inputs``, the share of
+tests whose calls return the same values on both.  The model's expected values play no part, so
+a test it got wrong still counts as an input and the reference supplies the answer; a call that
+raises on the reference gives no input.  A weak model's tests often assert little (38 % of wrong
+HumanEval candidates passed every valid S5 test in one probe); comparing every returned value
+catches more.  It can also reject a correct candidate on inputs outside the problem's domain, where
+any answer is right: calibration weighs it against S5-exec.
+"""
+
+from __future__ import annotations
+
+from sejury.context import JudgeContext
+from sejury.execution.evidence import TestExecution
+from sejury.schema import Sample, StrategyResult
+from sejury.scoring import ParsedReply
+from sejury.strategies import generate_tests
+from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register
+
+
+async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
+    if feed is None:
+        return Outcome(None, detail="S5 did not run, so there are no calls to compare")
+    ex = TestExecution.from_artifact(feed.artifacts.get("execution"))
+    if ex is None or ex.status != "ran":
+        why = (ex.reason if ex else "") or feed.detail or f"S5 is {feed.status.value}"
+        return Outcome(None, detail=f"S5's tests did not run: {why}")
+    diff = ex.differential
+    if diff is None:
+        return Outcome(None, detail="no call of the problem's function was recorded on the reference (a prose "
+                                    "problem, a function without a return value, or no test calls it)")
+    if diff.ratio is None:
+        return Outcome(None, detail=f"no call of {diff.function} returned on the reference")
+    artifacts = {"agreement": diff.ratio, "inputs": diff.inputs, "agreed": diff.agreed,
+                 "from_invalid": diff.from_invalid, "function": diff.function,
+                 "mismatches": [m.model_dump() for m in diff.mismatches]}
+    return Outcome(ParsedReply(score=round(100 * diff.ratio, 2)), artifacts=artifacts)
+
+
+def detail_lines(result: StrategyResult) -> list[str]:
+    a = result.artifacts
+    if "agreement" not in a:
+        return []
+    lines = [f"candidate returned the reference's values on {a['agreed']}/{a['inputs']} tests' calls of "
+             f"{a['function']} ({a['from_invalid']} of them from tests whose expectation was wrong)"]
+    for m in a.get("mismatches", [])[:2]:
+        lines.append(f"differs: {m['test'][:120]} -> reference {m['reference'][:60]}, candidate {m['candidate'][:60]}")
+    return lines
+
+
+SPEC = register(StrategySpec(
+    value="test_diff", paper_name="S5-diff", aliases=("diff", "differential"), kind=Kind.EVIDENCE, run=run, rank=52,
+    version=lambda: "diff-1", applies=generate_tests.applies, needs_execute=True, feeders=("generate_tests",),
+    detail_lines=detail_lines,
+    summary="the share of S5's tests whose calls return the reference's values on the candidate"))

@@ -1,0 +1,113 @@
+"""Differential testing (S5-diff) on the real sandbox, in all five languages: the calls in S5's
+tests are recorded on the reference and on the candidate, and a wrong candidate that passes every
+*valid* test is still caught where its values differ, including on tests whose stated expectation
+was wrong (S5-exec drops those)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sejury.execution.differential import record_calls, recorded_function, unrecord
+from sejury.execution.evidence import check_on_reference, run_on_candidate
+from sejury.execution.runner import assemble_program
+from sejury.sandbox.docker import DockerSandbox
+
+# (language, problem, reference, wrong candidate, tests: the second's expectation is wrong)
+ABS_SUM = [
+    ("python", 'def abs_sum(a: int, b: int) -> int:\n    """Sum of the absolute values."""\n',
+     "    return abs(a) + abs(b)\n", "    return a + b\n",
+     "assert abs_sum(1, 2) == 3\nassert abs_sum(-1, 2) == 1\nassert abs_sum(0, 0) == 0"),
+    ("javascript", "/* Sum of the absolute values. */\nconst absSum = (a, b) => {\n",
+     "  return Math.abs(a) + Math.abs(b);\n}\n", "  return a + b;\n}\n",
+     "console.assert(absSum(1, 2) === 3);\nconsole.assert(absSum(-1, 2) === 1);\nconsole.assert(absSum(0, 0) === 0);"),
+    ("java", "import java.util.*;\nclass Problem {\n    // Sum of the absolute values.\n"
+     "    public static long absSum(long a, long b) {\n",
+     "        return Math.abs(a) + Math.abs(b);\n    }\n}\n", "        return a + b;\n    }\n}\n",
+     'if (absSum(1L, 2L) != 3L) throw new AssertionError("t1");\n'
+     'if (Problem.absSum(-1L, 2L) != 1L) throw new AssertionError("t2");\n'
+     'if (absSum(0L, 0L) != 0L) throw new AssertionError("t3");'),
+    ("cpp", "#include<bits/stdc++.h>\n// Sum of the absolute values.\nlong abs_sum(long a, long b) {\n",
+     "    return labs(a) + labs(b);\n}\n", "    return a + b;\n}\n",
+     "assert(abs_sum(1, 2) == 3);\nassert(abs_sum(-1, 2) == 1);\nassert(abs_sum(0, 0) == 0);"),
+    ("go", "package main\n\n// AbsSum is the sum of the absolute values.\nfunc AbsSum(a, b int) int {\n",
+     "    return int(math.Abs(float64(a)) + math.Abs(float64(b)))\n}\n", "    return a + b\n}\n",
+     'func TestAbsSum(t *testing.T) {\n\tif AbsSum(1, 2) != 3 { t.Errorf("t1") }\n'
+     '\tif AbsSum(-1, 2) != 1 { t.Errorf("t2") }\n\tif AbsSum(0, 0) != 0 { t.Errorf("t3") }\n}'),
+]
+
+# containers and floats go through every language's value printer: (language, problem, body, tests)
+HALVES = [
+    ("python", "def halves(xs: list) -> list:\n", "    return [x / 2 for x in xs]\n",
+     "assert halves([3, 4]) == [1.5, 2.0]\nassert halves([]) == [1]"),
+    ("javascript", "const halves = (xs) => {\n", "  return xs.map((x) => x / 2);\n}\n",
+     "console.assert(JSON.stringify(halves([3, 4])) === '[1.5,2]');\nconsole.assert(halves([]).length === 1);"),
+    ("java", "import java.util.*;\nclass Problem {\n    public static ArrayList<Double> halves(ArrayList<Long> xs) {\n",
+     "        ArrayList<Double> out = new ArrayList<>();\n        for (long x : xs) out.add(x / 2.0);\n"
+     "        return out;\n    }\n}\n",
+     'if (!halves(new ArrayList<>(Arrays.asList(3L, 4L))).equals(Arrays.asList(1.5, 2.0))) '
+     'throw new AssertionError("t1");\nif (halves(new ArrayList<>()).size() != 1) throw new AssertionError("t2");'),
+    ("cpp", "#include<bits/stdc++.h>\nstd::vector<double> halves(std::vector<long> xs) {\n",
+     "    std::vector<double> out;\n    for (long x : xs) out.push_back(x / 2.0);\n    return out;\n}\n",
+     "assert((halves({3, 4}) == std::vector<double>({1.5, 2.0})));\nassert(halves({}).size() == 1);"),
+    ("go", "package main\n\nfunc Halves(xs []int) []float64 {\n",
+     "    out := []float64{}\n    for _, x := range xs {\n        out = append(out, float64(x)/2)\n    }\n"
+     "    return out\n}\n",
+     'func TestHalves(t *testing.T) {\n'
+     '\tif got := Halves([]int{3, 4}); len(got) != 2 || got[0] != 1.5 { t.Errorf("t1") }\n'
+     '\tif len(Halves([]int{})) != 1 { t.Errorf("t2") }\n}'),
+]
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize(("language", "problem", "reference", "wrong", "tests"), ABS_SUM, ids=[c[0] for c in ABS_SUM])
+async def test_a_wrong_candidate_passing_every_valid_test_is_caught_by_its_values(
+        sandbox: DockerSandbox, language: str, problem: str, reference: str, wrong: str, tests: str) -> None:
+    function = recorded_function(problem)
+    assert function is not None
+    ex, valid, probe = await check_on_reference(sandbox, language, assemble_program(language, problem, reference),
+                                                tests, record=function)
+    assert ex.status == "ran" and ex.valid == 2 and ex.invalid_on_reference == 1, ex
+    assert probe is not None and sorted(probe.values) == [0, 1, 2]
+    assert "sejury_rec" not in ex.valid_tests and "sejury_rec" not in str(ex.reference)  # shown as written
+    bad = await run_on_candidate(sandbox, ex, valid, assemble_program(language, problem, wrong), probe=probe)
+    assert bad.pass_ratio == 1.0  # S5-exec: every valid test passes on the wrong candidate
+    assert bad.differential is not None
+    assert (bad.differential.inputs, bad.differential.agreed, bad.differential.from_invalid) == (3, 2, 1)
+    (m,) = bad.differential.mismatches
+    assert m.reference == "3|1" and m.candidate == "1|1" and "sejury_rec" not in m.test
+    good = await run_on_candidate(sandbox, ex, valid, assemble_program(language, problem, reference), probe=probe)
+    assert good.pass_ratio == 1.0 and good.differential is not None and good.differential.ratio == 1.0
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize(("language", "problem", "body", "tests"), HALVES, ids=[c[0] for c in HALVES])
+async def test_containers_and_floats_are_recorded_alike(sandbox: DockerSandbox, language: str, problem: str,
+                                                        body: str, tests: str) -> None:
+    program = assemble_program(language, problem, body)
+    ex, valid, probe = await check_on_reference(sandbox, language, program, tests, record=recorded_function(problem))
+    assert ex.valid == 1 and probe is not None, ex  # the second test's expectation is wrong
+    assert "1.5" in probe.values[0][0] and len(probe.values) == 2, probe.values
+    done = await run_on_candidate(sandbox, ex, valid, program, probe=probe)
+    assert done.differential is not None and (done.differential.inputs, done.differential.agreed) == (2, 2)
+
+
+def test_calls_are_wrapped_outermost_only_strings_skipped_and_shown_as_written() -> None:
+    unit = 'if (!(Problem.f(f(1), ")").equals(new Solution().f(2)))) throw new AssertionError("f(3)");'
+    wrapped = record_calls(unit, 4, "f")
+    assert wrapped == ('if (!(sejury_rec(4, 0, Problem.f(f(1), ")")).equals(sejury_rec(4, 1, new Solution().f(2)))))'
+                       ' throw new AssertionError("f(3)");')
+    assert unrecord(wrapped) == unit
+    assert record_calls("assert g(1) == 2 and xf(1)", 0, "f") == "assert g(1) == 2 and xf(1)"
+
+
+@pytest.mark.parametrize(("problem", "expected"), [
+    ('def add(a, b):\n    """Add."""\n', "add"),
+    ("func Add(a, b int) int {\n", "Add"),
+    ("func Div(a, b int) (int, error) {\n", None),  # two values: nothing to compare as one
+    ("class Problem {\n    public static void sortInPlace(int[] a) {\n", None),  # no value
+    ("std::vector<long> f(long a) {\n", "f"),
+    ("const f = (a) => {\n", "f"),
+    ("How do I sort a list of tuples by their second item?", None),
+])
+def test_the_recorded_function_returns_one_value(problem: str, expected: str | None) -> None:
+    assert recorded_function(problem) == expected
