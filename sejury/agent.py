@@ -60,7 +60,7 @@ class JurorFeedback(BaseModel):
 
 
 class FailingTest(BaseModel):
-    juror: str  # the juror that ran it: sample_tests (the caller's tests) or generate_tests / test_pass
+    juror: str  # the juror that ran it: sample_tests (the caller's tests), generate_tests / test_pass, test_diff
     test: str
     why: str
 
@@ -134,6 +134,10 @@ def _failing_tests(verdict: Verdict, limit: int = 5) -> list[FailingTest]:
                 out.append(FailingTest(juror=name, test="(the code did not load)", why=suite.load_error[-300:]))
                 continue
             out.extend(FailingTest(juror=name, test=f.get("test", ""), why=f.get("why", "")) for f in suite.failures)
+        if ex.differential is not None and "test_diff" in verdict.strategies:  # S5-diff: the values that differ
+            out.extend(FailingTest(juror="test_diff", test=m.test, why=f"returned {m.candidate.rsplit('|', 1)[0]} "
+                                   f"where the reference returns {m.reference.rsplit('|', 1)[0]}")
+                       for m in ex.differential.mismatches)
     unique = {(t.test, t.why): t for t in reversed(out)}  # S5 and S5-exec report the same run
     return list(reversed(unique.values()))[:limit]
 

@@ -71,6 +71,24 @@ def test_failing_executed_tests_are_reported_once() -> None:
     assert "Tests run (sample_tests): 2/3 of the sample's tests passed." in fb.text()
 
 
+def test_values_that_differ_from_the_reference_are_fed_back_with_s5_diff() -> None:
+    from sejury.execution.differential import DifferentialRun, Mismatch
+
+    diff = DifferentialRun(function="abs_sum", inputs=3, agreed=2, from_invalid=1, ratio=2 / 3,
+                           mismatches=[Mismatch(test="assert abs_sum(-1, 2) == 1", reference="3|1", candidate="1|1")])
+    run = SuiteRun(loaded=True, total=2, passed=2, status="completed", seconds=0.1)
+    record = Execution(status="ran", candidate=run, differential=diff).model_dump()
+    v = verdict({"generate_tests": 90, "test_diff": 66.67})
+    v.strategies["generate_tests"].artifacts["execution"] = record
+    fb = feedback_of(v)
+    assert [(t.juror, t.test, t.why) for t in fb.failing_tests] == [
+        ("test_diff", "assert abs_sum(-1, 2) == 1", "returned 1 where the reference returns 3")]
+    # without S5-diff in the verdict, the same record adds nothing
+    v2 = verdict({"generate_tests": 90})
+    v2.strategies["generate_tests"].artifacts["execution"] = record
+    assert feedback_of(v2).failing_tests == []
+
+
 def test_the_tool_returns_text_for_the_agent_and_feedback_as_artifact(make_judge: MakeJudge) -> None:
     judge, _ = make_judge(team="direct,equivalence")
     tool = judge.as_tool(ReviewPolicy(threshold=60))
