@@ -135,9 +135,10 @@ def _failing_tests(verdict: Verdict, limit: int = 5) -> list[FailingTest]:
                 continue
             out.extend(FailingTest(juror=name, test=f.get("test", ""), why=f.get("why", "")) for f in suite.failures)
         if ex.differential is not None and "test_diff" in verdict.strategies:  # S5-diff: the values that differ
-            out.extend(FailingTest(juror="test_diff", test=m.test, why=f"returned {m.candidate.rsplit('|', 1)[0]} "
-                                   f"where the reference returns {m.reference.rsplit('|', 1)[0]}")
-                       for m in ex.differential.mismatches)
+            for m in ex.differential.mismatches:
+                theirs, mine = m.shown()
+                out.append(FailingTest(juror="test_diff", test=m.test,
+                                       why=f"returned {mine} where the reference returns {theirs}"))
     unique = {(t.test, t.why): t for t in reversed(out)}  # S5 and S5-exec report the same run
     return list(reversed(unique.values()))[:limit]
 

@@ -18,38 +18,19 @@ import re
 from pydantic import BaseModel, Field
 
 from sejury.execution.languages import _clike
+from sejury.execution.signatures import last_function
 
 RECORDER = "sejury_rec"
 MAX_MISMATCHES_SHOWN = 5
 _VALUE = re.compile(r"^@@V (\d+) (\d+) (.*)$", re.M)
 _ADDRESS = re.compile(r"(?:0x[0-9a-fA-F]{6,}|@[0-9a-f]{5,8}\b)")
-_SIGNATURE = re.compile(
-    r"^\s*(?:async\s+)?def\s+(?P<py>\w+)\s*\(|"  # Python
-    r"^\s*func\s+(?P<go>\w+)\s*\([^)]*\)\s*(?P<go_ret>[^{]*)\{|"  # Go
-    r"^\s*(?:export\s+)?(?:async\s+)?function\s*(?P<js>\w+)\s*\(|"  # JavaScript
-    r"^\s*(?:export\s+)?(?:const|let|var)\s+(?P<js_var>\w+)\s*=\s*(?:async\s*)?(?:function\b|\(|\w+\s*=>)|"
-    r"^\s*(?:(?:public|private|protected|static|final|inline)\s+)*(?P<ret>[\w:<>,\s\[\]*&]+?)\s+(?P<c>\w+)\s*\("
-    r"[^)]*\)\s*(?:const\s*)?(?:throws\s+[\w\s,.]+)?\{\s*$", re.M)  # C++, Java
-_NOT_FUNCTIONS = {"if", "for", "while", "switch", "catch", "main", "return", "else"}
 
 
 def recorded_function(problem: str) -> str | None:
     """The function whose calls are recorded: the last one the problem's code declares, when it
     returns one value (not ``void``, not a Go tuple); None for prose problems."""
-    found: tuple[str, bool] | None = None
-    for m in _SIGNATURE.finditer(problem):
-        name = m.group("py") or m.group("go") or m.group("js") or m.group("js_var") or m.group("c")
-        if not name or name in _NOT_FUNCTIONS:
-            continue
-        if m.group("go") is not None:
-            ret = m.group("go_ret").strip()
-            found = (name, bool(ret) and not ret.startswith("("))
-        elif m.group("c") is not None:
-            words = m.group("ret").split()
-            found = (name, "void" not in words and not {"return", "new", "else"} & set(words))
-        else:
-            found = (name, True)
-    return found[0] if found and found[1] else None
+    found = last_function(problem)
+    return found.name if found and found.returns_value else None
 
 
 def record_calls(unit: str, index: int, name: str) -> str:
@@ -65,7 +46,7 @@ def record_calls(unit: str, index: int, name: str) -> str:
             out.append(unit[i:end + 1])
             i = end + 1
             continue
-        m = call.match(unit, i) if (i == 0 or not (unit[i - 1].isalnum() or unit[i - 1] in "_$.")) else None
+        m = call.match(unit, i)  # its lookbehind sees the text before i: never inside a name
         if m:
             close = _clike.closing(unit, m.end() - 1)
             if close > 0:
@@ -101,10 +82,17 @@ def read_values(stdout: str) -> dict[int, list[str]]:
     return {i: [vals[k] for k in sorted(vals)] for i, vals in got.items()}
 
 
+_LENGTH = re.compile(r"\|\d+$")
+
+
 class Mismatch(BaseModel):
     test: str
-    reference: str
-    candidate: str  # "(no value: ...)" when the call raised or never ran
+    reference: str  # the value as the harness printed it: ``<value>|<its length>``
+    candidate: str  # the same, or "(no value: ...)" when the call raised or never ran
+
+    def shown(self) -> tuple[str, str]:
+        """The reference's and the candidate's values without the printed length."""
+        return _LENGTH.sub("", self.reference), _LENGTH.sub("", self.candidate)
 
 
 class DifferentialRun(BaseModel):
@@ -120,7 +108,8 @@ class DifferentialRun(BaseModel):
 
 def compare(function: str, units: list[str], reference: dict[int, list[str]], candidate: dict[int, list[str]],
             valid: set[int], reasons: dict[int, str]) -> DifferentialRun:
-    """Agreement per test: the candidate's values equal the reference's, call for call."""
+    """Agreement per test: the candidate's values equal the reference's, call for call.  Tests
+    are shown as written (``units`` may carry the recorder)."""
     usable = [i for i in range(len(units)) if reference.get(i)]
     agreed, shown = 0, list[Mismatch]()
     for i in usable:
@@ -130,7 +119,8 @@ def compare(function: str, units: list[str], reference: dict[int, list[str]], ca
         elif len(shown) < MAX_MISMATCHES_SHOWN:
             first = next((k for k, v in enumerate(reference[i]) if k >= len(mine) or mine[k] != v), 0)
             theirs = mine[first] if first < len(mine) else f"(no value: {reasons.get(i) or 'the call did not return'})"
-            shown.append(Mismatch(test=units[i][:300], reference=reference[i][first][:300], candidate=theirs[:300]))
+            shown.append(Mismatch(test=unrecord(units[i])[:300], reference=reference[i][first][:300],
+                                  candidate=theirs[:300]))
     return DifferentialRun(function=function, inputs=len(usable), agreed=agreed,
                            from_invalid=sum(1 for i in usable if i not in valid),
                            ratio=agreed / len(usable) if usable else None, mismatches=shown)

@@ -232,8 +232,7 @@ async def _run_with_probe(provider: SandboxProvider, ex: TestExecution, valid: S
     view = report.model_copy(update={"passed": [report.passed[at[i]] for i in probe.valid],
                                      "reasons": [report.reasons[at[i]] for i in probe.valid]})
     reasons = {i: report.reasons[at[i]] for i in order}
-    diff = compare(probe.function, [unrecord(u) for u in probe.suite.units], probe.values, report.values,
-                   set(probe.valid), reasons)
+    diff = compare(probe.function, probe.suite.units, probe.values, report.values, set(probe.valid), reasons)
     return ex.model_copy(update={"candidate": SuiteRun.of(view, valid.units), "executable": report.loaded,
                                  "pass_ratio": view.n_passed / len(valid.units) if valid.units else None,
                                  "differential": diff})

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from sejury.execution import languages
 from sejury.execution.differential import read_values
 from sejury.execution.languages import Harness, Language, Suite
+from sejury.execution.signatures import last_function
 from sejury.sandbox.base import ExecResult, ExecStatus, SandboxProvider
 
 # Part of the cache key of S5 with execution: bump it when how programs and tests are built or
@@ -68,21 +69,14 @@ def assemble_program(language: str, problem: str, code: str) -> str:
     return lang.assemble(problem, code) if lang else code
 
 
-_FUNCTION = re.compile(r"^\s*(?:async\s+)?(?:def|func|function)\s+(\w+)\s*\(|"  # Python, Go, JavaScript
-                       r"^\s*(?:export\s+)?(?:const|let|var)\s+(\w+)\s*=\s*(?:async\s*)?(?:function\b|\(|\w+\s*=>)|"
-                       r"^\s*(?:(?:public|private|protected|static|final|inline)\s+)*[\w:<>,\s\[\]*&]+?\s+(\w+)\s*\("
-                       r"[^)]*\)\s*(?:const\s*)?\{\s*$", re.M)  # C++, Java signatures
-_NOT_FUNCTIONS = {"if", "for", "while", "switch", "catch", "main"}
-
-
 def call_form(language: str, problem: str, reference: str = "") -> str:
     """How a test calls the problem's function (``f(...)``, ``Problem.f(...)``, ``new
     Solution().f(...)``), for S5's prompt; "" when the problem names no function (prose)."""
     lang = languages.get(language)
-    names = [n for m in _FUNCTION.finditer(problem) if (n := next(g for g in m.groups() if g)) not in _NOT_FUNCTIONS]
-    if lang is None or not names:
+    found = last_function(problem)
+    if lang is None or found is None:
         return ""
-    return lang.call(assemble_program(language, problem, reference), names[-1])
+    return lang.call(assemble_program(language, problem, reference), found.name)
 
 
 def build_harness(language: str, program: str, suite: Suite, active: dict[int, str], *,

@@ -13,6 +13,7 @@ any answer is right: calibration weighs it against S5-exec.
 from __future__ import annotations
 
 from sejury.context import JudgeContext
+from sejury.execution.differential import Mismatch
 from sejury.execution.evidence import TestExecution
 from sejury.schema import Sample, StrategyResult
 from sejury.scoring import ParsedReply
@@ -45,8 +46,9 @@ def detail_lines(result: StrategyResult) -> list[str]:
         return []
     lines = [f"candidate returned the reference's values on {a['agreed']}/{a['inputs']} tests' calls of "
              f"{a['function']} ({a['from_invalid']} of them from tests whose expectation was wrong)"]
-    for m in a.get("mismatches", [])[:2]:
-        lines.append(f"differs: {m['test'][:120]} -> reference {m['reference'][:60]}, candidate {m['candidate'][:60]}")
+    for m in map(Mismatch.model_validate, a.get("mismatches", [])[:2]):
+        theirs, mine = m.shown()
+        lines.append(f"differs: {m.test[:120]} -> reference {theirs[:60]}, candidate {mine[:60]}")
     return lines
 
 

@@ -25,10 +25,7 @@ from difflib import SequenceMatcher
 from sejury.execution.languages import _clike
 
 _RETURN = re.compile(r"\breturn\s+(?P<expr>[^;]+);")
-_SIGNATURE = re.compile(r"^\s*(?:(?:public|private|protected|static|final|inline|constexpr)\s+)*"
-                        r"(?P<ret>[\w:<>,\s\[\]*&]+?)\s+(?P<name>\w+)\s*\((?P<params>[^)]*)\)\s*"
-                        r"(?:const\s*)?(?:throws\s+[\w\s,.]+)?\{\s*$")
-_KEYWORDS = {"if", "for", "while", "switch", "catch", "return", "else", "new"}
+_SIGNATURE = re.compile(_clike.SIGNATURE)
 
 
 @dataclass(frozen=True)
@@ -61,7 +58,7 @@ def errors(rules: Rules, output: str) -> list[Error]:
 def _enclosing(lines: list[str], i: int) -> tuple[int, re.Match[str]] | None:
     for j in range(min(i, len(lines) - 1), -1, -1):
         m = _SIGNATURE.match(lines[j])
-        if m and m.group("name") not in _KEYWORDS and not set(m.group("ret").split()) & _KEYWORDS:
+        if m and _clike.is_signature(m):
             return j, m
     return None
 

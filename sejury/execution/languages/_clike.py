@@ -11,6 +11,18 @@ import re
 
 from sejury.execution.languages.base import Suite
 
+# One line that opens a C++ / Java function: ``[modifiers] RET NAME(PARAMS) [const] [throws ...] {``
+SIGNATURE = (r"^\s*(?:(?:public|private|protected|static|final|inline|constexpr)\s+)*"
+             r"(?P<ret>[\w:<>,\s\[\]*&]+?)\s+(?P<name>\w+)\s*\((?P<params>[^)]*)\)\s*"
+             r"(?:const\s*)?(?:throws\s+[\w\s,.]+)?\{\s*$")
+_STATEMENT_WORDS = {"if", "for", "while", "switch", "catch", "return", "else", "new"}
+
+
+def is_signature(m: re.Match[str]) -> bool:
+    """A ``SIGNATURE`` match that declares a function, not a statement that looks like one
+    (``else if (x) {``, ``return f(x) {``)."""
+    return m.group("name") not in _STATEMENT_WORDS and not set(m.group("ret").split()) & _STATEMENT_WORDS
+
 
 def balanced_statements(text: str) -> list[str]:
     """Split C-like code into top-level statements by line, keeping brackets and strings whole."""
