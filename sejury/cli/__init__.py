@@ -10,6 +10,7 @@
     sejury serve [--host 127.0.0.1] [--port 8321]        # the judge over HTTP (FastAPI + LangServe)
     sejury model fetch | serve | info
     sejury sandbox build | check | reap
+    sejury tests check data.jsonl                        # can the samples' tests tell right from wrong?
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from sejury.cli.render import print_verdict
 from sejury.cli.roster import strategies
 from sejury.cli.sandbox import sandbox_app
 from sejury.cli.serve import serve
+from sejury.cli.tests import tests_app
 from sejury.cli.trace import trace
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -36,6 +38,7 @@ app.command()(trace)
 app.command()(serve)
 app.add_typer(model_app, name="model")
 app.add_typer(sandbox_app, name="sandbox")
+app.add_typer(tests_app, name="tests")
 
 
 def main() -> None:

@@ -130,6 +130,13 @@ async def run_reference(provider: SandboxProvider, language: str, reference: str
     """Run ``suite`` on the reference.  A reference that does not load is adapted to the signature
     it is joined to (the language's ``adapt_reference``, guided by the compiler; up to three
     rounds) and kept only if it then loads; returns the report and a note per change made."""
+    report, notes, _ = await run_reference_program(provider, language, reference, suite)
+    return report, notes
+
+
+async def run_reference_program(provider: SandboxProvider, language: str, reference: str, suite: Suite,
+                                ) -> tuple[RunReport, list[str], str]:
+    """``run_reference``, also returning the program that ran (the adapted one, when kept)."""
     lang = languages.get(language)
     report = first = await run_suite(provider, language, reference, suite)
     program, notes = reference, []
@@ -142,7 +149,7 @@ async def run_reference(provider: SandboxProvider, language: str, reference: str
         program, more = adapted
         notes += more
         report = await run_suite(provider, language, program, suite)
-    return (report, notes) if report.loaded else (first, [])
+    return (report, notes, program) if report.loaded else (first, [], reference)
 
 
 @dataclass

@@ -1,0 +1,67 @@
+"""``sejury tests check``: can a dataset's tests tell right from wrong?  (No LLM call; the sandbox.)"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sejury.cli.common import err, error, fail, out
+from sejury.errors import SejuryError
+
+tests_app = typer.Typer(no_args_is_help=True, help="Check the tests samples carry, in the Docker sandbox.")
+
+
+@tests_app.command("check")
+def tests_check(
+    data: Annotated[Path, typer.Argument(help="Samples with tests and a reference (.jsonl, or .json).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Report, CSVs and plot folder.")] = Path("tests-check"),
+    mutants: Annotated[int, typer.Option(help="Mutants of the reference run per sample (0: dummies only).")] = 10,
+    min_score: Annotated[float, typer.Option(help="A suite below this mutation score is weak.")] = 0.75,
+    sample: Annotated[int | None, typer.Option(help="Check a seeded random draw of N samples.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the mutant draw (and of --sample).")] = 0,
+    concurrency: Annotated[int, typer.Option(help="Samples checked at once.")] = 2,
+) -> None:
+    """Run each sample's tests on its reference (they must pass), on dummies of its function (it
+    raises; it returns a zero value), on one-bug mutants of the reference and, for a patch, on the
+    buggy program (they must fail); report the suites that cannot tell right from wrong."""
+    from sejury.api import run_sync
+    from sejury.checks.report import write_outputs
+    from sejury.checks.suites import SuiteCheck, check_samples
+    from sejury.io import read_jsonl, read_sample_file
+    from sejury.sandbox.docker import DockerSandbox
+
+    try:
+        if data.suffix == ".jsonl":
+            samples, errors = read_jsonl(data)
+            for e in errors:
+                error(str(e))
+            if errors:
+                raise typer.Exit(2)
+        else:
+            samples = read_sample_file(data)
+    except SejuryError as exc:
+        raise fail(exc) from None
+    if sample is not None:
+        samples = random.Random(seed).sample(samples, min(sample, len(samples)))
+    if not any(s.tests for s in samples):
+        raise fail(ValueError(f"{data}: no sample carries tests (the `tests` field); nothing to check"))
+
+    def progress(c: SuiteCheck) -> None:
+        score = "" if c.mutation_score is None else f", mutation score {c.mutation_score:.2f}"
+        err.print(f"{c.sample_id}: {c.status}{score}", markup=False, highlight=False)
+
+    try:
+        sandbox = DockerSandbox(size=max(1, concurrency))
+    except SejuryError as exc:
+        raise fail(exc) from None
+    try:
+        checks = run_sync(check_samples(sandbox, samples, n_mutants=mutants, seed=seed, min_score=min_score,
+                                        concurrency=concurrency, progress=progress))
+    finally:
+        run_sync(sandbox.close())
+    report = write_outputs(checks, output, source=str(data), n_mutants=mutants, min_score=min_score, seed=seed)
+    out.print(report.read_text(), markup=False, highlight=False, soft_wrap=True)
+    err.print(f"wrote {report}, tests-check.csv, tests-check-runs.csv and mutation-scores.png in {output}/")
