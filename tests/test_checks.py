@@ -3,6 +3,7 @@ real sandbox, suites that tell right from wrong against one that does not."""
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -150,3 +151,24 @@ async def test_humaneval_own_suites_one_strong_one_weak(sandbox: DockerSandbox) 
     assert strong.status == "tells right from wrong" and strong.mutation_score == 1.0, strong
     assert weak.status == "weak" and weak.mutation_score is not None and weak.mutation_score < 0.5
     assert any("`12` -> `13`" in m.label for m in weak.survivors)
+
+
+@pytest.mark.docker
+def test_suites_from_a_run_checks_the_tests_s5_wrote_without_those_the_reference_fails(tmp_path: Path) -> None:
+    run = tmp_path / "run.jsonl"
+    s5_tests = 'assert rle("") == []\nassert rle("x") == [("x", 1)]\nassert rle("ab") == [("a", 9)]\n'  # the 3rd: wrong
+    run.write_text(json.dumps({"sample_id": "own-tests-run-length",
+                               "strategies": {"generate_tests": {"artifacts": {"tests": s5_tests}}}}) + "\n")
+    out = tmp_path / "report"
+    result = CliRunner().invoke(app, ["tests", "check", str(EXAMPLES / "own_tests" / "run_length.json"),
+                                      "--suites-from", str(run), "-o", str(out), "--mutants", "6"])
+    assert result.exit_code == 0, result.output
+    (row,) = list(csv.DictReader((out / "tests-check.csv").open()))
+    # S5's two valid tests (no run of two letters): weak
+    assert (row["tests"], row["dropped"], row["verdict"]) == ("2", "1", "weak")
+    assert "S5's tests in" in (out / "tests-check.md").read_text()
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text(json.dumps({"sample_id": "x", "strategies": {}}) + "\n")
+    result = CliRunner().invoke(app, ["tests", "check", str(EXAMPLES / "own_tests" / "run_length.json"),
+                                      "--suites-from", str(empty)])
+    assert result.exit_code == 2 and "no verdict holds S5's tests" in result.output

@@ -40,7 +40,8 @@ def markdown(checks: Sequence[SuiteCheck], *, source: str, n_mutants: int, min_s
             score = "-" if c.mutation_score is None else f"{c.mutation_score:.2f}"
             survivors = "; ".join(r.label.replace("|", "\\|") for r in c.survivors if r.kind == "mutant")
             why = "; ".join(c.problems).replace("|", "\\|")
-            lines.append(f"| {c.sample_id} | {c.status} | {c.tests} | {score} | {why} | "
+            tests = f"{c.tests} ({c.dropped} failed on the reference, left out)" if c.dropped else str(c.tests)
+            lines.append(f"| {c.sample_id} | {c.status} | {tests} | {score} | {why} | "
                          f"{'; '.join(survivors.split('; ')[:3])} |")
         lines.append("")
     return "\n".join(lines)
@@ -53,13 +54,14 @@ def write_outputs(checks: Sequence[SuiteCheck], folder: Path, *, source: str, n_
     report.write_text(markdown(checks, source=source, n_mutants=n_mutants, min_score=min_score, seed=seed))
     with (folder / "tests-check.csv").open("w", newline="") as fh:
         w = csv.writer(fh)
-        w.writerow(["sample_id", "language", "verdict", "tests", "reference_passed", "dummies", "dummies_caught",
-                    "mutants_made", "mutants_run", "mutants_loaded", "mutants_killed", "mutation_score", "why"])
+        w.writerow(["sample_id", "language", "verdict", "tests", "dropped", "reference_passed", "dummies",
+                    "dummies_caught", "mutants_made", "mutants_run", "mutants_loaded", "mutants_killed",
+                    "mutation_score", "why"])
         for c in checks:
             muts = c.of_kind("mutant")
             dums = [r for r in c.wrong if r.kind != "mutant"]
             ref = c.reference
-            w.writerow([c.sample_id, c.language, c.status, c.tests, "" if ref is None else ref.passed,
+            w.writerow([c.sample_id, c.language, c.status, c.tests, c.dropped, "" if ref is None else ref.passed,
                         len(dums), sum(r.caught for r in dums), c.mutants_made, len(muts),
                         sum(m.loaded for m in muts), sum(m.caught for m in muts),
                         "" if c.mutation_score is None else f"{c.mutation_score:.4f}", "; ".join(c.problems)])

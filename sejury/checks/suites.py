@@ -51,7 +51,8 @@ class SuiteCheck(BaseModel):
     language: str
     status: str  # "tells right from wrong", "weak", "not checked"
     problems: list[str] = Field(default_factory=list)  # why weak, or why not checked
-    tests: int = 0  # units read from the sample's tests
+    tests: int = 0  # units read from the sample's tests (checked: those kept)
+    dropped: int = 0  # with ``only_valid``: units that failed on the reference, left out
     reference: ProgramRun | None = None
     reference_adapted: list[str] = Field(default_factory=list)
     wrong: list[ProgramRun] = Field(default_factory=list)  # dummies, buggy program, mutants
@@ -79,8 +80,10 @@ def _run(kind: str, label: str, report_passed: Sequence[bool], loaded: bool, rea
 
 
 async def check_sample(provider: SandboxProvider, sample: Sample, *, n_mutants: int = MUTANTS, seed: int = 0,
-                       min_score: float = MIN_MUTATION_SCORE) -> SuiteCheck:
-    """Run the sample's tests on its reference, its dummies, its mutants (and a patch's buggy program)."""
+                       min_score: float = MIN_MUTATION_SCORE, only_valid: bool = False) -> SuiteCheck:
+    """Run the sample's tests on its reference, its dummies, its mutants (and a patch's buggy
+    program).  ``only_valid``: the tests that fail on the reference are left out first, as S5
+    leaves them out (for checking generated suites), rather than reported."""
     def skip(why: str, **kw: object) -> SuiteCheck:
         return SuiteCheck(sample_id=sample.id, language=sample.language, status="not checked", problems=[why],
                           **kw)
@@ -108,11 +111,19 @@ async def check_sample(provider: SandboxProvider, sample: Sample, *, n_mutants: 
     if not report.loaded:
         return skip("the reference does not load in the sandbox: "
                     f"{load_error_line(report.load_error)[:200]}", **base)
+    dropped = 0
+    if only_valid:
+        kept = [u for u, ok in zip(suite.units, report.passed, strict=True) if ok]
+        dropped = len(suite.units) - len(kept)
+        if not kept:
+            return skip("every test fails on the reference", **base)
+        suite = Suite(suite.setup, kept)
+        base["tests"] = len(kept)
     wrong_programs, made = _wrong_programs(sample, lang.name, assembled, program, n_mutants, seed)
     runs = await asyncio.gather(*(_judge_program(provider, lang.name, suite, kind, label, code)
                                   for kind, label, code in wrong_programs))
     check = SuiteCheck(sample_id=sample.id, language=lang.name, status="tells right from wrong", wrong=list(runs),
-                       mutants_made=made, **base)
+                       mutants_made=made, dropped=dropped, **base)
     check.problems = _problems(check, min_score)
     if check.problems:
         check.status = "weak"
@@ -162,7 +173,7 @@ async def _judge_program(provider: SandboxProvider, language: str, suite: Suite,
 def _problems(check: SuiteCheck, min_score: float) -> list[str]:
     out = []
     ref = check.reference
-    if ref is not None and ref.passed < ref.total:
+    if ref is not None and ref.passed < ref.total and not check.dropped:
         out.append(f"the reference fails {ref.total - ref.passed} of {ref.total} tests "
                    "(the tests or the reference are wrong)")
     for run in check.wrong:
@@ -178,13 +189,15 @@ def _problems(check: SuiteCheck, min_score: float) -> list[str]:
 
 async def check_samples(provider: SandboxProvider, samples: Sequence[Sample], *, n_mutants: int = MUTANTS,
                         seed: int = 0, min_score: float = MIN_MUTATION_SCORE, concurrency: int = 2,
+                        only_valid: bool = False,
                         progress: Callable[[SuiteCheck], None] | None = None) -> list[SuiteCheck]:
     """``check_sample`` over many samples, ``concurrency`` at a time, in input order."""
     gate = asyncio.Semaphore(concurrency)
 
     async def one(s: Sample) -> SuiteCheck:
         async with gate:
-            done = await check_sample(provider, s, n_mutants=n_mutants, seed=seed, min_score=min_score)
+            done = await check_sample(provider, s, n_mutants=n_mutants, seed=seed, min_score=min_score,
+                                      only_valid=only_valid)
         if progress is not None:
             progress(done)
         return done

@@ -23,10 +23,14 @@ def tests_check(
     sample: Annotated[int | None, typer.Option(help="Check a seeded random draw of N samples.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the mutant draw (and of --sample).")] = 0,
     concurrency: Annotated[int, typer.Option(help="Samples checked at once.")] = 2,
+    suites_from: Annotated[Path | None, typer.Option(
+        help="A run file (`sejury batch` over DATA with S5): check the tests S5 wrote for each sample instead "
+             "of the sample's own, after dropping those that fail on the reference, as S5 does.")] = None,
 ) -> None:
     """Run each sample's tests on its reference (they must pass), on dummies of its function (it
     raises; it returns a zero value), on one-bug mutants of the reference and, for a patch, on the
-    buggy program (they must fail); report the suites that cannot tell right from wrong."""
+    buggy program (they must fail); report the suites that cannot tell right from wrong.  With
+    --suites-from, the suites are the ones S5 wrote (how strong is S5-exec's evidence?)."""
     from sejury.api import run_sync
     from sejury.checks.report import write_outputs
     from sejury.checks.suites import SuiteCheck, check_samples
@@ -44,6 +48,15 @@ def tests_check(
             samples = read_sample_file(data)
     except SejuryError as exc:
         raise fail(exc) from None
+    if suites_from is not None:
+        try:
+            written = s5_suites(suites_from)
+        except SejuryError as exc:
+            raise fail(exc) from None
+        missing = [s.id for s in samples if s.id not in written]
+        samples = [s.model_copy(update={"tests": written[s.id]}) for s in samples if s.id in written]
+        err.print(f"{len(samples)} samples have S5's tests in {suites_from}"
+                  + (f"; {len(missing)} have none there and are left out" if missing else ""))
     if sample is not None:
         samples = random.Random(seed).sample(samples, min(sample, len(samples)))
     if not any(s.tests for s in samples):
@@ -59,9 +72,38 @@ def tests_check(
         raise fail(exc) from None
     try:
         checks = run_sync(check_samples(sandbox, samples, n_mutants=mutants, seed=seed, min_score=min_score,
-                                        concurrency=concurrency, progress=progress))
+                                        concurrency=concurrency, only_valid=suites_from is not None,
+                                        progress=progress))
     finally:
         run_sync(sandbox.close())
-    report = write_outputs(checks, output, source=str(data), n_mutants=mutants, min_score=min_score, seed=seed)
+    source = str(data) if suites_from is None else f"S5's tests in {suites_from}, on {data}"
+    report = write_outputs(checks, output, source=source, n_mutants=mutants, min_score=min_score, seed=seed)
     out.print(report.read_text(), markup=False, highlight=False, soft_wrap=True)
     err.print(f"wrote {report}, tests-check.csv, tests-check-runs.csv and mutation-scores.png in {output}/")
+
+
+def s5_suites(run: Path) -> dict[str, str]:
+    """sample id -> the tests S5 wrote for it, from a run file's verdicts."""
+    import json
+
+    from sejury.errors import InputError
+
+    found: dict[str, str] = {}
+    try:
+        lines = run.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", file=str(run)) from None
+    for n, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            verdict = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not valid JSON ({exc.msg})", file=str(run), line=n) from None
+        s5 = ((verdict.get("strategies") or {}).get("generate_tests") or {}) if isinstance(verdict, dict) else {}
+        tests = (s5.get("artifacts") or {}).get("tests")
+        if isinstance(tests, str) and tests.strip() and "sample_id" in verdict:
+            found[str(verdict["sample_id"])] = tests
+    if not found:
+        raise InputError("no verdict holds S5's tests (judge with S5, S5-exec or S5-diff in the team)", file=str(run))
+    return found
