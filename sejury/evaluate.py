@@ -8,6 +8,9 @@
 - RQ3: ablations (calibrated team, all merged, each juror alone) and the N study: calibration
   repeated with N labelled samples over several seeds, evaluated on the rest.
 - RQ4: correlation with the benchmark's own binary test outcomes, where the samples carry them.
+- Agreement beyond correlation (``agreement.py``): Krippendorff's alpha with the humans and among
+  them; against binary outcomes ROC-AUC, accuracy at a threshold chosen on the labelled samples,
+  the confusion matrix, kappa and calibration error; each juror's unscored rate.
 
 The labelled samples of the calibrated team are excluded from every figure.  Nothing here calls
 a model.  Outputs: one markdown report, one CSV per table, and two plots.
@@ -25,7 +28,10 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from sejury import agreement
+from sejury.agreement import Alpha, Binary, Unscored
 from sejury.calibrate import Calibration, Record, calibrate, score_team, team_scores
+from sejury.errors import InputError
 from sejury.schema import Scale, Strategy, TeamFile
 from sejury.stats import cohen_kappa, wilcoxon
 
@@ -55,6 +61,10 @@ class Evaluation(BaseModel):
     rq2_pairs: list[dict[str, object]]
     rq3_n: list[dict[str, object]]
     rq4: list[Row]
+    alpha: list[Alpha] = []
+    alpha_humans: Alpha | None = None
+    binary: list[Binary] = []
+    unscored: list[Unscored] = []
     notes: list[str]
 
 
@@ -139,7 +149,32 @@ def evaluate(records: Sequence[Record], *, team: TeamFile | None = None, n_label
         notes.append("RQ2 needs individual annotations (metadata.human_scores); this run has none.")
 
     # RQ3: the N study
-    n_study = []
+    try:
+        n_study = _n_study(records, ns, seeds)
+    except InputError as exc:  # e.g. no S1 in the run: calibration cannot choose a team
+        n_study = []
+        notes.append(f"RQ3's N study skipped: {exc.message}.")
+
+    # RQ4: binary test outcomes
+    outcome = [r for r in rest if r.test_passed is not None]
+    rq4: list[Row] = []
+    if outcome:
+        as_labels = [r.model_copy(update={"human": float(bool(r.test_passed))}) for r in outcome]
+        rq4 = [_row("calibrated team", as_labels, team_members, resamples, seed)]
+        rq4 += [_row(_label(m), as_labels, [m], resamples, seed) for m in members]
+    # agreement beyond correlation
+    labelled = [r for r in records if r.sample_id in labelled_ids]
+    named = [("calibrated team", team_members), *((_label(m), [m]) for m in members)]
+    alpha = [agreement.alpha_with_humans(n, rest, ms, scale) for n, ms in named]
+    binary = [got for n, ms in named if (got := agreement.binary(n, labelled, rest, ms)) is not None]
+    return Evaluation(n_samples=len(records), excluded_labelled=len(records) - len(rest), team_source=source,
+                      rq1=rows, rq2={"H-H": hh, "H-T": ht}, rq2_pairs=pairs, rq3_n=n_study, rq4=rq4,
+                      alpha=alpha, alpha_humans=agreement.alpha_among_humans(rest), binary=binary,
+                      unscored=agreement.unscored_rates(records), notes=notes)
+
+
+def _n_study(records: Sequence[Record], ns: Sequence[int], seeds: int) -> list[dict[str, object]]:
+    n_study: list[dict[str, object]] = []
     for n in ns:
         if n >= len(records) - 1:
             continue
@@ -153,16 +188,7 @@ def evaluate(records: Sequence[Record], *, team: TeamFile | None = None, n_label
         if means:
             n_study.append({"N": n, "seeds": len(means), "mean": statistics.fmean(means),
                             "sd": statistics.pstdev(means), "most_chosen": chosen.most_common(1)[0][0]})
-
-    # RQ4: binary test outcomes
-    outcome = [r for r in rest if r.test_passed is not None]
-    rq4: list[Row] = []
-    if outcome:
-        as_labels = [r.model_copy(update={"human": float(bool(r.test_passed))}) for r in outcome]
-        rq4 = [_row("calibrated team", as_labels, team_members, resamples, seed)]
-        rq4 += [_row(_label(m), as_labels, [m], resamples, seed) for m in members]
-    return Evaluation(n_samples=len(records), excluded_labelled=len(records) - len(rest), team_source=source,
-                      rq1=rows, rq2={"H-H": hh, "H-T": ht}, rq2_pairs=pairs, rq3_n=n_study, rq4=rq4, notes=notes)
+    return n_study
 
 
 def _label(m: Strategy) -> str:
@@ -205,6 +231,7 @@ def write_outputs(ev: Evaluation, outdir: Path) -> Path:
     md += [f"| {r['N']} | {r['seeds']} | {r['mean']:.3f} | {r['sd']:.3f} | {r['most_chosen']} |" for r in ev.rq3_n]
     if ev.rq4:
         md += ["", "## RQ4: correlation with the benchmark's test outcomes", "", *_rows_md(ev.rq4, with_p=False)]
+    md += ["", *_agreement_md(ev)]
     if ev.notes:
         md += ["", "## Notes", "", *[f"- {n}" for n in ev.notes]]
     report = outdir / "report.md"
@@ -222,8 +249,57 @@ def write_outputs(ev: Evaluation, outdir: Path) -> Path:
             dw = csv.DictWriter(f, fieldnames=fields)
             dw.writeheader()
             dw.writerows(dicts)
+    _agreement_csvs(ev, outdir)
     _plots(ev, outdir)
     return report
+
+
+def _agreement_md(ev: Evaluation) -> list[str]:
+    md = ["## Agreement beyond correlation", "",
+          "Krippendorff's alpha between each juror (mapped to the human scale) and the human label:", "",
+          "| juror / team | n | alpha (interval) | alpha (ordinal) |", "| --- | --- | --- | --- |"]
+    md += [f"| {a.name} | {a.n} | {_f(a.interval)} | {_f(a.ordinal)} |" for a in ev.alpha]
+    if ev.alpha_humans is not None:
+        h = ev.alpha_humans
+        md += ["", f"Among the human raters ({h.n} samples with two or more): alpha {_f(h.interval)} (interval), "
+                   f"{_f(h.ordinal)} (ordinal)."]
+    if ev.binary:
+        md += ["", "Against the binary outcome (the benchmark's tests, or a 0/1 label); the threshold is the "
+                   "score with the best accuracy on the labelled samples (50 without them), applied to the rest:", "",
+               "| juror / team | n | ROC-AUC | threshold | accuracy | accepts wrong code | rejects right code "
+               "| TP / FP / TN / FN | kappa | ECE |",
+               "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        md += [f"| {b.name} | {b.n} | {_f(b.auc)} | {b.threshold:g} | {_f(b.accuracy)} | {_pct(b.accepts_wrong)} | "
+               f"{_pct(b.rejects_right)} | {b.tp} / {b.fp} / {b.tn} / {b.fn} | {_f(b.kappa)} | {_f(b.ece)} |"
+               for b in ev.binary]
+    if ev.unscored:
+        md += ["", "Unscored rate (no score read, or the call failed, over the samples each juror ran on): "
+               + "; ".join(f"{u.juror} {u.unscored}/{u.run_on} ({_pct(u.rate)})" for u in ev.unscored) + "."]
+    return md
+
+
+def _pct(x: float) -> str:
+    return "n/a" if not math.isfinite(x) else f"{100 * x:.0f} %"
+
+
+def _agreement_csvs(ev: Evaluation, outdir: Path) -> None:
+    with (outdir / "agreement_alpha.csv").open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["name", "n", "alpha_interval", "alpha_ordinal"])
+        for a in [*ev.alpha, *([ev.alpha_humans] if ev.alpha_humans else [])]:
+            w.writerow([a.name, a.n, a.interval, a.ordinal])
+    with (outdir / "agreement_binary.csv").open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["name", "n", "auc", "threshold", "accuracy", "accepts_wrong", "rejects_right", "tp", "fp", "tn",
+                    "fn", "kappa", "ece"])
+        for b in ev.binary:
+            w.writerow([b.name, b.n, b.auc, b.threshold, b.accuracy, b.accepts_wrong, b.rejects_right, b.tp, b.fp,
+                        b.tn, b.fn, b.kappa, b.ece])
+    with (outdir / "unscored.csv").open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["juror", "run_on", "unscored", "rate"])
+        for u in ev.unscored:
+            w.writerow([u.juror, u.run_on, u.unscored, u.rate])
 
 
 def _plots(ev: Evaluation, outdir: Path) -> None:

@@ -67,6 +67,68 @@ def test_outputs_and_the_cli(run: Path, tmp_path: Path) -> None:
     text = (out / "report.md").read_text()
     assert "## RQ1" in text and "## RQ2" in text and "## RQ3" in text and "## RQ4" in text
     assert "METEOR" in text  # what is not available is said
-    for name in ("rq1.csv", "rq2.csv", "rq3_n.csv", "rq4.csv", "rq1_bars.png", "rq2_kappa_box.png"):
+    assert "## Agreement beyond correlation" in text and "accepts wrong code" in text
+    for name in ("rq1.csv", "rq2.csv", "rq3_n.csv", "rq4.csv", "rq1_bars.png", "rq2_kappa_box.png",
+                 "agreement_alpha.csv", "agreement_binary.csv", "unscored.csv"):
         assert (out / name).stat().st_size > 0, name
     assert (out / "rq1_bars.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_agreement_beyond_correlation_on_known_values(run: Path) -> None:
+    """Alpha, ROC-AUC, the threshold from the labelled samples, the confusion matrix, ECE and the
+    unscored rate, each checked against values worked out by hand."""
+    import krippendorff
+    import numpy as np
+
+    from sejury import agreement
+    from sejury.calibrate import Record
+    from sejury.schema import Scale
+
+    def rec(i: int, score: float | None, passed: bool) -> Record:
+        return Record(sample_id=f"r{i}", task="code_generation", human=float(passed),
+                      scores={} if score is None else {Strategy.TEST_PASS: score}, scale=Scale(low=0, high=1),
+                      test_passed=passed, unscored=[Strategy.TEST_PASS] if score is None else [])
+
+    # labelled: the best threshold there is 60 (40 -> wrong, 60 and 90 -> right)
+    labelled = [rec(0, 40, False), rec(1, 60, True), rec(2, 90, True), rec(3, 10, False)]
+    rest = [rec(10, 100, True), rec(11, 70, False), rec(12, 55, True), rec(13, 0, False), rec(14, None, True)]
+    b = agreement.binary("S5-exec", labelled, rest, [Strategy.TEST_PASS])
+    assert b is not None and b.threshold == 60 and b.n == 4
+    assert (b.tp, b.fp, b.tn, b.fn) == (1, 1, 1, 1) and b.accuracy == 0.5
+    assert b.accepts_wrong == 0.5 and b.rejects_right == 0.5
+    assert b.auc == 0.75  # of the 4 right/wrong pairs, 3 are ordered right
+    # ECE, 10 bins: {0: wrong} |0-0|, {0.55: right} |1-.55|, {0.7: wrong} |0-.7|, {1.0: right} |1-1|
+    assert abs(b.ece - (0.45 + 0.7) / 4) < 1e-9
+    (u,) = agreement.unscored_rates(labelled + rest)
+    assert (u.juror, u.run_on, u.unscored) == ("S5-exec", 9, 1)
+    # alpha against the package on the same reliability data
+    a = agreement.alpha_with_humans("S5-exec", rest, [Strategy.TEST_PASS], Scale(low=0, high=1))
+    want = krippendorff.alpha(reliability_data=np.array([[1.0, 0.7, 0.55, 0.0], [1, 0, 1, 0]]),
+                              level_of_measurement="interval")
+    assert a.n == 4 and abs(a.interval - want) < 1e-9
+    # among humans: rater a copies the grade, rater b is off by one on half the samples
+    h = agreement.alpha_among_humans(read_run(run))
+    assert h is not None and 0.5 < h.interval < 1.0
+
+
+def test_evaluate_reads_a_run_without_s1_given_a_team_file(tmp_path: Path) -> None:
+    """An execution-only run (S5-exec, no S1) has no team calibration can choose: the N study is
+    skipped with the reason, and every other table still comes out."""
+    vs = [verdict(i, h, {"test_pass": 100.0 * h if i % 5 else None}, scale="0-1")
+          for i, h in enumerate([1, 0] * 10)]
+    for v in vs:
+        v["metadata"]["test_passed"] = bool(v["metadata"]["human_score"])  # type: ignore[index]
+    records = read_run(_write(tmp_path, vs))
+    team = TeamFile(task="code_generation", strategies=["test_pass"],
+                    calibration={"labelled_ids": [f"s{i}" for i in range(6)]})
+    ev = evaluate(records, team=team, ns=[6], seeds=2, resamples=50)
+    assert ev.rq3_n == [] and any("N study skipped" in n for n in ev.notes)
+    (b,) = [x for x in ev.binary if x.name == "calibrated team"]
+    assert b.accuracy == 1.0 and b.auc == 1.0
+    assert [(u.juror, u.unscored, u.run_on) for u in ev.unscored] == [("S5-exec", 4, 20)]
+
+
+def _write(tmp_path: Path, vs: list[dict[str, object]]) -> Path:
+    p = tmp_path / "noS1.jsonl"
+    p.write_text("".join(json.dumps(v) + "\n" for v in vs))
+    return p

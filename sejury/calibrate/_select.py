@@ -50,6 +50,7 @@ class Record(BaseModel):
     scale: Scale | None = None  # the human scale, from the sample's metadata ("0-4")
     annotations: dict[str, float] = Field(default_factory=dict)  # individual raters, when published
     test_passed: bool | None = None  # the benchmark's own test outcome (RQ4), when known
+    unscored: list[Strategy] = Field(default_factory=list)  # run, but no score read (unscored or failed)
     model: str = ""
     prompt_version: str = ""
 
@@ -72,13 +73,15 @@ def read_run(path: str | Path, *, label: str = "human_score") -> list[Record]:
             if human is None:
                 raise InputError(f"no human label {label!r} in the verdict's metadata", file=str(p), line=n,
                                  field=f"metadata.{label}")
-            scores, calls, tokens = {}, {}, {}
+            scores, calls, tokens, unscored = {}, {}, {}, []
             for name, r in v["strategies"].items():
                 s = Strategy(name)
                 calls[s] = int(r.get("llm_calls", 0))
                 tokens[s] = int(r.get("prompt_tokens", 0)) + int(r.get("completion_tokens", 0))
                 if r.get("status") == "scored" and r.get("score") is not None:
                     scores[s] = float(r["score"])
+                elif r.get("status") in ("unscored", "failed"):
+                    unscored.append(s)
             scale = Scale.parse(str(meta["scale"])) if meta.get("scale") else None
             raters = meta.get("human_scores") or {}
             passed = meta.get("test_passed")
@@ -86,7 +89,7 @@ def read_run(path: str | Path, *, label: str = "human_score") -> list[Record]:
                                   calls=calls, tokens=tokens, scale=scale, model=v.get("model", ""),
                                   prompt_version=v.get("prompt_version", ""),
                                   annotations={str(k): float(x) for k, x in raters.items() if x is not None},
-                                  test_passed=bool(passed) if passed is not None else None))
+                                  test_passed=bool(passed) if passed is not None else None, unscored=unscored))
         except InputError:
             raise
         except (KeyError, ValueError, TypeError) as exc:

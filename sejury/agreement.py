@@ -1,0 +1,160 @@
+"""Agreement beyond correlation, for `sejury evaluate` (issue 16): when to trust the judge.
+
+- Krippendorff's alpha (the ``krippendorff`` package) between the judge, mapped to the human
+  scale, and the human label (interval and ordinal), and among the human raters;
+- against binary outcomes (the benchmark's tests, or a 0/1 human label): ROC-AUC, the accuracy at
+  a threshold chosen on the labelled (calibration) samples, the confusion matrix read as "accepts
+  N % of wrong code" and "rejects N % of right code", Cohen's kappa of the binarised verdict, and
+  the expected calibration error of score/100 read as the probability of being right;
+- the unscored rate of each juror (unscored or failed, over the samples it was run on).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel
+
+from sejury.calibrate import Record, team_scores
+from sejury.schema import Scale, Strategy
+from sejury.stats import cohen_kappa
+
+ECE_BINS = 10
+
+
+class Alpha(BaseModel):
+    name: str
+    n: int
+    interval: float
+    ordinal: float
+
+
+class Binary(BaseModel):
+    """One juror or team against binary outcomes, on the samples not used to choose the threshold."""
+
+    name: str
+    n: int
+    auc: float
+    threshold: float  # 0-100: a score at or above it is "correct"
+    accuracy: float
+    tp: int
+    fp: int
+    tn: int
+    fn: int
+    kappa: float
+    ece: float
+
+    @property
+    def accepts_wrong(self) -> float:
+        return self.fp / (self.fp + self.tn) if self.fp + self.tn else math.nan
+
+    @property
+    def rejects_right(self) -> float:
+        return self.fn / (self.fn + self.tp) if self.fn + self.tp else math.nan
+
+
+class Unscored(BaseModel):
+    juror: str
+    run_on: int
+    unscored: int
+
+    @property
+    def rate(self) -> float:
+        return self.unscored / self.run_on if self.run_on else math.nan
+
+
+def _alpha(rows: Sequence[Sequence[float]], level: Literal["interval", "ordinal"]) -> float:
+    data = np.array(rows, dtype=float)
+    if data.shape[1] < 2 or np.all(np.isnan(data)):
+        return math.nan
+    import krippendorff
+
+    values = data[~np.isnan(data)]
+    if len(set(values.tolist())) < 2:
+        return math.nan  # one value only: alpha is undefined
+    try:
+        return float(krippendorff.alpha(reliability_data=data, level_of_measurement=level))
+    except (ValueError, ZeroDivisionError):
+        return math.nan
+
+
+def alpha_with_humans(name: str, records: Sequence[Record], members: Sequence[Strategy], scale: Scale) -> Alpha:
+    pairs = [((r.scale or scale).map(s), r.human) for r, s in team_scores(records, members)]
+    rows = [[p[0] for p in pairs], [p[1] for p in pairs]]
+    ordinal = [[float(round(x)) for x in rows[0]], rows[1]]
+    return Alpha(name=name, n=len(pairs), interval=_alpha(rows, "interval"), ordinal=_alpha(ordinal, "ordinal"))
+
+
+def alpha_among_humans(records: Sequence[Record]) -> Alpha | None:
+    raters = sorted({a for r in records for a in r.annotations})
+    if len(raters) < 2:
+        return None
+    rows = [[r.annotations.get(a, math.nan) for r in records] for a in raters]
+    n = sum(1 for r in records if sum(a in r.annotations for a in raters) >= 2)
+    return Alpha(name="human raters", n=n, interval=_alpha(rows, "interval"), ordinal=_alpha(rows, "ordinal"))
+
+
+def outcome(r: Record) -> bool | None:
+    """The binary truth of a record: the benchmark's test outcome, else a 0/1 human label."""
+    if r.test_passed is not None:
+        return r.test_passed
+    if r.scale is not None and (r.scale.low, r.scale.high) == (0, 1):
+        return r.human >= 0.5
+    return None
+
+
+def _best_threshold(scored: Sequence[tuple[float, bool]]) -> float:
+    """The score threshold with the best accuracy on ``scored`` (ties: the lowest); 50 without data."""
+    if not scored:
+        return 50.0
+    cuts = sorted({s for s, _ in scored})
+    return max(cuts, key=lambda t: (sum((s >= t) == ok for s, ok in scored), -t))
+
+
+def _ece(scored: Sequence[tuple[float, bool]]) -> float:
+    total, n = 0.0, len(scored)
+    for b in range(ECE_BINS):
+        lo, hi = b / ECE_BINS, (b + 1) / ECE_BINS
+        inside = [(s / 100, ok) for s, ok in scored if lo <= s / 100 < hi or (b == ECE_BINS - 1 and s / 100 == 1.0)]
+        if inside:
+            conf = sum(p for p, _ in inside) / len(inside)
+            acc = sum(ok for _, ok in inside) / len(inside)
+            total += abs(acc - conf) * len(inside) / n
+    return total
+
+
+def binary(name: str, labelled: Sequence[Record], rest: Sequence[Record], members: Sequence[Strategy]) -> Binary | None:
+    """``members``' merged score against binary outcomes on ``rest``, thresholded where accuracy is
+    best on ``labelled``."""
+    from sklearn.metrics import roc_auc_score
+
+    def scored(records: Sequence[Record]) -> list[tuple[float, bool]]:
+        return [(s, o) for r, s in team_scores(records, members) if (o := outcome(r)) is not None]
+
+    test = scored(rest)
+    if not test:
+        return None
+    threshold = _best_threshold(scored(labelled))
+    tp = sum(s >= threshold and ok for s, ok in test)
+    fp = sum(s >= threshold and not ok for s, ok in test)
+    tn = sum(s < threshold and not ok for s, ok in test)
+    fn = sum(s < threshold and ok for s, ok in test)
+    truth = [int(ok) for _, ok in test]
+    auc = float(roc_auc_score(truth, [s for s, _ in test])) if len(set(truth)) == 2 else math.nan
+    kappa = cohen_kappa(truth, [int(s >= threshold) for s, _ in test])
+    return Binary(name=name, n=len(test), auc=auc, threshold=threshold, accuracy=(tp + tn) / len(test), tp=tp, fp=fp,
+                  tn=tn, fn=fn, kappa=kappa, ece=_ece(test))
+
+
+def unscored_rates(records: Sequence[Record]) -> list[Unscored]:
+    jurors = sorted({s for r in records for s in r.calls} | {s for r in records for s in r.unscored},
+                    key=list(Strategy).index)
+    out = []
+    for j in jurors:
+        run_on = sum(1 for r in records if j in r.scores or j in r.unscored)
+        if run_on:
+            out.append(Unscored(juror=j.paper_name, run_on=run_on, unscored=sum(1 for r in records if j in r.unscored)))
+    return out
