@@ -111,3 +111,24 @@ def test_calls_are_wrapped_outermost_only_strings_skipped_and_shown_as_written()
 ])
 def test_the_recorded_function_returns_one_value(problem: str, expected: str | None) -> None:
     assert recorded_function(problem) == expected
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("language", ["python", "java"])
+async def test_every_expectation_wrong_still_gives_s5_diff_its_inputs(sandbox: DockerSandbox, language: str) -> None:
+    """When the model got every expected value wrong, no test is valid (S5-exec is unscored), but
+    the calls are still inputs: the candidate runs them and S5-diff compares its values."""
+    from sejury.execution.evidence import worth_running
+
+    _, problem, reference, wrong, _ = next(c for c in ABS_SUM if c[0] == language)
+    tests = {"python": "assert abs_sum(1, 2) == 4\nassert abs_sum(-1, 2) == 1",
+             "java": 'if (absSum(1L, 2L) != 4L) throw new AssertionError("t1");\n'
+                     'if (absSum(-1L, 2L) != 1L) throw new AssertionError("t2");'}[language]
+    function = recorded_function(problem)
+    assert function is not None
+    ex, valid, probe = await check_on_reference(sandbox, language, assemble_program(language, problem, reference),
+                                                tests, record=function)
+    assert ex.status == "skipped" and ex.valid == 0 and probe is not None and worth_running(ex, probe)
+    bad = await run_on_candidate(sandbox, ex, valid, assemble_program(language, problem, wrong), probe=probe)
+    assert bad.status == "skipped" and bad.pass_ratio is None  # S5-exec: nothing valid to count
+    assert bad.differential is not None and (bad.differential.inputs, bad.differential.agreed) == (2, 1)

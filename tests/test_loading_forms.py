@@ -256,3 +256,42 @@ def test_an_undeclared_name_is_aliased_only_to_a_parameter_the_body_never_uses()
 ])
 def test_the_call_form_s5_is_told(language: str, problem: str, expected: str) -> None:
     assert call_form(language, problem) == expected
+
+
+JAVA_HELPERS_TESTS = """import static org.junit.Assert.*;
+import java.util.*;
+
+public class ProblemTest {
+    public static void main(String[] args) {
+        testAbsSum(1L, 2L, 3L);
+        testAbsSum(-1L, 2L, 3L);
+        checkZero();
+    }
+
+    private static void testAbsSum(long a, long b, long expected) {
+        try {
+            assertEquals(expected, Problem.absSum(a, b));
+        } catch (AssertionError e) {
+            System.out.println("Test failed: " + e.getMessage());
+        }
+    }
+
+    private static void checkZero() {
+        if (absSum(0L, 0L) != 0L) throw new AssertionError("zero");
+    }
+}
+"""
+
+
+@pytest.mark.docker
+async def test_java_main_calling_helper_methods_one_unit_per_call(sandbox: DockerSandbox) -> None:
+    """The 1.5B model's common Java form: a main that calls a helper once per case.  Each call is
+    a unit; a helper that catches AssertionError to print it cannot hide the failure."""
+    problem = ("import java.util.*;\nclass Problem {\n    // Sum of the absolute values.\n"
+               "    public static long absSum(long a, long b) {\n")
+    suite = split_tests("java", JAVA_HELPERS_TESTS)
+    assert len(suite.units) == 3 and "class SejuryHelpers" in suite.setup
+    right = assemble_program("java", problem, "        return Math.abs(a) + Math.abs(b);\n    }\n}\n")
+    wrong = assemble_program("java", problem, "        return a + b;\n    }\n}\n")
+    assert (await run_suite(sandbox, "java", right, suite)).passed == [True, True, True]
+    assert (await run_suite(sandbox, "java", wrong, suite)).passed == [True, False, True]

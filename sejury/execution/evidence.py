@@ -205,6 +205,12 @@ async def check_on_reference(provider: SandboxProvider, language: str, reference
     return ex, Suite(suite.setup, valid), probe
 
 
+def worth_running(ex: TestExecution, probe: Probe | None) -> bool:
+    """Is there anything to run on the candidate: valid tests, or calls whose values the reference
+    gave (differential testing uses those even when every test's expected value was wrong)?"""
+    return ex.status == "ran" or (probe is not None and bool(probe.values))
+
+
 def candidate_timeout(ex: TestExecution) -> float | None:
     """Time limits follow the reference's own runtime (evalplus' rule): 4x, at least 10 s."""
     if ex.reference is None:

@@ -26,6 +26,7 @@ from sejury.execution.evidence import (
     programs,
     run_on_candidate,
     run_sample_tests,
+    worth_running,
 )
 from sejury.execution.languages import Suite
 from sejury.execution.patching import PatchError
@@ -82,7 +83,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
         return await ask_score(ctx, rec, "predict", user)
 
     async def execute() -> TestExecution | None:
-        if execution is None or execution.status != "ran" or valid is None or ctx.sandbox is None:
+        if execution is None or valid is None or ctx.sandbox is None or not worth_running(execution, probe):
             return execution
         reference, candidate, why_not = progs
         done = await run_on_candidate(ctx.sandbox, execution, valid, candidate, why_not, probe)

@@ -3,7 +3,8 @@
 Every call of the problem's function in S5's tests is recorded on the reference and on the
 candidate (``execution/differential.py``); the score is ``100 * agreed / inputs``, the share of
 tests whose calls return the same values on both.  The model's expected values play no part, so
-a test it got wrong still counts as an input and the reference supplies the answer; a call that
+a test it got wrong still counts as an input and the reference supplies the answer (even when
+every test S5 wrote had a wrong expected value, so S5-exec is unscored); a call that
 raises on the reference gives no input.  A weak model's tests often assert little (38 % of wrong
 HumanEval candidates passed every valid S5 test in one probe); comparing every returned value
 catches more.  It can also reject a correct candidate on inputs outside the problem's domain, where
@@ -25,7 +26,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     if feed is None:
         return Outcome(None, detail="S5 did not run, so there are no calls to compare")
     ex = TestExecution.from_artifact(feed.artifacts.get("execution"))
-    if ex is None or ex.status != "ran":
+    if ex is None or (ex.status != "ran" and ex.differential is None):
         why = (ex.reason if ex else "") or feed.detail or f"S5 is {feed.status.value}"
         return Outcome(None, detail=f"S5's tests did not run: {why}")
     diff = ex.differential
@@ -54,6 +55,6 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="test_diff", paper_name="S5-diff", aliases=("diff", "differential"), kind=Kind.EVIDENCE, run=run, rank=52,
-    version=lambda: "diff-1", applies=generate_tests.applies, needs_execute=True, feeders=("generate_tests",),
+    version=lambda: "diff-2", applies=generate_tests.applies, needs_execute=True, feeders=("generate_tests",),
     detail_lines=detail_lines,
     summary="the share of S5's tests whose calls return the reference's values on the candidate"))

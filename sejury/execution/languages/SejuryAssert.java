@@ -1,6 +1,7 @@
 // JUnit's assertions for tests written against JUnit 4 or 5: the generated test main extends this class.
 import java.util.*;
 public class SejuryAssert {
+  public static class Never extends RuntimeException {}  // what a test's `catch (AssertionError e)` is made to catch
   static String show(Object o) { return o instanceof Object[] a ? Arrays.deepToString(a) : String.valueOf(o); }
   static boolean same(Object a, Object b) {
     if (a instanceof Object[] x && b instanceof Object[] y) return Arrays.deepEquals(x, y);

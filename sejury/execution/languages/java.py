@@ -32,7 +32,54 @@ def split(tests: str, names: set[str]) -> Suite:
                 else:
                     before.append(stmt)
         return Suite("", units)
+    helpers = _helpers(tests)
+    if helpers and _clike.block_bodies(tests, _ENTRY):
+        return _split_with_helpers(tests, helpers)
     return _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES, check=_CHECK)
+
+
+_HELPER = re.compile(r"^\s*(?:(?:public|private|protected|static|final)\s+)*(?P<ret>[\w<>\[\],.?]+(?:\s*<[^>]*>)?)\s+"
+                     r"(?P<name>\w+)\s*\([^)]*\)\s*(?:throws\s+[\w\s,.]+)?\{", re.M)
+_HELPERS = "SejuryHelpers"
+
+
+def _helpers(tests: str) -> dict[str, str]:
+    """The methods a test class declares beside ``main`` (``testF(int n, ...)`` that a main calls
+    once per case, as small models often write): name -> its declaration, brace-balanced."""
+    found: dict[str, str] = {}
+    for m in _HELPER.finditer(tests):
+        name = m.group("name")
+        if name == "main" or m.group("ret") in _NOT_TYPES | {"class"}:
+            continue
+        (body,) = _clike.block_bodies(tests[m.start():], re.compile(r"\{"))[:1] or [""]
+        if _CHECK.search(body):
+            found[name] = tests[m.start():m.end()] + body + "}"
+    return found
+
+
+def _split_with_helpers(tests: str, helpers: dict[str, str]) -> Suite:
+    """One unit per statement of ``main`` (each call of a helper is a case); the helpers become
+    static methods of a local class the units call.  A helper that catches ``AssertionError`` (to
+    print it and go on) would hide every failure: the catch is made to catch nothing."""
+    members = []
+    for decl in helpers.values():
+        head, rest = textwrap.dedent(decl).split("{", 1)
+        head = re.sub(r"\b(?:public|private|protected)\s+", "", head)
+        head = head if re.search(r"\bstatic\b", head) else "static " + head.lstrip()
+        rest = re.sub(r"catch\s*\(\s*(?:java\.lang\.)?AssertionError\b", "catch (SejuryAssert.Never", rest)
+        members.append(textwrap.indent(head.strip() + " {" + rest, "  "))
+    setup = f"class {_HELPERS} {{\n" + "\n".join(members) + "\n}"
+    calls = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, helpers)) + r")\s*\(")
+    (main,) = _clike.block_bodies(tests, _ENTRY)[:1]
+    units: list[str] = []
+    before: list[str] = []
+    for stmt in _clike.balanced_statements(textwrap.dedent(main)):
+        if calls.search(stmt) or _CHECK.search(stmt):
+            units.append(calls.sub(rf"{_HELPERS}.\1(", stmt) if not before else
+                         "{\n" + "\n".join([*before, calls.sub(rf"{_HELPERS}.\1(", stmt)]) + "\n}")
+        else:
+            before.append(stmt)
+    return Suite(setup, units)
 
 
 # JUnit's assertions, for tests written against JUnit 4 or 5 (the test main extends that class)
@@ -105,7 +152,7 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     imports = dict.fromkeys(["import java.util.*;", "import java.util.stream.*;", *own])  # and the program's own
     head = [*imports, "public class SejuryTestMain extends SejuryAssert {",
             "  public static void main(String[] args) throws Exception {"]
-    head += ["    " + ln for ln in suite.setup.splitlines()]
+    head += ["    " + ln for ln in _JUNIT_PREFIX.sub("", fix_calls(suite.setup, methods)).splitlines()]
     body, spans = wrap_units(active, head, "    ", lambda i, u: (
         f"try {{\n{textwrap.indent(u, '  ')}\n  System.out.println(\"@@T {i} PASS\");\n"
         f"}} catch (Throwable e) {{ System.out.println(\"@@T {i} FAIL \" + e); }}"))

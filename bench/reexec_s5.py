@@ -1,0 +1,90 @@
+"""Re-run the tests S5 wrote, as recorded in `bench/exec_agreement.py`'s run files, under the
+current runners: S5-exec and S5-diff against the benchmark's outcomes with the model's tests held
+fixed, so a change to the harness is measured apart from the model's sampling (no model call).
+
+    .venv/bin/python bench/reexec_s5.py [--runs bench-runs/exec19] [--langs java] [--n 20] [--seed 11]
+                                        [--out bench-runs/reexec]
+
+Writes ``<out>/exec-<language>.jsonl`` (the two jurors' scores and reasons per sample, in the
+verdict shape `exec_agreement.report` reads) and prints the same table as `exec_agreement.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from exec_agreement import JURORS, draw, report
+
+from sejury.cli.tests import s5_suites
+from sejury.execution.differential import recorded_function
+from sejury.execution.evidence import check_on_reference, programs, run_on_candidate, worth_running
+from sejury.execution.patching import PatchError
+from sejury.sandbox.docker import DockerSandbox
+from sejury.schema import Sample
+
+
+async def rerun(sandbox: DockerSandbox, sample: Sample, tests: str) -> dict[str, Any]:
+    """The two jurors' results as S5's execution makes them (``generate_tests._validate`` then
+    its ``execute``), minus the model's prediction and the sample's own tests."""
+    def unscored(why: str) -> dict[str, Any]:
+        return {"test_pass": {"score": None, "detail": f"S5's tests did not run: {why}"},
+                "test_diff": {"score": None, "detail": f"S5's tests did not run: {why}"}}
+
+    try:
+        reference, candidate, why_not = programs(sample.task.value, sample.language, sample.problem,
+                                                 sample.reference or "", sample.candidate, sample.metadata)
+    except PatchError as exc:
+        return unscored(str(exc))
+    ex, valid, probe = await check_on_reference(sandbox, sample.language, reference, tests,
+                                                record=recorded_function(sample.problem))
+    if not worth_running(ex, probe):
+        return unscored(ex.reason)
+    done = await run_on_candidate(sandbox, ex, valid, candidate, why_not, probe)
+    out = unscored(done.reason) if done.status != "ran" else {
+        "test_pass": {"score": None if done.pass_ratio is None else round(100 * done.pass_ratio, 2), "detail": ""},
+        "test_diff": {"score": None, "detail": "no call recorded"}}
+    diff = done.differential
+    if diff is not None and diff.ratio is not None:
+        out["test_diff"] = {"score": round(100 * diff.ratio, 2), "detail": ""}
+    return out
+
+
+async def main(args: argparse.Namespace) -> None:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    sandbox = DockerSandbox(size=2)
+    rows = []
+    try:
+        for language in args.langs.split(","):
+            samples = draw(Path(args.data), language, args.n, args.seed)
+            written = s5_suites(Path(args.runs) / f"exec-{language}.jsonl")
+            path = out / f"exec-{language}.jsonl"
+            with path.open("w") as fh:
+                for s in samples:
+                    jurors = await rerun(sandbox, s, written[s.id]) if s.id in written else {}
+                    fh.write(json.dumps({"sample_id": s.id, "strategies": jurors}) + "\n")
+            rows += [report(language, samples, path, juror) for juror in JURORS]
+    finally:
+        await sandbox.close()
+    print(f"\n## S5's recorded tests re-run under the current runners ({args.runs}, {args.n} rows per set, "
+          f"seed {args.seed})\n")
+    print("| language | juror | n | unscored | tau | rho | avg(tau, rho) [95 % CI] |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", default="bench-runs/exec19")
+    ap.add_argument("--langs", default="java")
+    ap.add_argument("--n", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--out", default="bench-runs/reexec")
+    ap.add_argument("--data", default=str(Path(__file__).resolve().parent.parent.parent / "shared" / "data"))
+    asyncio.run(main(ap.parse_args()))
