@@ -158,3 +158,67 @@ def unscored_rates(records: Sequence[Record]) -> list[Unscored]:
         if run_on:
             out.append(Unscored(juror=j.paper_name, run_on=run_on, unscored=sum(1 for r in records if j in r.unscored)))
     return out
+
+
+class ReviewFlag(BaseModel):
+    """Does the needs-review flag earn its place?  A verdict is flagged when fewer than
+    ``min_scored`` of the team's jurors scored it, or their scores span more than ``max_spread``
+    (the agent tool's ``ReviewPolicy`` defaults).  It is wrong when its thresholded verdict
+    contradicts the binary outcome, or, on a graded scale, when it is off by more than a quarter
+    of the scale."""
+
+    n: int
+    flagged: int
+    flagged_wrong: int
+    unflagged_wrong: int
+    unscored: int  # no juror of the team scored: flagged, neither right nor wrong
+    p_value: float  # Fisher's exact test: flagged verdicts are wrong more often (one-sided)
+    rule: str
+
+    @property
+    def flagged_error(self) -> float:
+        return self.flagged_wrong / self.flagged if self.flagged else math.nan
+
+    @property
+    def unflagged_error(self) -> float:
+        unflagged = self.n - self.flagged
+        return self.unflagged_wrong / unflagged if unflagged else math.nan
+
+
+def review_flag(labelled: Sequence[Record], rest: Sequence[Record], members: Sequence[Strategy], scale: Scale, *,
+                max_spread: float = 50.0, min_scored: int = 2) -> ReviewFlag | None:
+    from scipy.stats import fisher_exact
+
+    need = min(min_scored, len(members))
+    binary_rest = [r for r in rest if outcome(r) is not None]
+    graded = not binary_rest
+    threshold = _best_threshold([(s, o) for r, s in team_scores(labelled, members) if (o := outcome(r)) is not None])
+    n = flagged = flagged_wrong = unflagged_wrong = unscored = 0
+    for r in rest:
+        got = [r.scores[m] for m in members if m in r.scores]
+        if not got:
+            unscored += 1
+            continue
+        score = sum(got) / len(got)
+        truth = outcome(r)
+        if graded:
+            s = r.scale or scale
+            wrong = abs(s.map(score) - r.human) > (s.high - s.low) / 4
+        elif truth is None:
+            continue
+        else:
+            wrong = (score >= threshold) != truth
+        flag = len(got) < need or max(got) - min(got) > max_spread
+        n += 1
+        flagged += flag
+        flagged_wrong += flag and wrong
+        unflagged_wrong += (not flag) and wrong
+    if not n:
+        return None
+    table = [[flagged_wrong, flagged - flagged_wrong], [unflagged_wrong, n - flagged - unflagged_wrong]]
+    p = float(fisher_exact(table, alternative="greater")[1]) if flagged and n - flagged else math.nan
+    rule = (f"fewer than {need} jurors scored, or their scores span more than {max_spread:g}; wrong = "
+            + ("off by more than a quarter of the scale" if graded else f"thresholded at {threshold:g}, "
+               "contradicts the outcome"))
+    return ReviewFlag(n=n, flagged=flagged, flagged_wrong=flagged_wrong, unflagged_wrong=unflagged_wrong,
+                      unscored=unscored, p_value=p, rule=rule)

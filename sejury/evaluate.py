@@ -29,7 +29,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from sejury import agreement
-from sejury.agreement import Alpha, Binary, Unscored
+from sejury.agreement import Alpha, Binary, ReviewFlag, Unscored
 from sejury.calibrate import Calibration, Record, calibrate, score_team, team_scores
 from sejury.errors import InputError
 from sejury.schema import Scale, Strategy, TeamFile
@@ -65,6 +65,7 @@ class Evaluation(BaseModel):
     alpha_humans: Alpha | None = None
     binary: list[Binary] = []
     unscored: list[Unscored] = []
+    review: ReviewFlag | None = None  # does the calibrated team's needs-review flag earn its place?
     notes: list[str]
 
 
@@ -170,7 +171,8 @@ def evaluate(records: Sequence[Record], *, team: TeamFile | None = None, n_label
     return Evaluation(n_samples=len(records), excluded_labelled=len(records) - len(rest), team_source=source,
                       rq1=rows, rq2={"H-H": hh, "H-T": ht}, rq2_pairs=pairs, rq3_n=n_study, rq4=rq4,
                       alpha=alpha, alpha_humans=agreement.alpha_among_humans(rest), binary=binary,
-                      unscored=agreement.unscored_rates(records), notes=notes)
+                      unscored=agreement.unscored_rates(records),
+                      review=agreement.review_flag(labelled, rest, team_members, scale), notes=notes)
 
 
 def _n_study(records: Sequence[Record], ns: Sequence[int], seeds: int) -> list[dict[str, object]]:
@@ -272,6 +274,11 @@ def _agreement_md(ev: Evaluation) -> list[str]:
         md += [f"| {b.name} | {b.n} | {_f(b.auc)} | {b.threshold:g} | {_f(b.accuracy)} | {_pct(b.accepts_wrong)} | "
                f"{_pct(b.rejects_right)} | {b.tp} / {b.fp} / {b.tn} / {b.fn} | {_f(b.kappa)} | {_f(b.ece)} |"
                for b in ev.binary]
+    if ev.review is not None:
+        r = ev.review
+        md += ["", f"Needs review (the calibrated team; flagged when {r.rule}): {r.flagged} of {r.n} verdicts "
+                   f"flagged; wrong: {_pct(r.flagged_error)} of the flagged, {_pct(r.unflagged_error)} of the "
+                   f"others (Fisher's exact test, one-sided: p = {_f(r.p_value)}); {r.unscored} unscored."]
     if ev.unscored:
         md += ["", "Unscored rate (no score read, or the call failed, over the samples each juror ran on): "
                + "; ".join(f"{u.juror} {u.unscored}/{u.run_on} ({_pct(u.rate)})" for u in ev.unscored) + "."]
@@ -295,6 +302,14 @@ def _agreement_csvs(ev: Evaluation, outdir: Path) -> None:
         for b in ev.binary:
             w.writerow([b.name, b.n, b.auc, b.threshold, b.accuracy, b.accepts_wrong, b.rejects_right, b.tp, b.fp,
                         b.tn, b.fn, b.kappa, b.ece])
+    if ev.review is not None:
+        r = ev.review
+        with (outdir / "review.csv").open("w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["n", "flagged", "flagged_wrong", "unflagged_wrong", "flagged_error", "unflagged_error",
+                        "p_value", "unscored", "rule"])
+            w.writerow([r.n, r.flagged, r.flagged_wrong, r.unflagged_wrong, r.flagged_error, r.unflagged_error,
+                        r.p_value, r.unscored, r.rule])
     with (outdir / "unscored.csv").open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["juror", "run_on", "unscored", "rate"])

@@ -132,3 +132,24 @@ def _write(tmp_path: Path, vs: list[dict[str, object]]) -> Path:
     p = tmp_path / "noS1.jsonl"
     p.write_text("".join(json.dumps(v) + "\n" for v in vs))
     return p
+
+
+def test_the_needs_review_flag_is_measured_against_the_outcome() -> None:
+    """Flagged when the jurors disagree by more than 50 or one scored: 2 of the 5 flagged verdicts
+    are wrong, none of the 12 others; Fisher's one-sided p is C(5,2) / C(17,2) = 10/136."""
+    from sejury import agreement
+    from sejury.calibrate import Record
+    from sejury.schema import Scale
+
+    def rec(i: int, a: float, b: float | None, passed: bool) -> Record:
+        scores = {Strategy.TEST_PASS: a} | ({} if b is None else {Strategy.TEST_DIFF: b})
+        return Record(sample_id=f"q{i}", task="code_generation", human=float(passed), scores=scores,
+                      scale=Scale(low=0, high=1), test_passed=passed)
+
+    agree = [rec(i, 100, 90, True) for i in range(6)] + [rec(i + 6, 0, 10, False) for i in range(6)]
+    split = [rec(20 + i, 100, 0, i % 2 == 1) for i in range(4)]  # mean 50: thresholded at 50 as right
+    team = [Strategy.TEST_PASS, Strategy.TEST_DIFF]
+    r = agreement.review_flag([], [*agree, *split, rec(30, 70, None, True)], team, Scale(low=0, high=1))
+    assert r is not None and (r.n, r.flagged) == (17, 5)  # the split four, and one with one juror scored
+    assert (r.flagged_wrong, r.unflagged_wrong) == (2, 0)
+    assert r.flagged_error == 0.4 and r.unflagged_error == 0.0 and abs(r.p_value - 10 / 136) < 1e-12
