@@ -11,6 +11,7 @@
     sejury model fetch | serve | info
     sejury sandbox build | check | reap
     sejury tests check data.jsonl                        # can the samples' tests tell right from wrong?
+    sejury probe data.jsonl --team S1 -o probe/         # robustness: equivalents, mutants, injections
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import typer
 from sejury.cli.experiments import calibrate, evaluate
 from sejury.cli.judging import batch, judge
 from sejury.cli.model import model_app
+from sejury.cli.probe import probe
 from sejury.cli.render import print_verdict
 from sejury.cli.roster import strategies
 from sejury.cli.sandbox import sandbox_app
@@ -36,6 +38,7 @@ app.command()(evaluate)
 app.command()(strategies)
 app.command()(trace)
 app.command()(serve)
+app.command()(probe)
 app.add_typer(model_app, name="model")
 app.add_typer(sandbox_app, name="sandbox")
 app.add_typer(tests_app, name="tests")
