@@ -222,3 +222,42 @@ def review_flag(labelled: Sequence[Record], rest: Sequence[Record], members: Seq
                "contradicts the outcome"))
     return ReviewFlag(n=n, flagged=flagged, flagged_wrong=flagged_wrong, unflagged_wrong=unflagged_wrong,
                       unscored=unscored, p_value=p, rule=rule)
+
+
+class Bias(BaseModel):
+    """Crupi et al.'s bias coefficient of one juror on one generator's candidates: the mean of
+    verdict - oracle, both read on [0, 1] (in [-1, 1]: above 0, the juror is too kind to it)."""
+
+    juror: str
+    system: str
+    n: int
+    coefficient: float
+    p_value: float  # Wilcoxon signed-rank test of the differences against 0
+    effect: float  # mean / standard deviation of the differences (Cohen's d for paired data)
+
+
+def bias(records: Sequence[Record], named: Sequence[tuple[str, Sequence[Strategy]]], scale: Scale) -> list[Bias]:
+    """Per juror (or team) and generator (``metadata.system``), where the run names two or more."""
+    from scipy.stats import wilcoxon
+
+    systems = sorted({r.system for r in records if r.system is not None})
+    if len(systems) < 2:
+        return []
+    out = []
+    for name, members in named:
+        for system in systems:
+            diffs = []
+            for r, score in team_scores([r for r in records if r.system == system], members):
+                s = r.scale or scale
+                span = (s.high - s.low) or 1.0
+                diffs.append(score / 100 - (r.human - s.low) / span)
+            if not diffs:
+                continue
+            mean = sum(diffs) / len(diffs)
+            sd = float(np.std(diffs, ddof=1)) if len(diffs) > 1 else math.nan
+            p = math.nan
+            if len(diffs) > 1 and any(d != 0 for d in diffs):
+                p = float(wilcoxon(diffs).pvalue)
+            out.append(Bias(juror=name, system=system, n=len(diffs), coefficient=mean, p_value=p,
+                            effect=mean / sd if sd and math.isfinite(sd) else math.nan))
+    return out

@@ -29,7 +29,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from sejury import agreement
-from sejury.agreement import Alpha, Binary, ReviewFlag, Unscored
+from sejury.agreement import Alpha, Bias, Binary, ReviewFlag, Unscored
 from sejury.calibrate import Calibration, Record, calibrate, score_team, team_scores
 from sejury.errors import InputError
 from sejury.schema import Scale, Strategy, TeamFile
@@ -66,6 +66,7 @@ class Evaluation(BaseModel):
     binary: list[Binary] = []
     unscored: list[Unscored] = []
     review: ReviewFlag | None = None  # does the calibrated team's needs-review flag earn its place?
+    bias: list[Bias] = []  # per juror x generator (metadata.system)
     notes: list[str]
 
 
@@ -172,7 +173,8 @@ def evaluate(records: Sequence[Record], *, team: TeamFile | None = None, n_label
                       rq1=rows, rq2={"H-H": hh, "H-T": ht}, rq2_pairs=pairs, rq3_n=n_study, rq4=rq4,
                       alpha=alpha, alpha_humans=agreement.alpha_among_humans(rest), binary=binary,
                       unscored=agreement.unscored_rates(records),
-                      review=agreement.review_flag(labelled, rest, team_members, scale), notes=notes)
+                      review=agreement.review_flag(labelled, rest, team_members, scale),
+                      bias=agreement.bias(rest, named, scale), notes=notes)
 
 
 def _n_study(records: Sequence[Record], ns: Sequence[int], seeds: int) -> list[dict[str, object]]:
@@ -279,6 +281,12 @@ def _agreement_md(ev: Evaluation) -> list[str]:
         md += ["", f"Needs review (the calibrated team; flagged when {r.rule}): {r.flagged} of {r.n} verdicts "
                    f"flagged; wrong: {_pct(r.flagged_error)} of the flagged, {_pct(r.unflagged_error)} of the "
                    f"others (Fisher's exact test, one-sided: p = {_f(r.p_value)}); {r.unscored} unscored."]
+    if ev.bias:
+        md += ["", "Bias per generator (`metadata.system`; Crupi et al.): mean of verdict - label, both on [0, 1] "
+                   "(above 0: too kind to that generator), Wilcoxon signed-rank p, effect size (mean / sd):", "",
+               "| juror / team | generator | n | bias | p | effect |", "| --- | --- | --- | --- | --- | --- |"]
+        md += [f"| {x.juror} | {x.system} | {x.n} | {x.coefficient:+.3f} | {_f(x.p_value)} | {_f(x.effect)} |"
+               for x in ev.bias]
     if ev.unscored:
         md += ["", "Unscored rate (no score read, or the call failed, over the samples each juror ran on): "
                + "; ".join(f"{u.juror} {u.unscored}/{u.run_on} ({_pct(u.rate)})" for u in ev.unscored) + "."]
@@ -310,6 +318,12 @@ def _agreement_csvs(ev: Evaluation, outdir: Path) -> None:
                         "p_value", "unscored", "rule"])
             w.writerow([r.n, r.flagged, r.flagged_wrong, r.unflagged_wrong, r.flagged_error, r.unflagged_error,
                         r.p_value, r.unscored, r.rule])
+    if ev.bias:
+        with (outdir / "bias.csv").open("w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["juror", "system", "n", "bias", "p_value", "effect"])
+            for x in ev.bias:
+                w.writerow([x.juror, x.system, x.n, x.coefficient, x.p_value, x.effect])
     with (outdir / "unscored.csv").open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["juror", "run_on", "unscored", "rate"])
@@ -337,6 +351,24 @@ def _plots(ev: Evaluation, outdir: Path) -> None:
         ax.set_title("RQ1: jurors and teams, 95% bootstrap intervals")
         fig.tight_layout()
         fig.savefig(outdir / "rq1_bars.png", dpi=120)
+        plt.close(fig)
+    if ev.bias:
+        jurors = list(dict.fromkeys(x.juror for x in ev.bias))
+        systems = list(dict.fromkeys(x.system for x in ev.bias))
+        grid = [[next((x.coefficient for x in ev.bias if x.juror == j and x.system == s), math.nan) for s in systems]
+                for j in jurors]
+        fig, ax = plt.subplots(figsize=(1.2 * len(systems) + 3, 0.5 * len(jurors) + 2))
+        im = ax.imshow(grid, cmap="coolwarm", vmin=-1, vmax=1, aspect="auto")
+        ax.set_xticks(range(len(systems)), systems, rotation=30, ha="right")
+        ax.set_yticks(range(len(jurors)), jurors)
+        for i, row in enumerate(grid):
+            for k, v in enumerate(row):
+                if math.isfinite(v):
+                    ax.text(k, i, f"{v:+.2f}", ha="center", va="center", fontsize=8)
+        fig.colorbar(im, ax=ax, label="verdict - label, on [0, 1]")
+        ax.set_title("Bias per generator")
+        fig.tight_layout()
+        fig.savefig(outdir / "bias_heatmap.png", dpi=120)
         plt.close(fig)
     if ev.rq2["H-H"] or ev.rq2["H-T"]:
         fig, ax = plt.subplots(figsize=(4.5, 4))

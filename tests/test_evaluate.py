@@ -153,3 +153,30 @@ def test_the_needs_review_flag_is_measured_against_the_outcome() -> None:
     assert r is not None and (r.n, r.flagged) == (17, 5)  # the split four, and one with one juror scored
     assert (r.flagged_wrong, r.unflagged_wrong) == (2, 0)
     assert r.flagged_error == 0.4 and r.unflagged_error == 0.0 and abs(r.p_value - 10 / 136) < 1e-12
+
+
+def test_bias_per_generator_finds_the_generator_a_juror_favours(tmp_path: Path) -> None:
+    """S1 adds 0.5 (of the 0-4 scale read on [0, 1]) to every candidate of generator "kind-to",
+    and tracks the label exactly elsewhere: its bias there is +0.5, significant; 0 elsewhere."""
+    rng = random.Random(1)
+    vs = []
+    for i in range(40):
+        h = rng.randint(0, 2)
+        system = "kind-to" if i % 2 else "fair"
+        s1 = h * 25 + (50 if system == "kind-to" else 0)
+        v = verdict(i, h, {"direct": s1, "bleu": rng.uniform(0, 100)})
+        v["metadata"]["system"] = system  # type: ignore[index]
+        vs.append(v)
+    p = tmp_path / "run.jsonl"
+    p.write_text("".join(json.dumps(v) + "\n" for v in vs))
+    team = TeamFile(task="code_generation", strategies=["direct"], calibration={"labelled_ids": []})
+    ev = evaluate(read_run(p), team=team, ns=[], resamples=50)
+    got = {(b.juror, b.system): b for b in ev.bias}
+    assert got[("S1", "kind-to")].coefficient == pytest.approx(0.5) and got[("S1", "kind-to")].p_value < 0.001
+    assert got[("S1", "fair")].coefficient == 0 and got[("S1", "fair")].n == 20
+    out = tmp_path / "ev"
+    from sejury.evaluate import write_outputs
+
+    text = write_outputs(ev, out).read_text()
+    assert "| S1 | kind-to | 20 | +0.500 |" in text
+    assert (out / "bias_heatmap.png").read_bytes()[:4] == b"\x89PNG" and (out / "bias.csv").exists()

@@ -51,6 +51,7 @@ class Record(BaseModel):
     annotations: dict[str, float] = Field(default_factory=dict)  # individual raters, when published
     test_passed: bool | None = None  # the benchmark's own test outcome (RQ4), when known
     unscored: list[Strategy] = Field(default_factory=list)  # run, but no score read (unscored or failed)
+    system: str | None = None  # the generator of the candidate (``metadata.system``), for the bias report
     model: str = ""
     prompt_version: str = ""
 
@@ -89,7 +90,8 @@ def read_run(path: str | Path, *, label: str = "human_score") -> list[Record]:
                                   calls=calls, tokens=tokens, scale=scale, model=v.get("model", ""),
                                   prompt_version=v.get("prompt_version", ""),
                                   annotations={str(k): float(x) for k, x in raters.items() if x is not None},
-                                  test_passed=bool(passed) if passed is not None else None, unscored=unscored))
+                                  test_passed=bool(passed) if passed is not None else None, unscored=unscored,
+                                  system=str(meta["system"]) if meta.get("system") is not None else None))
         except InputError:
             raise
         except (KeyError, ValueError, TypeError) as exc:
