@@ -261,3 +261,35 @@ def bias(records: Sequence[Record], named: Sequence[tuple[str, Sequence[Strategy
             out.append(Bias(juror=name, system=system, n=len(diffs), coefficient=mean, p_value=p,
                             effect=mean / sd if sd and math.isfinite(sd) else math.nan))
     return out
+
+
+class Levels(BaseModel):
+    """ICE-Score's two readings of correlation: over every sample at once (corpus level), and
+    within each problem's candidates, averaged over the problems (example level, where at least
+    three candidates of a problem were scored and their labels differ)."""
+
+    juror: str
+    corpus_n: int
+    corpus: float  # (tau + rho) / 2 over every sample
+    problems: int
+    example: float  # mean over the problems of (tau + rho) / 2 within a problem
+
+
+def levels(records: Sequence[Record], named: Sequence[tuple[str, Sequence[Strategy]]]) -> list[Levels]:
+    from sejury.stats import correlate
+
+    if not any(r.problem for r in records):
+        return []
+    out = []
+    for name, members in named:
+        pairs = team_scores(records, members)
+        corpus = correlate([s for _, s in pairs], [r.human for r, _ in pairs]).mean if len(pairs) > 2 else math.nan
+        groups: dict[str, list[tuple[float, float]]] = {}
+        for r, s in pairs:
+            if r.problem:
+                groups.setdefault(r.problem, []).append((s, r.human))
+        within = [c for g in groups.values() if len(g) >= 3 and len({h for _, h in g}) > 1
+                  and math.isfinite(c := correlate([s for s, _ in g], [h for _, h in g]).mean)]
+        out.append(Levels(juror=name, corpus_n=len(pairs), corpus=corpus, problems=len(within),
+                          example=sum(within) / len(within) if within else math.nan))
+    return out

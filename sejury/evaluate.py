@@ -29,7 +29,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from sejury import agreement
-from sejury.agreement import Alpha, Bias, Binary, ReviewFlag, Unscored
+from sejury.agreement import Alpha, Bias, Binary, Levels, ReviewFlag, Unscored
 from sejury.calibrate import Calibration, Record, calibrate, score_team, team_scores
 from sejury.errors import InputError
 from sejury.schema import Scale, Strategy, TeamFile
@@ -67,6 +67,7 @@ class Evaluation(BaseModel):
     unscored: list[Unscored] = []
     review: ReviewFlag | None = None  # does the calibrated team's needs-review flag earn its place?
     bias: list[Bias] = []  # per juror x generator (metadata.system)
+    levels: list[Levels] = []  # corpus- vs example-level correlation
     notes: list[str]
 
 
@@ -174,7 +175,7 @@ def evaluate(records: Sequence[Record], *, team: TeamFile | None = None, n_label
                       alpha=alpha, alpha_humans=agreement.alpha_among_humans(rest), binary=binary,
                       unscored=agreement.unscored_rates(records),
                       review=agreement.review_flag(labelled, rest, team_members, scale),
-                      bias=agreement.bias(rest, named, scale), notes=notes)
+                      bias=agreement.bias(rest, named, scale), levels=agreement.levels(rest, named), notes=notes)
 
 
 def _n_study(records: Sequence[Record], ns: Sequence[int], seeds: int) -> list[dict[str, object]]:
@@ -281,6 +282,12 @@ def _agreement_md(ev: Evaluation) -> list[str]:
         md += ["", f"Needs review (the calibrated team; flagged when {r.rule}): {r.flagged} of {r.n} verdicts "
                    f"flagged; wrong: {_pct(r.flagged_error)} of the flagged, {_pct(r.unflagged_error)} of the "
                    f"others (Fisher's exact test, one-sided: p = {_f(r.p_value)}); {r.unscored} unscored."]
+    if ev.levels:
+        md += ["", "Correlation at two levels (ICE-Score): (tau + rho) / 2 over every sample (corpus), and within "
+                   "each problem's candidates averaged over the problems with three or more scored and differing "
+                   "labels (example):", "",
+               "| juror / team | corpus n | corpus | problems | example |", "| --- | --- | --- | --- | --- |"]
+        md += [f"| {x.juror} | {x.corpus_n} | {_f(x.corpus)} | {x.problems} | {_f(x.example)} |" for x in ev.levels]
     if ev.bias:
         md += ["", "Bias per generator (`metadata.system`; Crupi et al.): mean of verdict - label, both on [0, 1] "
                    "(above 0: too kind to that generator), Wilcoxon signed-rank p, effect size (mean / sd):", "",
@@ -318,6 +325,12 @@ def _agreement_csvs(ev: Evaluation, outdir: Path) -> None:
                         "p_value", "unscored", "rule"])
             w.writerow([r.n, r.flagged, r.flagged_wrong, r.unflagged_wrong, r.flagged_error, r.unflagged_error,
                         r.p_value, r.unscored, r.rule])
+    if ev.levels:
+        with (outdir / "levels.csv").open("w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["juror", "corpus_n", "corpus", "problems", "example"])
+            for lv in ev.levels:
+                w.writerow([lv.juror, lv.corpus_n, lv.corpus, lv.problems, lv.example])
     if ev.bias:
         with (outdir / "bias.csv").open("w", newline="") as f:
             w = csv.writer(f)

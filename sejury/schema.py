@@ -75,6 +75,11 @@ class Sample(BaseModel):
     def _blank_is_none(cls, v: str | None) -> str | None:
         return v if v is not None and v.strip() else None
 
+    def problem_digest(self) -> str:
+        """A digest of the task, language and problem: the same for every candidate of a problem."""
+        payload = json.dumps([self.task.value, self.language, self.problem], ensure_ascii=False)
+        return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
     def content_hash(self) -> str:
         """Hash of what a judge reads (not the id or metadata): the cache key's sample part."""
         payload = json.dumps(
@@ -181,6 +186,9 @@ class Verdict(BaseModel):
     # the id of an earlier sample of the same run with the same content (``Sample.content_hash``),
     # whose judgment this verdict reuses: its jurors' results, none of its calls
     duplicate_of: str | None = None
+    # a digest of the sample's problem: verdicts on candidates for the same problem share it
+    # (example-level correlation groups by it)
+    problem_digest: str | None = None
 
     def duplicate_for(self, sample: Sample) -> Verdict:
         """This verdict for ``sample``, which has the same content as the sample judged: its own id

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_calibrate import verdict
@@ -180,3 +181,32 @@ def test_bias_per_generator_finds_the_generator_a_juror_favours(tmp_path: Path) 
     text = write_outputs(ev, out).read_text()
     assert "| S1 | kind-to | 20 | +0.500 |" in text
     assert (out / "bias_heatmap.png").read_bytes()[:4] == b"\x89PNG" and (out / "bias.csv").exists()
+
+
+def test_example_level_correlation_sees_what_the_corpus_level_hides(tmp_path: Path) -> None:
+    """S1 scores by the problem (its difficulty), and within each problem ranks the candidates
+    backwards: corpus-level correlation is high, example-level is -1."""
+    vs = []
+    for k in range(4):
+        for j in range(3):
+            v = verdict(3 * k + j, k + j * 0.25, {"direct": 25.0 * k + (2 - j)})
+            v["problem_digest"] = f"p{k}"
+            vs.append(v)
+    p = tmp_path / "run.jsonl"
+    p.write_text("".join(json.dumps(v) + "\n" for v in vs))
+    team = TeamFile(task="code_generation", strategies=["direct"], calibration={"labelled_ids": []})
+    ev = evaluate(read_run(p), team=team, ns=[], resamples=50)
+    (lv,) = [x for x in ev.levels if x.juror == "S1"]
+    assert lv.corpus > 0.6 and lv.problems == 4 and lv.example == pytest.approx(-1.0)
+
+
+def test_verdicts_carry_the_problem_digest(make_judge: Any) -> None:
+    from sejury.schema import Sample
+
+    judge, _ = make_judge(team="S1")
+    a = Sample(id="a", task="code_generation", problem="add two numbers", candidate="def add(a, b): return a + b")
+    b = a.model_copy(update={"id": "b", "candidate": "def add(a, b): return a - b"})
+    c = a.model_copy(update={"id": "c", "problem": "subtract two numbers"})
+    va, vb, vc = (judge.judge(x) for x in (a, b, c))
+    judge.close()
+    assert va.problem_digest == vb.problem_digest == a.problem_digest() != vc.problem_digest

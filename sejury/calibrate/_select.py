@@ -52,6 +52,7 @@ class Record(BaseModel):
     test_passed: bool | None = None  # the benchmark's own test outcome (RQ4), when known
     unscored: list[Strategy] = Field(default_factory=list)  # run, but no score read (unscored or failed)
     system: str | None = None  # the generator of the candidate (``metadata.system``), for the bias report
+    problem: str | None = None  # the verdict's problem digest: candidates of one problem share it
     model: str = ""
     prompt_version: str = ""
 
@@ -91,7 +92,8 @@ def read_run(path: str | Path, *, label: str = "human_score") -> list[Record]:
                                   prompt_version=v.get("prompt_version", ""),
                                   annotations={str(k): float(x) for k, x in raters.items() if x is not None},
                                   test_passed=bool(passed) if passed is not None else None, unscored=unscored,
-                                  system=str(meta["system"]) if meta.get("system") is not None else None))
+                                  system=str(meta["system"]) if meta.get("system") is not None else None,
+                                  problem=v.get("problem_digest")))
         except InputError:
             raise
         except (KeyError, ValueError, TypeError) as exc:

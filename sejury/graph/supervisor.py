@@ -181,4 +181,5 @@ def merge_verdict(state: JudgeState, ctx: JudgeContext) -> Verdict:
         completion_tokens=sum(r.completion_tokens for r in fresh),
         seconds=round(time.perf_counter() - plan.started, 3),
         model=ctx.llm.name, prompt_version=prompts_version(), metadata=sample.metadata,
+        problem_digest=sample.problem_digest(),
     )
