@@ -83,7 +83,7 @@ async def main(args: argparse.Namespace) -> None:
             rows += [report(language, samples, out / f"exec-{language}.jsonl", juror) for juror in JURORS]
             print(f"{language}: {len(todo)} judged now, {failed} failed", flush=True)
     finally:
-        judge.close()
+        await judge.aclose()
     print(f"\n## S5-exec and S5-diff against the test outcomes ({args.n} rows per set, seed {args.seed}, model "
           f"{judge.llm.name})\n")
     print("| language | juror | n | unscored | tau | rho | avg(tau, rho) [95 % CI] |")
