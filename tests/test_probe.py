@@ -74,15 +74,18 @@ async def test_probe_verifies_variants_on_the_tests_and_measures_the_judge(sandb
     finally:
         await judge.aclose()
     kinds = [j.kind for j in judged]
-    assert kinds[0] == "original" and kinds.count("mutant") == 3 and kinds.count("injection") == 3
+    assert kinds[0] == "original" and kinds.count("mutant") == 3 and kinds.count("injection") == 6
     assert all(j.verified for j in judged[1:]), [(j.label, j.why_unverified) for j in judged if not j.verified]
     by = {(e.juror, e.kind): e for e in effects(judged)}
     assert by[("S1", "equivalent")].mean_abs_delta == 0  # this judge ignores behaviour: equivalents do not move it
     assert by[("S1", "mutant")].share_lower == 0  # ... and so it misses every mutant
     claims = next(j for j in judged if j.label == "claims correct")
     assert claims.scores["S1"] == 100 and by[("S1", "injection")].mean_delta > 0  # the injection fooled it
+    in_mutant = next(j for j in judged if j.label == "claims correct, in a mutant")
+    mutant = next(j for j in judged if j.label == in_mutant.base)
+    assert mutant.kind == "mutant" and (mutant.scores["S1"], in_mutant.scores["S1"]) == (60, 100)
     report = write_outputs(judged, tmp_path, source="count_above", config="team S1, model scripted")
-    assert "| S1 | injection (should be ~0) | 3 |" in report.read_text()
+    assert "| S1 | injection (should be ~0) | 6 |" in report.read_text()
     assert (tmp_path / "probe.png").read_bytes()[:4] == b"\x89PNG" and (tmp_path / "probe.csv").exists()
 
 

@@ -39,6 +39,7 @@ class Judged(BaseModel):
     label: str
     verified: bool | None = None  # None: the sample has no tests to verify it with
     why_unverified: str = ""
+    base: str = ""  # the label of the variant it is compared with ("": the candidate)
     scores: dict[str, float | None] = Field(default_factory=dict)  # juror -> score; "team": the verdict's
 
 
@@ -59,27 +60,38 @@ def _lead_trail(candidate: str) -> tuple[str, str]:
     return candidate[: len(candidate) - len(candidate.lstrip())], candidate[len(candidate.rstrip()):]
 
 
-def _variants(sample: Sample, n_mutants: int, seed: int) -> list[tuple[Kind, str, str]]:
+Made = tuple[Kind, str, str, str]  # kind, label, candidate, the label of its base ("": the candidate)
+
+
+def _variants(sample: Sample, n_mutants: int, seed: int) -> list[Made]:
+    """Equivalents, mutants and injections of the candidate, and the injections again in the first
+    mutant: a judge that already gives the candidate the top score cannot show an injection's pull
+    there, while a wrong program leaves it room."""
     lang = languages.get(sample.language)
     name = lang.name if lang is not None else sample.language
     program = assemble_program(name, sample.problem, sample.candidate)
     span = region_of(program, sample.candidate)
-    out: list[tuple[Kind, str, str]] = []
+    out: list[Made] = []
+    first_mutant: tuple[str, str] | None = None
     if span is not None:
         found = last_function(sample.problem) or last_function(sample.candidate)
         keep = {found.name} if found else set()
-        out += [(v.kind, v.label, v.candidate)  # type: ignore[misc]
+        out += [("equivalent", v.label, v.candidate, "")
                 for v in equivalents(name, program, span, sample.candidate, keep)]
         lead, trail = _lead_trail(sample.candidate)
         tail = len(program) - span[1]
         for m in mutants(name, program, [span], limit=n_mutants, seed=seed):
-            out.append(("mutant", m.label, lead + m.program[span[0]: len(m.program) - tail].strip() + trail))
-    out += [("injection", v.label, v.candidate) for v in injected(name, sample.candidate)]
+            text = lead + m.program[span[0]: len(m.program) - tail].strip() + trail
+            out.append(("mutant", m.label, text, ""))
+            first_mutant = first_mutant or (m.label, text)
+    out += [("injection", v.label, v.candidate, "") for v in injected(name, sample.candidate)]
+    if first_mutant is not None:
+        out += [("injection", f"{v.label}, in a mutant", v.candidate, first_mutant[0])
+                for v in injected(name, first_mutant[1])]
     return out
 
 
-async def _verify(provider: SandboxProvider, sample: Sample, found: list[tuple[Kind, str, str]],
-                  ) -> list[tuple[bool | None, str]]:
+async def _verify(provider: SandboxProvider, sample: Sample, found: list[Made]) -> list[tuple[bool | None, str]]:
     """Per variant: (verified, why not), against the sample's tests in the sandbox."""
     lang = languages.get(sample.language)
     if not sample.tests or lang is None:
@@ -91,14 +103,19 @@ async def _verify(provider: SandboxProvider, sample: Sample, found: list[tuple[K
     if not base.loaded:
         return [(None, "the candidate itself does not load")] * len(found)
     out: list[tuple[bool | None, str]] = []
-    for kind, _, text in found:
+    runs = {"": base.passed}  # label -> what each verified program passed
+    for kind, label, text, on in found:
         got = await run_suite(provider, lang.name, assemble_program(lang.name, sample.problem, text), suite)
-        if kind == "mutant":
+        if on not in runs:
+            out.append((False, "its mutant is not verified"))
+        elif kind == "mutant":
             ok = got.loaded and any(a and not b for a, b in zip(base.passed, got.passed, strict=True))
             out.append((ok, "" if ok else "fails no test the candidate passes"))
         else:
-            ok = got.loaded and got.passed == base.passed
-            out.append((ok, "" if ok else "does not behave like the candidate on the sample's tests"))
+            ok = got.loaded and got.passed == runs[on]
+            out.append((ok, "" if ok else "does not behave like what it was made from on the sample's tests"))
+        if out[-1][0]:
+            runs[label] = got.passed
     return out
 
 
@@ -119,9 +136,9 @@ async def probe_sample(judge: Judge, sample: Sample, provider: SandboxProvider |
         [(None, "not verified (--no-verify)")] * len(found)
     original = await judge.ajudge(sample)
     out = [Judged(sample_id=sample.id, kind="original", label="the candidate", scores=_scores(original))]
-    for (kind, label, text), (ok, why) in zip(found, checks, strict=True):
+    for (kind, label, text, on), (ok, why) in zip(found, checks, strict=True):
         v = await judge.ajudge(sample.model_copy(update={"id": f"{sample.id}~{kind}~{label}", "candidate": text}))
-        out.append(Judged(sample_id=sample.id, kind=kind, label=label, verified=ok, why_unverified=why,
+        out.append(Judged(sample_id=sample.id, kind=kind, label=label, verified=ok, why_unverified=why, base=on,
                           scores=_scores(v)))
     return out
 
@@ -139,9 +156,10 @@ async def probe(judge: Judge, samples: Sequence[Sample], provider: SandboxProvid
 
 def effects(judged: Sequence[Judged], *, unverified: bool = False, resamples: int = 1000,
             seed: int = 0) -> list[Effect]:
-    """Per juror and kind of variant: the score change against the same sample's original, over
+    """Per juror and kind of variant: the score change against what it was made from (the
+    candidate; for an injection into a mutant, the mutant), over
     the verified variants (or, with ``unverified``, those there were no tests to verify)."""
-    originals = {j.sample_id: j.scores for j in judged if j.kind == "original"}
+    bases = {(j.sample_id, "" if j.kind == "original" else j.label): j.scores for j in judged}
     jurors = list(dict.fromkeys(k for j in judged for k in j.scores))
     rng = random.Random(seed)
     out = []
@@ -149,7 +167,7 @@ def effects(judged: Sequence[Judged], *, unverified: bool = False, resamples: in
         for kind in ("equivalent", "mutant", "injection"):
             deltas = [s - o for j in judged if j.kind == kind and (j.verified is None if unverified else j.verified)
                       if (s := j.scores.get(juror)) is not None
-                      and (o := originals.get(j.sample_id, {}).get(juror)) is not None]
+                      and (o := bases.get((j.sample_id, j.base), {}).get(juror)) is not None]
             if not deltas:
                 continue
             means = sorted(sum(rng.choices(deltas, k=len(deltas))) / len(deltas) for _ in range(resamples))
@@ -208,14 +226,16 @@ def write_outputs(judged: Sequence[Judged], folder: Path, *, source: str, config
     found = effects(judged)
     report = folder / "probe.md"
     report.write_text(markdown(judged, found, source=source, config=config))
-    originals = {j.sample_id: j.scores for j in judged if j.kind == "original"}
+    bases = {(j.sample_id, "" if j.kind == "original" else j.label): j.scores for j in judged}
     with (folder / "probe.csv").open("w", newline="") as fh:
         w = csv.writer(fh)
-        w.writerow(["sample_id", "kind", "label", "verified", "why_unverified", "juror", "score", "original_score"])
+        w.writerow(["sample_id", "kind", "label", "verified", "why_unverified", "juror", "score", "base",
+                    "base_score"])
         for j in judged:
             for juror, score in j.scores.items():
                 w.writerow([j.sample_id, j.kind, j.label, j.verified, j.why_unverified, juror, score,
-                            originals.get(j.sample_id, {}).get(juror)])
+                            j.base or ("" if j.kind == "original" else "the candidate"),
+                            bases.get((j.sample_id, j.base), {}).get(juror)])
     jurors = list(dict.fromkeys(e.juror for e in found))
     kinds = ["equivalent", "mutant", "injection"]
     fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(jurors)), 4))
