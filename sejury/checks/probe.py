@@ -199,7 +199,8 @@ def markdown(judged: Sequence[Judged], found: Sequence[Effect], *, source: str, 
     originals = [j for j in judged if j.kind == "original"]
     lines = [f"# Probe: {config} on {source}", "",
              f"{len(originals)} samples judged, with {len(judged) - len(originals)} variants. Score change of each "
-             "verified variant against its own sample's candidate (0-100 points; 95 % bootstrap interval):", "",
+             "verified variant against what it was made from: the candidate, or for an injection into a "
+             "mutant, that mutant (0-100 points; 95 % bootstrap interval):", "",
              *(_table(found) if found else ["(no verified variant)"])]
     apart = effects(judged, unverified=True)
     if apart:
