@@ -27,6 +27,8 @@ from sejury.io import RunFile
 from sejury.stats import bootstrap_ci, correlate
 
 JURORS = {"test_pass": "S5-exec", "test_diff": "S5-diff", "mean": "mean of both"}
+TABLE_HEAD = ("| language | juror | n | unscored | tau | rho | avg(tau, rho) [95 % CI] |\n"
+              "| --- | --- | --- | --- | --- | --- | --- |")
 SETS = {"python": "humaneval_python", "javascript": "humaneval_js", "java": "humaneval_java", "cpp": "humaneval_cpp"}
 
 
@@ -86,8 +88,7 @@ async def main(args: argparse.Namespace) -> None:
         await judge.aclose()
     print(f"\n## S5-exec and S5-diff against the test outcomes ({args.n} rows per set, seed {args.seed}, model "
           f"{judge.llm.name})\n")
-    print("| language | juror | n | unscored | tau | rho | avg(tau, rho) [95 % CI] |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print(TABLE_HEAD)
     print("\n".join(rows))
 
 

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from exec_agreement import JURORS, draw, report
+from exec_agreement import JURORS, TABLE_HEAD, draw, report
 
-from sejury.cli.tests import s5_suites
+from sejury.checks.suites import s5_suites
 from sejury.execution.differential import recorded_function
 from sejury.execution.evidence import check_on_reference, programs, run_on_candidate, worth_running
 from sejury.execution.patching import PatchError
@@ -74,8 +74,7 @@ async def main(args: argparse.Namespace) -> None:
         await sandbox.close()
     print(f"\n## S5's recorded tests re-run under the current runners ({args.runs}, {args.n} rows per set, "
           f"seed {args.seed})\n")
-    print("| language | juror | n | unscored | tau | rho | avg(tau, rho) [95 % CI] |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print(TABLE_HEAD)
     print("\n".join(rows))
 
 

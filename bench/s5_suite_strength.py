@@ -21,8 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from exec_agreement import draw
 
-from sejury.checks.suites import SuiteCheck, check_samples
-from sejury.cli.tests import s5_suites
+from sejury.checks.suites import SuiteCheck, check_samples, s5_suites
 from sejury.sandbox.docker import DockerSandbox
 from sejury.stats import correlate
 

@@ -18,6 +18,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel
 
+from sejury.agent import ReviewPolicy
 from sejury.calibrate import Record, team_scores
 from sejury.schema import Scale, Strategy
 from sejury.stats import cohen_kappa
@@ -186,12 +187,14 @@ class ReviewFlag(BaseModel):
 
 
 def review_flag(labelled: Sequence[Record], rest: Sequence[Record], members: Sequence[Strategy], scale: Scale, *,
-                max_spread: float = 50.0, min_scored: int = 2) -> ReviewFlag | None:
+                policy: ReviewPolicy | None = None) -> ReviewFlag | None:
+    """The needs-review rule of ``policy`` (the agent tool's, default ``ReviewPolicy()``) on the
+    team's recorded scores, against the outcomes."""
     from scipy.stats import fisher_exact
 
-    need = min(min_scored, len(members))
-    binary_rest = [r for r in rest if outcome(r) is not None]
-    graded = not binary_rest
+    p = policy or ReviewPolicy()
+    need = min(p.min_scored, len(members))
+    graded = all(outcome(r) is None for r in rest)
     threshold = _best_threshold([(s, o) for r, s in team_scores(labelled, members) if (o := outcome(r)) is not None])
     n = flagged = flagged_wrong = unflagged_wrong = unscored = 0
     for r in rest:
@@ -208,7 +211,7 @@ def review_flag(labelled: Sequence[Record], rest: Sequence[Record], members: Seq
             continue
         else:
             wrong = (score >= threshold) != truth
-        flag = len(got) < need or max(got) - min(got) > max_spread
+        flag = len(got) < need or max(got) - min(got) > p.max_spread
         n += 1
         flagged += flag
         flagged_wrong += flag and wrong
@@ -216,12 +219,12 @@ def review_flag(labelled: Sequence[Record], rest: Sequence[Record], members: Seq
     if not n:
         return None
     table = [[flagged_wrong, flagged - flagged_wrong], [unflagged_wrong, n - flagged - unflagged_wrong]]
-    p = float(fisher_exact(table, alternative="greater")[1]) if flagged and n - flagged else math.nan
-    rule = (f"fewer than {need} jurors scored, or their scores span more than {max_spread:g}; wrong = "
+    p_value = float(fisher_exact(table, alternative="greater")[1]) if flagged and n - flagged else math.nan
+    rule = (f"fewer than {need} jurors scored, or their scores span more than {p.max_spread:g}; wrong = "
             + ("off by more than a quarter of the scale" if graded else f"thresholded at {threshold:g}, "
                "contradicts the outcome"))
     return ReviewFlag(n=n, flagged=flagged, flagged_wrong=flagged_wrong, unflagged_wrong=unflagged_wrong,
-                      unscored=unscored, p_value=p, rule=rule)
+                      unscored=unscored, p_value=p_value, rule=rule)
 
 
 class Bias(BaseModel):

@@ -136,8 +136,15 @@ def mutants(language: str, program: str, spans: Sequence[tuple[int, int]] | None
         column = len(src[src.rfind(b"\n", 0, a) + 1:a].decode()) + 1
         by_operator.setdefault(operator, []).append(
             Mutant(operator, line, column, src[a:b].decode(), new.decode(), mutated))
-    if limit is None:
-        return [m for group in by_operator.values() for m in group]
+    every = [m for group in by_operator.values() for m in group]
+    return every if limit is None else draw(every, limit, seed)
+
+
+def draw(every: Sequence[Mutant], limit: int, seed: int = 0) -> list[Mutant]:
+    """A seeded draw of ``limit`` of ``every`` that takes the operators in turn, in program order."""
+    by_operator: dict[str, list[Mutant]] = {}
+    for m in every:
+        by_operator.setdefault(m.operator, []).append(m)
     rng = random.Random(seed)
     pools = [rng.sample(group, len(group)) for _, group in sorted(by_operator.items())]
     drawn: list[Mutant] = []

@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from sejury.api import Judge
 from sejury.checks.mutants import mutants, region_of
-from sejury.checks.variants import equivalents, injected
+from sejury.checks.variants import candidate_in, equivalents, injected
 from sejury.execution import languages
 from sejury.execution.runner import assemble_program, run_suite, split_tests
 from sejury.execution.signatures import last_function
@@ -56,10 +56,6 @@ class Effect(BaseModel):
     ci_high: float
 
 
-def _lead_trail(candidate: str) -> tuple[str, str]:
-    return candidate[: len(candidate) - len(candidate.lstrip())], candidate[len(candidate.rstrip()):]
-
-
 Made = tuple[Kind, str, str, str]  # kind, label, candidate, the label of its base ("": the candidate)
 
 
@@ -78,10 +74,8 @@ def _variants(sample: Sample, n_mutants: int, seed: int) -> list[Made]:
         keep = {found.name} if found else set()
         out += [("equivalent", v.label, v.candidate, "")
                 for v in equivalents(name, program, span, sample.candidate, keep)]
-        lead, trail = _lead_trail(sample.candidate)
-        tail = len(program) - span[1]
         for m in mutants(name, program, [span], limit=n_mutants, seed=seed):
-            text = lead + m.program[span[0]: len(m.program) - tail].strip() + trail
+            text = candidate_in(sample.candidate, program, span, m.program)
             out.append(("mutant", m.label, text, ""))
             first_mutant = first_mutant or (m.label, text)
     out += [("injection", v.label, v.candidate, "") for v in injected(name, sample.candidate)]

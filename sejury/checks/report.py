@@ -38,11 +38,10 @@ def markdown(checks: Sequence[SuiteCheck], *, source: str, n_mutants: int, min_s
                   "| --- | --- | --- | --- | --- | --- |"]
         for c in weak:
             score = "-" if c.mutation_score is None else f"{c.mutation_score:.2f}"
-            survivors = "; ".join(r.label.replace("|", "\\|") for r in c.survivors if r.kind == "mutant")
+            survivors = "; ".join([r.label.replace("|", "\\|") for r in c.survivors if r.kind == "mutant"][:3])
             why = "; ".join(c.problems).replace("|", "\\|")
             tests = f"{c.tests} ({c.dropped} failed on the reference, left out)" if c.dropped else str(c.tests)
-            lines.append(f"| {c.sample_id} | {c.status} | {tests} | {score} | {why} | "
-                         f"{'; '.join(survivors.split('; ')[:3])} |")
+            lines.append(f"| {c.sample_id} | {c.status} | {tests} | {score} | {why} | {survivors} |")
         lines.append("")
     return "\n".join(lines)
 

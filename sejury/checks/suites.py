@@ -10,11 +10,14 @@ about the tests).  Some mutants are equivalent to the reference (``i < n`` vs ``
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from sejury.checks.mutants import changed_lines, dummies, mutants, region_of, supported
+from sejury.checks.mutants import changed_lines, draw, dummies, mutants, region_of
+from sejury.errors import InputError
 from sejury.execution import languages
 from sejury.execution.evidence import load_error_line, programs, run_reference_program
 from sejury.execution.languages import Suite
@@ -137,7 +140,7 @@ def _wrong_programs(sample: Sample, language: str, assembled: str, program: str,
         buggy = str(sample.metadata.get("buggy_code"))
         spans = changed_lines(buggy, program)
         every = mutants(language, program, spans) if spans else []
-        drawn = mutants(language, program, spans, limit=n_mutants, seed=seed) if spans and n_mutants else []
+        drawn = draw(every, n_mutants, seed)
         return [("buggy program", "the buggy program (no patch)", buggy),
                 *(("mutant", m.label, m.program) for m in drawn)], len(every)
     found = last_function(sample.problem) or last_function(sample.reference or "")
@@ -146,8 +149,8 @@ def _wrong_programs(sample: Sample, language: str, assembled: str, program: str,
         out += [("dummy", d.label, d.program) for d in dummies(language, program, found.name)]
     region = _region(assembled, program, sample.reference or "")
     where = None if region is None else [region]
-    every = mutants(language, program, where) if supported(language) else []
-    drawn = mutants(language, program, where, limit=n_mutants, seed=seed) if n_mutants else []
+    every = mutants(language, program, where)
+    drawn = draw(every, n_mutants, seed)
     out += [("mutant", m.label, m.program) for m in drawn]
     return out, len(every)
 
@@ -203,3 +206,26 @@ async def check_samples(provider: SandboxProvider, samples: Sequence[Sample], *,
         return done
 
     return list(await asyncio.gather(*(one(s) for s in samples)))
+
+
+def s5_suites(run: Path) -> dict[str, str]:
+    """sample id -> the tests S5 wrote for it, from a run file's verdicts."""
+    found: dict[str, str] = {}
+    try:
+        lines = run.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", file=str(run)) from None
+    for n, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            verdict = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not valid JSON ({exc.msg})", file=str(run), line=n) from None
+        s5 = ((verdict.get("strategies") or {}).get("generate_tests") or {}) if isinstance(verdict, dict) else {}
+        tests = (s5.get("artifacts") or {}).get("tests")
+        if isinstance(tests, str) and tests.strip() and "sample_id" in verdict:
+            found[str(verdict["sample_id"])] = tests
+    if not found:
+        raise InputError("no verdict holds S5's tests (judge with S5, S5-exec or S5-diff in the team)", file=str(run))
+    return found

@@ -142,13 +142,22 @@ def injected(language: str, candidate: str) -> list[Variant]:
     return [Variant("injection", label, f"{indent}{mark} {text}\n{candidate}") for label, text in INJECTIONS.items()]
 
 
+def reframed(candidate: str, inner: str) -> str:
+    """``inner`` (a changed candidate, as cut from its program) with ``candidate``'s own leading and
+    trailing whitespace, which the program's span of it leaves out."""
+    lead = candidate[: len(candidate) - len(candidate.lstrip())]
+    return lead + inner.strip() + candidate[len(candidate.rstrip()):]
+
+
+def candidate_in(candidate: str, program: str, span: tuple[int, int], changed: str) -> str:
+    """The candidate as it reads in ``changed``, a copy of ``program`` changed inside ``span``."""
+    return reframed(candidate, _candidate_of(program, span, changed))
+
+
 def equivalents(language: str, program: str, span: tuple[int, int], candidate: str, keep: set[str]) -> list[Variant]:
     """``span``: where ``candidate``, stripped, sits in ``program`` (``mutants.region_of``)."""
-    lead = candidate[: len(candidate) - len(candidate.lstrip())]
-    trail = candidate[len(candidate.rstrip()):]
-
     def whole(inner: str | None) -> str | None:
-        return None if inner is None else lead + inner.strip() + trail
+        return None if inner is None else reframed(candidate, inner)
 
     made = [("renamed locals", whole(renamed(language, program, span, keep))),
             ("comments removed", whole(without_comments(language, program, span))),

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from sejury.config import JudgeConfig
+from sejury.schema import Sample
 
 out = Console()
 err = Console(stderr=True)
@@ -94,3 +95,18 @@ def judge_options(*, jury: bool = True) -> Callable[[F], F]:
         return command  # type: ignore[return-value]
 
     return decorate
+
+
+def read_samples(path: Path) -> list[Sample]:
+    """The samples of a ``.jsonl`` file (every bad line reported, then exit 2 before anything
+    runs) or of a ``.json`` file; an unreadable file raises ``SejuryError``."""
+    from sejury.io import read_jsonl, read_sample_file
+
+    if path.suffix != ".jsonl":
+        return read_sample_file(path)
+    samples, errors = read_jsonl(path)
+    for e in errors:
+        error(str(e))
+    if errors:
+        raise typer.Exit(2)
+    return samples

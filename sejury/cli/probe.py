@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from sejury.cli.common import err, error, fail, judge_options, out
+from sejury.cli.common import err, fail, judge_options, out, read_samples
 from sejury.config import JudgeConfig
 from sejury.errors import SejuryError
 
@@ -30,19 +30,10 @@ def probe(
     from sejury.api import Judge, run_sync
     from sejury.checks.probe import Judged, write_outputs
     from sejury.checks.probe import probe as run_probe
-    from sejury.io import read_jsonl, read_sample_file
     from sejury.schema import Sample, TeamFile
 
     try:
-        if data.suffix == ".jsonl":
-            samples, errors = read_jsonl(data)
-            for e in errors:
-                error(str(e))
-            if errors:
-                raise typer.Exit(2)
-        else:
-            samples = read_sample_file(data)
-        samples = [s for s in samples if s.task.value == "code_generation"]
+        samples = [s for s in read_samples(data) if s.task.value == "code_generation"]
         if not samples:
             raise SejuryError(f"{data}: no code-generation sample to probe")
         if sample is not None:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from sejury.cli.common import err, error, fail, out
+from sejury.cli.common import err, fail, out, read_samples
 from sejury.errors import SejuryError
 
 tests_app = typer.Typer(no_args_is_help=True, help="Check the tests samples carry, in the Docker sandbox.")
@@ -33,19 +33,11 @@ def tests_check(
     --suites-from, the suites are the ones S5 wrote (how strong is S5-exec's evidence?)."""
     from sejury.api import run_sync
     from sejury.checks.report import write_outputs
-    from sejury.checks.suites import SuiteCheck, check_samples
-    from sejury.io import read_jsonl, read_sample_file
+    from sejury.checks.suites import SuiteCheck, check_samples, s5_suites
     from sejury.sandbox.docker import DockerSandbox
 
     try:
-        if data.suffix == ".jsonl":
-            samples, errors = read_jsonl(data)
-            for e in errors:
-                error(str(e))
-            if errors:
-                raise typer.Exit(2)
-        else:
-            samples = read_sample_file(data)
+        samples = read_samples(data)
     except SejuryError as exc:
         raise fail(exc) from None
     if suites_from is not None:
@@ -80,30 +72,3 @@ def tests_check(
     report = write_outputs(checks, output, source=source, n_mutants=mutants, min_score=min_score, seed=seed)
     out.print(report.read_text(), markup=False, highlight=False, soft_wrap=True)
     err.print(f"wrote {report}, tests-check.csv, tests-check-runs.csv and mutation-scores.png in {output}/")
-
-
-def s5_suites(run: Path) -> dict[str, str]:
-    """sample id -> the tests S5 wrote for it, from a run file's verdicts."""
-    import json
-
-    from sejury.errors import InputError
-
-    found: dict[str, str] = {}
-    try:
-        lines = run.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", file=str(run)) from None
-    for n, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
-        try:
-            verdict = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"not valid JSON ({exc.msg})", file=str(run), line=n) from None
-        s5 = ((verdict.get("strategies") or {}).get("generate_tests") or {}) if isinstance(verdict, dict) else {}
-        tests = (s5.get("artifacts") or {}).get("tests")
-        if isinstance(tests, str) and tests.strip() and "sample_id" in verdict:
-            found[str(verdict["sample_id"])] = tests
-    if not found:
-        raise InputError("no verdict holds S5's tests (judge with S5, S5-exec or S5-diff in the team)", file=str(run))
-    return found
