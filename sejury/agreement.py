@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Literal
 
 import numpy as np
@@ -80,6 +80,11 @@ def _alpha(rows: Sequence[Sequence[float]], level: Literal["interval", "ordinal"
         return float(krippendorff.alpha(reliability_data=data, level_of_measurement=level))
     except (ValueError, ZeroDivisionError):
         return math.nan
+
+
+def interval_alpha(rows: Sequence[Sequence[float]]) -> float:
+    """Krippendorff's alpha (interval) of ``rows`` (one per rater; nan: not rated); nan if undefined."""
+    return _alpha(rows, "interval")
 
 
 def alpha_with_humans(name: str, records: Sequence[Record], members: Sequence[Strategy], scale: Scale) -> Alpha:
@@ -228,41 +233,81 @@ def review_flag(labelled: Sequence[Record], rest: Sequence[Record], members: Seq
 
 
 class Bias(BaseModel):
-    """Crupi et al.'s bias coefficient of one juror on one generator's candidates: the mean of
-    verdict - oracle, both read on [0, 1] (in [-1, 1]: above 0, the juror is too kind to it)."""
+    """Crupi et al.'s bias coefficient of one juror on one group of candidates: the mean of
+    verdict - oracle, both read on [0, 1] (in [-1, 1]: above 0, the juror is too kind to them).
+    Groups: the generator (``metadata.system``), the author (``metadata.author``: human or model),
+    and self-preference (candidates the judge's own model wrote, against the others)."""
 
     juror: str
-    system: str
+    system: str  # the group: a generator, an author, or "self: NAME" / "others"
     n: int
     coefficient: float
     p_value: float  # Wilcoxon signed-rank test of the differences against 0
     effect: float  # mean / standard deviation of the differences (Cohen's d for paired data)
+    kind: Literal["generator", "author", "self"] = "generator"
+    vs_others_p: float = math.nan  # Mann-Whitney U: this group's differences against the other groups'
 
 
-def bias(records: Sequence[Record], named: Sequence[tuple[str, Sequence[Strategy]]], scale: Scale) -> list[Bias]:
-    """Per juror (or team) and generator (``metadata.system``), where the run names two or more."""
-    from scipy.stats import wilcoxon
+def _squash(name: str) -> str:
+    return "".join(c for c in name.lower() if c.isalnum())
 
-    systems = sorted({r.system for r in records if r.system is not None})
-    if len(systems) < 2:
+
+def is_self(r: Record, self_systems: Collection[str] = ()) -> bool:
+    """Whether the judge's own model wrote ``r``'s candidate: its generator is one of
+    ``self_systems``, or (none given) its name, letters and digits only, is part of the model's."""
+    if r.system is None:
+        return False
+    if self_systems:
+        return _squash(r.system) in {_squash(s) for s in self_systems}
+    name = _squash(r.system)
+    return len(name) >= 6 and name in _squash(r.model)
+
+
+def bias(records: Sequence[Record], named: Sequence[tuple[str, Sequence[Strategy]]], scale: Scale, *,
+         self_systems: Collection[str] = ()) -> list[Bias]:
+    """Per juror (or team) and group, for each grouping with two or more groups in the run: generator,
+    author, and self-preference."""
+    groupings: list[tuple[Literal["generator", "author", "self"], Callable[[Record], str | None]]] = [
+        ("generator", lambda r: r.system),
+        ("author", lambda r: r.author),
+        ("self", lambda r: None if r.system is None else f"self: {r.system}" if is_self(r, self_systems) else "others"),
+    ]
+    out: list[Bias] = []
+    for kind, group_of in groupings:
+        out += _bias_by(records, named, scale, kind, group_of)
+    return out
+
+
+def _bias_by(records: Sequence[Record], named: Sequence[tuple[str, Sequence[Strategy]]], scale: Scale,
+             kind: Literal["generator", "author", "self"], group_of: Callable[[Record], str | None]) -> list[Bias]:
+    from scipy.stats import mannwhitneyu, wilcoxon
+
+    groups = sorted({g for r in records if (g := group_of(r)) is not None})
+    if len(groups) < 2:
         return []
+    if kind == "self":
+        groups = sorted(groups, key=lambda g: g == "others")  # the self groups first
     out = []
     for name, members in named:
-        for system in systems:
-            diffs = []
-            for r, score in team_scores([r for r in records if r.system == system], members):
-                s = r.scale or scale
-                span = (s.high - s.low) or 1.0
-                diffs.append(score / 100 - (r.human - s.low) / span)
-            if not diffs:
+        diffs: dict[str, list[float]] = {g: [] for g in groups}
+        for r, score in team_scores([r for r in records if group_of(r) is not None], members):
+            s = r.scale or scale
+            span = (s.high - s.low) or 1.0
+            diffs[group_of(r) or ""].append(score / 100 - (r.human - s.low) / span)
+        for group in groups:
+            d = diffs[group]
+            if not d:
                 continue
-            mean = sum(diffs) / len(diffs)
-            sd = float(np.std(diffs, ddof=1)) if len(diffs) > 1 else math.nan
+            mean = sum(d) / len(d)
+            sd = float(np.std(d, ddof=1)) if len(d) > 1 else math.nan
             p = math.nan
-            if len(diffs) > 1 and any(d != 0 for d in diffs):
-                p = float(wilcoxon(diffs).pvalue)
-            out.append(Bias(juror=name, system=system, n=len(diffs), coefficient=mean, p_value=p,
-                            effect=mean / sd if sd and math.isfinite(sd) else math.nan))
+            if len(d) > 1 and any(x != 0 for x in d):
+                p = float(wilcoxon(d).pvalue)
+            rest = [x for g in groups if g != group for x in diffs[g]]
+            vs = float(mannwhitneyu(d, rest).pvalue) if len(d) > 1 and len(rest) > 1 and set(d) | set(rest) != {0.0} \
+                else math.nan
+            out.append(Bias(juror=name, system=group, n=len(d), coefficient=mean, p_value=p,
+                            effect=mean / sd if sd and math.isfinite(sd) else math.nan, kind=kind, vs_others_p=vs))
     return out
 
 

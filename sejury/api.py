@@ -28,7 +28,7 @@ from sejury.context import JudgeContext
 from sejury.estimate import RunEstimate, estimate_run
 from sejury.graph.build import build_graph
 from sejury.io import RunFile
-from sejury.llm import ChatClient, sample_rank
+from sejury.llm import ChatClient, sample_rank, set_repeat
 from sejury.models import ModelSettings, make_client
 from sejury.sandbox.base import SandboxProvider
 from sejury.schema import Sample, Strategy, Verdict
@@ -86,9 +86,13 @@ class Judge:
         return self.context.llm
 
     async def ajudge(self, sample: Sample | dict[str, Any], *,
-                     team: Sequence[str | Strategy] | None = None) -> Verdict:
+                     team: Sequence[str | Strategy] | None = None, repeat: int | None = None) -> Verdict:
+        """``repeat``: which of several judgments of the same sample this is (``Verdict.repeat``);
+        repeat r samples with the model's seed + r and has cache entries of its own (r = 0 shares
+        the ordinary judgment's).  Repeats differ only when the model samples (``temperature`` > 0)."""
         s = as_sample(sample)
         sample_rank()  # its calls go before those of judgments begun later
+        set_repeat(repeat)
         override = parse_team(list(team)) if team else None
         state: dict[str, Any] = {"sample": s}
         if isinstance(override, list):
@@ -107,26 +111,29 @@ class Judge:
         return agent.as_runnable(self, policy)
 
     def judge(self, sample: Sample | dict[str, Any], *,
-              team: Sequence[str | Strategy] | None = None) -> Verdict:
-        return run_sync(self.ajudge(sample, team=team))
+              team: Sequence[str | Strategy] | None = None, repeat: int | None = None) -> Verdict:
+        return run_sync(self.ajudge(sample, team=team, repeat=repeat))
 
     async def ajudge_many(self, samples: Iterable[Sample | dict[str, Any]], *, concurrency: int = 4,
+                          repeats: Sequence[int | None] | None = None,
                           ) -> AsyncIterator[tuple[int, Verdict | BaseException]]:
         """Judge samples concurrently, yielding ``(index, verdict or error)`` as each finishes.
 
         ``concurrency`` bounds samples in flight; LLM calls are bounded separately by the client.
         An error in one sample is yielded, never raised, so the others go on.  Samples with the same
         content (``Sample.content_hash``) are judged once: a later one waits for the first, without
-        holding a slot, and gets its verdict as ``Verdict.duplicate_for`` (or its error)."""
+        holding a slot, and gets its verdict as ``Verdict.duplicate_for`` (or its error).
+        ``repeats``: the repeat of each sample (see ``ajudge``), aligned with ``samples``; the same
+        content is judged once per repeat."""
         if concurrency < 1:
             raise ValueError("concurrency must be >= 1")
         queue: asyncio.Queue[tuple[int, Verdict | BaseException]] = asyncio.Queue()
         sem = asyncio.Semaphore(concurrency)
 
-        async def judged(sample: Sample) -> Verdict | Exception:
+        async def judged(sample: Sample, repeat: int | None) -> Verdict | Exception:
             async with sem:
                 try:
-                    return await self.ajudge(sample)
+                    return await self.ajudge(sample, repeat=repeat)
                 except Exception as exc:
                     return exc
 
@@ -135,7 +142,9 @@ class Judge:
             await queue.put((i, result.duplicate_for(sample) if copy and isinstance(result, Verdict) else result))
 
         items = list(samples)
-        firsts: dict[str, asyncio.Task[Verdict | Exception]] = {}  # content hash -> its one judgment
+        if repeats is not None and len(repeats) != len(items):
+            raise ValueError("repeats must give one repeat per sample")
+        firsts: dict[tuple[str, int | None], asyncio.Task[Verdict | Exception]] = {}  # (content, repeat) -> judgment
         tasks: list[asyncio.Task[Any]] = []
         for i, raw in enumerate(items):
             try:
@@ -143,10 +152,11 @@ class Judge:
             except Exception as exc:
                 queue.put_nowait((i, exc))
                 continue
-            key = sample.content_hash()
+            repeat = repeats[i] if repeats is not None else None
+            key = (sample.content_hash(), repeat)
             copy = key in firsts
             if not copy:
-                firsts[key] = asyncio.create_task(judged(sample))
+                firsts[key] = asyncio.create_task(judged(sample, repeat))
             tasks.append(asyncio.create_task(deliver(i, sample, firsts[key], copy)))
         tasks.extend(firsts.values())
         try:
@@ -168,20 +178,22 @@ class Judge:
 
         return run_sync(collect())
 
-    def estimate(self, samples: Sequence[Sample | dict[str, Any]], *, done: Collection[str] = ()) -> RunEstimate:
+    def estimate(self, samples: Sequence[Sample | dict[str, Any]], *, done: Collection[str] = (),
+                 repeats: Sequence[int | None] | None = None) -> RunEstimate:
         """What judging ``samples`` will call, before calling anything (``sejury.estimate``): per
         sample the plan's LLM calls less cache hits, ``done`` ids and duplicates, and estimated tokens."""
         return estimate_run(self.context, [as_sample(s) for s in samples], max_tokens=self.config.max_tokens,
-                            done=done)
+                            done=done, repeats=repeats)
 
     async def judge_into(self, samples: Sequence[Sample], run: RunFile, *, concurrency: int = 4,
                          trace: bool = True,
-                         on_result: Callable[[Sample, Verdict | BaseException], None] | None = None) -> int:
+                         on_result: Callable[[Sample, Verdict | BaseException], None] | None = None,
+                         repeats: Sequence[int | None] | None = None) -> int:
         """Judge ``samples`` into a run file (each verdict written and flushed as it lands, fsynced
         within milliseconds, so a killed batch loses nothing finished); returns how many failed.
-        ``on_result`` sees each."""
+        ``on_result`` sees each; ``repeats`` as in ``ajudge_many``."""
         failures = 0
-        async for i, result in self.ajudge_many(samples, concurrency=concurrency):
+        async for i, result in self.ajudge_many(samples, concurrency=concurrency, repeats=repeats):
             if isinstance(result, BaseException):
                 failures += 1
             else:

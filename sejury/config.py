@@ -59,6 +59,7 @@ class JudgeConfig(BaseSettings):
     api_key: str | None = Field(None, repr=False)
     model_path: Path | None = None  # another GGUF for the embedded backends
     max_tokens: int = Field(384, ge=1)  # reply cap per call
+    temperature: float = Field(0.0, ge=0, le=2)  # 0: greedy; above 0 the model samples (seeded)
     timeout: float = Field(600.0, gt=0)  # seconds per call
     llm_concurrency: int | None = Field(None, ge=1)  # calls in flight (default 1 embedded, 8 otherwise)
     structured: bool | None = None  # structured output (default: off for the embedded model)

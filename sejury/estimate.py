@@ -38,7 +38,8 @@ from sejury.errors import SejuryError
 from sejury.execution.runner import call_form
 from sejury.graph.member import member_key
 from sejury.graph.supervisor import plan_for, resolve_team
-from sejury.llm import ChatClient
+from sejury.io import run_key
+from sejury.llm import ChatClient, repeat_scope
 from sejury.models import ModelSettings, model_name
 from sejury.schema import Sample, Strategy, StrategyResult
 from sejury.strategies import StrategySpec, spec
@@ -68,6 +69,7 @@ class MemberPlan(BaseModel):
 
 class SampleEstimate(BaseModel):
     sample_id: str
+    repeat: int | None = None  # ``--repeats``: which judgment of the sample
     status: Literal["to_judge", "done", "duplicate", "error"]
     duplicate_of: str | None = None  # the earlier sample with the same content, judged once for both
     error: str | None = None  # why the judgment would fail at once (e.g. a team file for another task)
@@ -153,21 +155,25 @@ def estimate_sample(ctx: JudgeContext, sample: Sample, max_tokens: int) -> Sampl
 
 
 def estimate_run(ctx: JudgeContext, samples: Sequence[Sample], *, max_tokens: int,
-                 done: Collection[str] = ()) -> RunEstimate:
-    """What judging ``samples`` in ``ctx`` will call, sample by sample: ``done`` holds the ids a
-    resumed run file already has; a sample with the same content as an earlier one is judged once."""
-    first: dict[str, str] = {}  # content hash -> the id of the first sample with it
+                 done: Collection[str] = (), repeats: Sequence[int | None] | None = None) -> RunEstimate:
+    """What judging ``samples`` in ``ctx`` will call, sample by sample: ``done`` holds the judgments
+    (``io.run_key``) a resumed run file already has; a sample with the same content as an earlier
+    one is judged once (once per repeat: ``repeats`` gives each sample's, as ``Judge.ajudge_many``)."""
+    first: dict[tuple[str, int | None], str] = {}  # (content hash, repeat) -> the first sample's id
     rows: list[SampleEstimate] = []
-    for sample in samples:
-        if sample.id in done:
-            rows.append(SampleEstimate(sample_id=sample.id, status="done"))
+    for i, sample in enumerate(samples):
+        repeat = repeats[i] if repeats is not None else None
+        if run_key(sample.id, repeat) in done:
+            rows.append(SampleEstimate(sample_id=sample.id, repeat=repeat, status="done"))
             continue
-        h = sample.content_hash()
+        h = (sample.content_hash(), repeat)
         if h in first:
-            rows.append(SampleEstimate(sample_id=sample.id, status="duplicate", duplicate_of=first[h]))
+            rows.append(SampleEstimate(sample_id=sample.id, repeat=repeat, status="duplicate",
+                                       duplicate_of=first[h]))
             continue
         first[h] = sample.id
-        rows.append(estimate_sample(ctx, sample, max_tokens))
+        with repeat_scope(repeat):  # the repeat's own cache keys
+            rows.append(estimate_sample(ctx, sample, max_tokens).model_copy(update={"repeat": repeat}))
     count = {k: sum(r.status == k for r in rows) for k in ("to_judge", "done", "duplicate", "error")}
     return RunEstimate(
         model=ctx.llm.name, max_tokens=max_tokens, samples=rows, llm_calls=sum(r.llm_calls for r in rows),

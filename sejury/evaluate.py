@@ -23,17 +23,18 @@ import itertools
 import math
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from pydantic import BaseModel
 
-from sejury import agreement
+from sejury import agreement, variance
 from sejury.agreement import Alpha, Bias, Binary, Levels, ReviewFlag, Unscored
 from sejury.calibrate import Calibration, Record, calibrate, score_team, team_scores
 from sejury.errors import InputError
 from sejury.schema import Scale, Strategy, TeamFile
 from sejury.stats import cohen_kappa, wilcoxon
+from sejury.variance import Repeatability
 
 DEFAULT_NS = (2, 6, 18, 20, 50)
 
@@ -66,7 +67,8 @@ class Evaluation(BaseModel):
     binary: list[Binary] = []
     unscored: list[Unscored] = []
     review: ReviewFlag | None = None  # does the calibrated team's needs-review flag earn its place?
-    bias: list[Bias] = []  # per juror x generator (metadata.system)
+    bias: list[Bias] = []  # per juror x generator (metadata.system), author, self-preference
+    repeatability: list[Repeatability] = []  # the judge's own variance (a run with --repeats)
     levels: list[Levels] = []  # corpus- vs example-level correlation
     notes: list[str]
 
@@ -93,8 +95,15 @@ def _abs_errors(records: Sequence[Record], members: Sequence[Strategy], scale: S
 
 def evaluate(records: Sequence[Record], *, team: TeamFile | None = None, n_labelled: int = 20, seed: int = 0,
              ns: Sequence[int] = DEFAULT_NS, seeds: int = 5, resamples: int = 1000,
-             kappa_weights: str | None = None) -> Evaluation:
+             kappa_weights: str | None = None, self_systems: Collection[str] = ()) -> Evaluation:
+    """The tables, from ``records`` (``read_run``).  A run judged with ``--repeats`` may be passed
+    whole (``read_run(..., repeats=True)``): every table reads the first judgment of each sample,
+    and the repeats give the judge's own variance.  ``self_systems``: the generators
+    (``metadata.system``) that are the judge's own model, for self-preference (default: a
+    generator whose name is part of the model's)."""
     notes: list[str] = []
+    repeated = list(records)
+    records = [r for r in records if not r.repeat]
     if team is not None:
         labelled_ids = set(team.calibration.get("labelled_ids", []))
         team_members = list(team.strategies)
@@ -175,7 +184,9 @@ def evaluate(records: Sequence[Record], *, team: TeamFile | None = None, n_label
                       alpha=alpha, alpha_humans=agreement.alpha_among_humans(rest), binary=binary,
                       unscored=agreement.unscored_rates(records),
                       review=agreement.review_flag(labelled, rest, team_members, scale),
-                      bias=agreement.bias(rest, named, scale), levels=agreement.levels(rest, named), notes=notes)
+                      bias=agreement.bias(rest, named, scale, self_systems=self_systems),
+                      levels=agreement.levels(rest, named),
+                      repeatability=variance.repeatability(repeated, named, seed=seed), notes=notes)
 
 
 def _n_study(records: Sequence[Record], ns: Sequence[int], seeds: int) -> list[dict[str, object]]:
@@ -288,16 +299,38 @@ def _agreement_md(ev: Evaluation) -> list[str]:
                    "labels (example):", "",
                "| juror / team | corpus n | corpus | problems | example |", "| --- | --- | --- | --- | --- |"]
         md += [f"| {x.juror} | {x.corpus_n} | {_f(x.corpus)} | {x.problems} | {_f(x.example)} |" for x in ev.levels]
-    if ev.bias:
-        md += ["", "Bias per generator (`metadata.system`; Crupi et al.): mean of verdict - label, both on [0, 1] "
-                   "(above 0: too kind to that generator), Wilcoxon signed-rank p, effect size (mean / sd):", "",
-               "| juror / team | generator | n | bias | p | effect |", "| --- | --- | --- | --- | --- | --- |"]
-        md += [f"| {x.juror} | {x.system} | {x.n} | {x.coefficient:+.3f} | {_f(x.p_value)} | {_f(x.effect)} |"
-               for x in ev.bias]
+    heads = {"generator": "Bias per generator (`metadata.system`; Crupi et al.)",
+             "author": "Bias per author (`metadata.author`: human- or model-written candidates)",
+             "self": "Self-preference (candidates the judge's own model wrote, against the others)"}
+    for kind, head in heads.items():
+        rows = [x for x in ev.bias if x.kind == kind]
+        if not rows:
+            continue
+        md += ["", f"{head}: mean of verdict - label, both on [0, 1] (above 0: too kind to them), Wilcoxon "
+                   "signed-rank p against 0, effect size (mean / sd), and Mann-Whitney p against the other groups:",
+               "", f"| juror / team | {'generator' if kind == 'generator' else 'candidates'} | n | bias | p | effect "
+                   "| p vs the others |", "| --- | --- | --- | --- | --- | --- | --- |"]
+        md += [f"| {x.juror} | {x.system} | {x.n} | {x.coefficient:+.3f} | {_f(x.p_value)} | {_f(x.effect)} "
+               f"| {_f(x.vs_others_p)} |" for x in rows]
+    if ev.repeatability:
+        k = ev.repeatability[0]
+        md += ["", f"The judge's own variance ({k.repeats} judgments per sample, `sejury batch --repeats`): "
+                   "test-retest agreement (Krippendorff's alpha, interval, the repeats as raters; 95 % bootstrap "
+                   "interval over samples), the mean spread of one sample's scores, the share of samples whose "
+                   f"score changed, and whose verdict flipped at {k.threshold:g}:", "",
+               "| juror / team | samples | alpha | 95% CI | mean sd | mean range | score changed | verdict flipped "
+               "| unscored |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        md += [f"| {x.juror} | {x.samples} | {_f(x.alpha)} | {_f(x.alpha_low)} to {_f(x.alpha_high)} | {_num(x.sd)} "
+               f"| {_num(x.range)} | {_pct(x.changed)} | {_pct(x.flipped)} | {_pct(x.unscored)} |"
+               for x in ev.repeatability]
     if ev.unscored:
         md += ["", "Unscored rate (no score read, or the call failed, over the samples each juror ran on): "
                + "; ".join(f"{u.juror} {u.unscored}/{u.run_on} ({_pct(u.rate)})" for u in ev.unscored) + "."]
     return md
+
+
+def _num(x: float) -> str:
+    return "n/a" if not math.isfinite(x) else f"{x:.1f}"
 
 
 def _pct(x: float) -> str:
@@ -334,9 +367,16 @@ def _agreement_csvs(ev: Evaluation, outdir: Path) -> None:
     if ev.bias:
         with (outdir / "bias.csv").open("w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["juror", "system", "n", "bias", "p_value", "effect"])
+            w.writerow(["juror", "system", "n", "bias", "p_value", "effect", "kind", "vs_others_p"])
             for x in ev.bias:
-                w.writerow([x.juror, x.system, x.n, x.coefficient, x.p_value, x.effect])
+                w.writerow([x.juror, x.system, x.n, x.coefficient, x.p_value, x.effect, x.kind, x.vs_others_p])
+    if ev.repeatability:
+        with (outdir / "repeatability.csv").open("w", newline="") as f:
+            w = csv.writer(f)
+            fields = list(Repeatability.model_fields)
+            w.writerow(fields)
+            for rp in ev.repeatability:
+                w.writerow([getattr(rp, k) for k in fields])
     with (outdir / "unscored.csv").open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["juror", "run_on", "unscored", "rate"])
@@ -379,9 +419,21 @@ def _plots(ev: Evaluation, outdir: Path) -> None:
                 if math.isfinite(v):
                     ax.text(k, i, f"{v:+.2f}", ha="center", va="center", fontsize=8)
         fig.colorbar(im, ax=ax, label="verdict - label, on [0, 1]")
-        ax.set_title("Bias per generator")
+        ax.set_title("Bias per group of candidates")
         fig.tight_layout()
         fig.savefig(outdir / "bias_heatmap.png", dpi=120)
+        plt.close(fig)
+    if ev.repeatability:
+        reps = ev.repeatability
+        fig, ax = plt.subplots(figsize=(max(6, len(reps) * 0.8), 4))
+        ax.bar(range(len(reps)), [x.sd if math.isfinite(x.sd) else 0 for x in reps], color="tab:purple")
+        for i, x in enumerate(reps):
+            ax.text(i, (x.sd if math.isfinite(x.sd) else 0) + 0.5, f"alpha {_f(x.alpha)}", ha="center", fontsize=7)
+        ax.set_xticks(range(len(reps)), [x.juror for x in reps], rotation=35, ha="right")
+        ax.set_ylabel("mean sd of a sample's scores (0-100)")
+        ax.set_title(f"The judge's own variance: {reps[0].repeats} judgments per sample")
+        fig.tight_layout()
+        fig.savefig(outdir / "repeatability.png", dpi=120)
         plt.close(fig)
     if ev.rq2["H-H"] or ev.rq2["H-T"]:
         fig, ax = plt.subplots(figsize=(4.5, 4))

@@ -90,8 +90,13 @@ def read_sample_file(path: str | Path) -> list[Sample]:
             for i, d in enumerate(items)]
 
 
+def run_key(sample_id: str, repeat: int | None = None) -> str:
+    """What a run file knows a judgment by: the sample's id, and its repeat (``--repeats``) if any."""
+    return sample_id if repeat is None else f"{sample_id}\x1frepeat={repeat}"
+
+
 def _scan(path: Path) -> tuple[set[str], int, int]:
-    """A run file's finished sample ids, where its last whole line ends, and its size."""
+    """A run file's finished judgments (``run_key``), where its last whole line ends, and its size."""
     data = path.read_bytes()
     done: set[str] = set()
     good_end = 0
@@ -110,13 +115,14 @@ def _scan(path: Path) -> tuple[set[str], int, int]:
             if not isinstance(sid, str):
                 raise InputError("line has no sample_id: not a sejury run file",
                                  file=str(path), line=n, field="sample_id")
-            done.add(sid)
+            repeat = record.get("repeat")
+            done.add(run_key(sid, repeat if isinstance(repeat, int) else None))
         good_end = pos
     return done, good_end, len(data)
 
 
 def finished_ids(path: str | Path) -> set[str]:
-    """The sample ids a run file holds (what a resumed run skips), read only: nothing is created,
+    """The judgments a run file holds (``run_key``: what a resumed run skips), read only: nothing is created,
     and a torn last line is left for the run to cut (``--dry-run``)."""
     p = Path(path)
     return _scan(p)[0] if p.exists() else set()
@@ -206,7 +212,7 @@ class RunFile:
         self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
         self._handle.flush()
         self._fsync.request()
-        self.done.add(verdict.sample_id)
+        self.done.add(run_key(verdict.sample_id, verdict.repeat))
 
     def close(self) -> None:
         try:

@@ -8,10 +8,12 @@ retried by the graph's RetryPolicy on the strategy nodes; an unreadable score ge
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import heapq
 import itertools
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,6 +76,32 @@ def sample_rank() -> None:
     _RANK.set(next(_NEXT_RANK))
 
 
+# The repeat of the current judgment (``sejury batch --repeats K``): None outside repeats.  Repeat r
+# samples with seed + r and is cached under its own key; repeat 0 is the ordinary judgment.
+_REPEAT: contextvars.ContextVar[int | None] = contextvars.ContextVar("sejury_repeat", default=None)
+
+
+def set_repeat(repeat: int | None) -> None:
+    """Mark the current task (and the graph's tasks it starts) as repeat ``repeat`` of a judgment."""
+    if repeat is not None and repeat < 0:
+        raise ValueError("a repeat is a number from 0")
+    _REPEAT.set(repeat)
+
+
+def current_repeat() -> int | None:
+    return _REPEAT.get()
+
+
+@contextlib.contextmanager
+def repeat_scope(repeat: int | None) -> Iterator[None]:
+    """``set_repeat`` for a block only (a dry run's cache lookups)."""
+    token = _REPEAT.set(repeat)
+    try:
+        yield
+    finally:
+        _REPEAT.reset(token)
+
+
 class _Limiter:
     """At most ``size`` holders; waiters are let in by rank (then arrival), not arrival alone."""
 
@@ -124,6 +152,7 @@ class ChatClient:
         self.structured = structured
         self._limiter: _Limiter | None = None
         self._limiter_loop: asyncio.AbstractEventLoop | None = None
+        self._reseeded: dict[int, BaseChatModel] = {}
         self.calls = 0
         self.in_flight = 0
         self.peak_in_flight = 0
@@ -155,10 +184,24 @@ class ChatClient:
                 self.structured = False  # unsupported here: plain text from now on
         return await self._complete(messages, None)
 
+    def seeded_model(self, repeat: int | None) -> BaseChatModel:
+        """The model a repeat calls: repeat r > 0 samples with the model's seed + r, where the model
+        takes a seed (OpenAI-compatible servers, the OpenAI API); elsewhere the model as it is
+        (its sampling is then unseeded, and the repeats differ only by chance)."""
+        if not repeat:
+            return self.model
+        model = self._reseeded.get(repeat)
+        if model is None:
+            model = self.model
+            if "seed" in type(model).model_fields:
+                model = model.model_copy(update={"seed": (getattr(model, "seed", None) or 0) + repeat})
+            self._reseeded[repeat] = model
+        return model
+
     async def _complete(self, messages: list[BaseMessage], schema: type[BaseModel] | None) -> Reply:
-        runnable: Any = self.model
+        runnable: Any = self.seeded_model(_REPEAT.get())
         if schema is not None:
-            runnable = self.model.with_structured_output(schema, include_raw=True)
+            runnable = runnable.with_structured_output(schema, include_raw=True)
         async with self._calls_limiter():
             self.in_flight += 1
             self.peak_in_flight = max(self.peak_in_flight, self.in_flight)

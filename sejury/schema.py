@@ -189,6 +189,9 @@ class Verdict(BaseModel):
     # a digest of the sample's problem: verdicts on candidates for the same problem share it
     # (example-level correlation groups by it)
     problem_digest: str | None = None
+    # which of K judgments of the same sample this is (``sejury batch --repeats K``: 0..K-1, each
+    # sampled with the model's seed + repeat); None for an ordinary judgment
+    repeat: int | None = None
 
     def duplicate_for(self, sample: Sample) -> Verdict:
         """This verdict for ``sample``, which has the same content as the sample judged: its own id

@@ -198,3 +198,24 @@ def test_the_reply_cap_holds_on_the_real_server(path: str) -> None:
     reply = run_sync(client.complete([HumanMessage(RAMBLE)]))
     assert reply.finish_reason == "length", reply
     assert 0 < reply.completion_tokens <= cap, reply
+
+
+def test_repeats_sample_with_their_own_seeds_on_the_real_server() -> None:
+    """``--repeats``: repeat r asks llama.cpp's server for seed + r at the run's temperature; the
+    server takes both, so three repeats of one prompt at temperature 1 do not all reply alike."""
+    from langchain_core.messages import HumanMessage
+
+    from sejury.api import run_sync
+    from sejury.llm import ChatClient, Reply, repeat_scope
+    from sejury.models import ModelSettings, make_client
+
+    client = make_client(ModelSettings(max_tokens=24, temperature=1.0))
+
+    async def ask(c: ChatClient, repeat: int) -> Reply:
+        with repeat_scope(repeat):
+            return await c.complete([HumanMessage("Invent a name for a cat and one sentence about it.")])
+
+    replies = [run_sync(ask(client, r)) for r in range(3)]
+    assert all(r.completion_tokens > 0 for r in replies), replies
+    assert len({r.text for r in replies}) >= 2, replies
+    assert [getattr(client.seeded_model(r), "seed", None) for r in range(3)] == [0, 1, 2]

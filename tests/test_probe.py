@@ -4,6 +4,7 @@ sandbox, judged through the real graph (a scripted model: wiring only), and the 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakes import ScriptedChatModel
@@ -129,3 +130,41 @@ def test_the_probe_command_over_an_openai_compatible_server(tmp_path: Path) -> N
     assert "(no verified variant)" in text and "Unverified variants" in text and "Not verified" in text
     bad = CliRunner().invoke(app, ["probe", str(tmp_path / "nope.jsonl")])
     assert bad.exit_code == 2 and "nope.jsonl" in bad.output
+
+
+def test_the_probe_keeps_each_sample_as_it_finishes_and_resumes(tmp_path: Path) -> None:
+    """Each sample's judged versions are written as it finishes (the report too); a re-run takes
+    the probed samples as they are and probes only the rest; other settings are refused."""
+    import json
+
+    from fake_openai import FakeOpenAI
+    from typer.testing import CliRunner
+
+    from sejury.cli import app
+
+    out = tmp_path / "probe"
+
+    def run(server: FakeOpenAI, *more: str) -> Any:
+        return CliRunner().invoke(app, ["probe", str(COUNT_ABOVE), "--team", "S1", "--model", "fake",
+                                        "--base-url", server.base_url, "--no-cache", "--no-traces", "--no-verify",
+                                        "--sample", "3", "--mutants", "1", "-o", str(out), *more])
+
+    with FakeOpenAI() as server:
+        first = run(server)
+        assert first.exit_code == 0, first.output
+        calls = server.requests
+        log = out / "probe-judged.jsonl"
+        lines = log.read_text().splitlines()
+        ids = list(dict.fromkeys(json.loads(x)["sample_id"] for x in lines))
+        assert len(ids) == 3
+        # killed during the third sample (its lines gone, the last one torn): only it is probed again
+        kept = [x for x in lines if json.loads(x)["sample_id"] != ids[2]]
+        log.write_text("\n".join(kept) + "\n" + kept[-1][:20])
+        again = run(server)
+        assert again.exit_code == 0, again.output
+        assert "2 sample(s) already probed" in again.output
+        third = sum(json.loads(x)["sample_id"] == ids[2] for x in lines)
+        assert server.requests - calls == third  # one judgment (one S1 call) per version of the third sample
+        assert log.read_text().splitlines() == kept + [x for x in lines if json.loads(x)["sample_id"] == ids[2]]
+        other = run(server, "--mutants", "2")
+        assert other.exit_code == 2 and "other settings (mutants)" in other.output

@@ -53,12 +53,16 @@ class Record(BaseModel):
     unscored: list[Strategy] = Field(default_factory=list)  # run, but no score read (unscored or failed)
     system: str | None = None  # the generator of the candidate (``metadata.system``), for the bias report
     problem: str | None = None  # the verdict's problem digest: candidates of one problem share it
+    author: str | None = None  # who wrote the candidate (``metadata.author``: human or model), for the bias report
+    repeat: int | None = None  # ``sejury batch --repeats``: which judgment of the sample
     model: str = ""
     prompt_version: str = ""
 
 
-def read_run(path: str | Path, *, label: str = "human_score") -> list[Record]:
-    """Records from a ``sejury batch`` output; errors name the file, line and field."""
+def read_run(path: str | Path, *, label: str = "human_score", repeats: bool = False) -> list[Record]:
+    """Records from a ``sejury batch`` output; errors name the file, line and field.  A run judged
+    with ``--repeats`` holds several verdicts per sample: only the first (repeat 0) is read, unless
+    ``repeats`` (then every one, each with its ``repeat``)."""
     p = Path(path)
     records: list[Record] = []
     try:
@@ -70,6 +74,9 @@ def read_run(path: str | Path, *, label: str = "human_score") -> list[Record]:
             continue
         try:
             v = json.loads(raw)
+            repeat = v.get("repeat")
+            if repeat and not repeats:
+                continue
             meta = v.get("metadata") or {}
             human = meta.get(label)
             if human is None:
@@ -93,6 +100,8 @@ def read_run(path: str | Path, *, label: str = "human_score") -> list[Record]:
                                   annotations={str(k): float(x) for k, x in raters.items() if x is not None},
                                   test_passed=bool(passed) if passed is not None else None, unscored=unscored,
                                   system=str(meta["system"]) if meta.get("system") is not None else None,
+                                  author=str(meta["author"]) if meta.get("author") is not None else None,
+                                  repeat=int(repeat) if repeat is not None else None,
                                   problem=v.get("problem_digest")))
         except InputError:
             raise

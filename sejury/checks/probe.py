@@ -10,9 +10,11 @@ does; a mutant must fail a test the candidate passes.  Unverified variants are r
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -21,6 +23,7 @@ from pydantic import BaseModel, Field
 from sejury.api import Judge
 from sejury.checks.mutants import mutants, region_of
 from sejury.checks.variants import candidate_in, equivalents, injected
+from sejury.errors import InputError
 from sejury.execution import languages
 from sejury.execution.runner import assemble_program, run_suite, split_tests
 from sejury.execution.signatures import last_function
@@ -138,14 +141,59 @@ async def probe_sample(judge: Judge, sample: Sample, provider: SandboxProvider |
 
 
 async def probe(judge: Judge, samples: Sequence[Sample], provider: SandboxProvider | None, *, n_mutants: int = 3,
-                seed: int = 0, progress: Callable[[Sample, list[Judged]], None] | None = None) -> list[Judged]:
+                seed: int = 0, progress: Callable[[Sample, list[Judged]], None] | None = None,
+                done: Mapping[str, list[Judged]] | None = None) -> list[Judged]:
+    """Every sample's judged versions; those of ``done`` (sample id -> its versions, from an earlier
+    run) are taken as they are.  ``progress`` sees each sample probed here as it finishes."""
     out: list[Judged] = []
     for s in samples:
+        if done is not None and s.id in done:
+            out += done[s.id]
+            continue
         got = await probe_sample(judge, s, provider, n_mutants=n_mutants, seed=seed)
         if progress is not None:
             progress(s, got)
         out += got
     return out
+
+
+class ProbeLog:
+    """A probe's judged versions in ``folder/probe-judged.jsonl``, each sample's written as it
+    finishes, so a killed probe loses at most the sample in hand (and its judgments are in the
+    result cache); ``folder/probe-settings.json`` holds what they were judged with, and a re-run
+    with other settings is refused rather than mixed in."""
+
+    def __init__(self, folder: Path, settings: dict[str, object]) -> None:
+        self.path = folder / "probe-judged.jsonl"
+        folder.mkdir(parents=True, exist_ok=True)
+        marker = folder / "probe-settings.json"
+        if marker.exists() and self.path.exists():
+            before = json.loads(marker.read_text())
+            if before != settings:
+                changed = sorted(k for k in {*before, *settings} if before.get(k) != settings.get(k))
+                raise InputError(f"holds a probe with other settings ({', '.join(changed)}); use another -o, "
+                                 "or remove it to start again", file=str(folder))
+        else:
+            self.path.unlink(missing_ok=True)
+        marker.write_text(json.dumps(settings, indent=1) + "\n")
+        self.done: dict[str, list[Judged]] = {}
+        if self.path.exists():
+            lines = self.path.read_text().splitlines()
+            for n, line in enumerate(lines, 1):
+                try:
+                    j = Judged.model_validate_json(line)
+                except ValueError:
+                    if n == len(lines):  # torn by a kill mid-write: that sample is probed again
+                        break
+                    raise InputError("not a probe line", file=str(self.path), line=n) from None
+                self.done.setdefault(j.sample_id, []).append(j)
+            self.path.write_text("".join(j.model_dump_json() + "\n" for g in self.done.values() for j in g))
+
+    def add(self, got: Sequence[Judged]) -> None:
+        with self.path.open("a") as fh:
+            fh.write("".join(j.model_dump_json() + "\n" for j in got))
+            fh.flush()
+            os.fsync(fh.fileno())
 
 
 def effects(judged: Sequence[Judged], *, unverified: bool = False, resamples: int = 1000,

@@ -50,6 +50,9 @@ MODEL_OPTIONS: dict[str, inspect.Parameter] = {
     "trace_path": _opt(Path | None, None, "Trace store (default ~/.cache/sejury/traces.sqlite)."),
     "llm_concurrency": _opt(int | None, None, "Max LLM calls in flight (default 1 embedded, 8 otherwise)."),
     "max_tokens": _opt(int | None, None, "Reply token limit per call (default 384)."),
+    "temperature": _opt(float | None, None, (
+        "Sampling temperature (default 0: greedy). Above 0 the model samples, seeded: "
+        "`sejury batch --repeats K` measures how much a verdict moves.")),
     "prompt_cache_mb": _opt(int | None, None, "The embedded server's RAM prompt cache in MiB (default 1024; 0: off)."),
     "parse_retries": _opt(int | None, None, "Repair turns after a reply with no readable score (default 1)."),
     "model_path": _opt(Path | None, None, "Another GGUF file for the embedded backends."),

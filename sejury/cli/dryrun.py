@@ -18,10 +18,12 @@ from sejury.strategies import spec
 
 
 def show_estimate(config: JudgeConfig, samples: Sequence[Sample], *, done: Collection[str] = (),
-                  run_path: Path | None = None, as_json: bool = False) -> RunEstimate:
-    """Estimate judging ``samples`` with ``config`` (less the ``done`` ids of ``run_path``) and print it."""
+                  run_path: Path | None = None, as_json: bool = False,
+                  repeats: Sequence[int | None] | None = None) -> RunEstimate:
+    """Estimate judging ``samples`` with ``config`` (less the ``done`` judgments of ``run_path``;
+    ``repeats`` aligned with ``samples``) and print it."""
     with dry_context(config) as ctx:
-        est = estimate_run(ctx, samples, max_tokens=config.max_tokens, done=done)
+        est = estimate_run(ctx, samples, max_tokens=config.max_tokens, done=done, repeats=repeats)
     if as_json:
         sys.stdout.write(est.model_dump_json() + "\n")
         sys.stdout.flush()
@@ -69,7 +71,8 @@ def print_estimate(est: RunEstimate, *, run_path: Path | None = None, parse_retr
     table.add_column("reply tokens", justify="right")
     table.add_column("plan")
     for row in est.samples:
-        table.add_row(escape(row.sample_id), str(row.llm_calls), str(row.cached_calls) if row.cached_calls else "",
+        name = row.sample_id + (f" (repeat {row.repeat})" if row.repeat is not None else "")
+        table.add_row(escape(name), str(row.llm_calls), str(row.cached_calls) if row.cached_calls else "",
                       f"~{row.prompt_tokens:,}" if row.llm_calls else "",
                       f"<={row.completion_tokens:,}" if row.llm_calls else "", _plan(row, run_path))
     out.print(table)

@@ -72,16 +72,21 @@ def evaluate(
     ns: Annotated[str, typer.Option(help="RQ3: the N values.")] = "2,6,18,20,50",
     kappa_weights: Annotated[str | None, typer.Option(help="RQ2: linear or quadratic for ordinal scales.")] = None,
     label: Annotated[str, typer.Option(help="The metadata field holding the human score.")] = "human_score",
+    self_system: Annotated[list[str] | None, typer.Option(
+        help="A generator (metadata.system) that is the judge's own model, for self-preference; repeatable "
+             "(default: a generator whose name is part of the model's).")] = None,
 ) -> None:
-    """Reproduce the paper's RQ1-RQ4 tables from recorded scores (no LLM call); write plots."""
+    """Reproduce the paper's RQ1-RQ4 tables from recorded scores (no LLM call); write plots.  A run judged
+    with `sejury batch --repeats K` also gets the judge's own variance (test-retest agreement)."""
     from sejury import calibrate as cal
     from sejury import evaluate as ev_mod
 
     try:
-        records = cal.read_run(run, label=label)
+        records = cal.read_run(run, label=label, repeats=True)
         team_file = load_team_file(team) if team else None
         ev = ev_mod.evaluate(records, team=team_file, n_labelled=n, seed=seed, seeds=seeds,
-                             ns=[int(x) for x in ns.split(",") if x.strip()], kappa_weights=kappa_weights)
+                             ns=[int(x) for x in ns.split(",") if x.strip()], kappa_weights=kappa_weights,
+                             self_systems=self_system or ())
     except (SejuryError, ValueError) as exc:
         raise fail(exc) from None
     report = ev_mod.write_outputs(ev, output)

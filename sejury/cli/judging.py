@@ -18,7 +18,7 @@ from sejury.cli.render import print_verdict
 from sejury.config import JudgeConfig
 from sejury.distributed import judge_on_ray
 from sejury.errors import InputError, SejuryError
-from sejury.io import RunFile, finished_ids, parse_sample, read_jsonl, read_sample_file
+from sejury.io import RunFile, finished_ids, parse_sample, read_jsonl, read_sample_file, run_key
 from sejury.schema import Sample, Verdict
 
 DRY_RUN_HELP = ("Print, per sample and in total, the LLM calls and estimated tokens the run will make "
@@ -95,6 +95,9 @@ def batch(
              "default: a local Ray instance for this run.")] = None,
     actors: Annotated[int | None, typer.Option(
         min=1, help="With --engine ray: how many judges (default: one per CPU of the cluster).")] = None,
+    repeats: Annotated[int, typer.Option(
+        min=1, help="Judge each sample K times (repeat r samples with seed r; use --temperature > 0): "
+                    "`sejury evaluate` then reports each juror's test-retest agreement.")] = 1,
     *, config: JudgeConfig,
 ) -> None:
     """Judge a JSONL dataset into a JSONL of verdicts.  Killed and re-run, it skips finished samples."""
@@ -106,22 +109,31 @@ def batch(
             raise typer.Exit(2)
         if limit is not None:
             samples = samples[:limit]
+        if repeats > 1 and engine == "ray":
+            raise InputError("--repeats is not available with --engine ray; use the local engine", field="repeats")
+        # with repeats, a sample's K judgments go one after another: its prompts are read once
+        jobs = [(s, r if repeats > 1 else None) for s in samples for r in range(repeats)]
         if dry_run:
-            show_estimate(config, samples, done=finished_ids(output), run_path=output)
+            show_estimate(config, [s for s, _ in jobs], done=finished_ids(output), run_path=output,
+                          repeats=[r for _, r in jobs])
             raise typer.Exit(0)
         run = RunFile(output)
     except SejuryError as exc:
         raise fail(exc) from None
     if run.repaired:
         err.print(f"[yellow]note:[/yellow] cut a torn last line from {output} (the previous run was killed mid-write)")
-    todo = [s for s in samples if s.id not in run.done]
-    err.print(f"{len(samples)} samples, {len(samples) - len(todo)} already in {output}, {len(todo)} to judge")
+    if repeats > 1 and config.temperature == 0:
+        err.print("[yellow]note:[/yellow] at --temperature 0 the model decodes greedily: the repeats can differ "
+                  "only by the server's own nondeterminism")
+    todo = [(s, r) for s, r in jobs if run_key(s.id, r) not in run.done]
+    what = "judgments" if repeats > 1 else "samples"
+    err.print(f"{len(jobs)} {what}, {len(jobs) - len(todo)} already in {output}, {len(todo)} to judge")
     if not todo:
         run.close()
         raise typer.Exit(1 if errors else 0)
     if engine == "ray":
         try:
-            failures = ray_with_progress(todo, run, config, address=address, actors=actors,
+            failures = ray_with_progress([s for s, _ in todo], run, config, address=address, actors=actors,
                                          concurrency=concurrency, trace=trace)
         except SejuryError as exc:
             run.close()
@@ -132,7 +144,8 @@ def batch(
         except SejuryError as exc:
             run.close()
             raise fail(exc) from None
-        failures = judge_with_progress(j, todo, run, concurrency=concurrency, trace=trace)
+        failures = judge_with_progress(j, [s for s, _ in todo], run, concurrency=concurrency, trace=trace,
+                                       repeats=[r for _, r in todo] if repeats > 1 else None)
         j.close()
     run.close()
     if failures or errors:
@@ -164,10 +177,12 @@ def new_progress() -> Progress:
                     TextColumn("{task.fields[status]}"), console=err)
 
 
-def judge_with_progress(j: Judge, todo: list[Sample], run: RunFile, *, concurrency: int, trace: bool) -> int:
+def judge_with_progress(j: Judge, todo: list[Sample], run: RunFile, *, concurrency: int, trace: bool,
+                        repeats: list[int | None] | None = None) -> int:
     with new_progress() as progress:
         advance = progress_bar(progress, len(todo))
-        return run_sync(j.judge_into(todo, run, concurrency=concurrency, trace=trace, on_result=advance))
+        return run_sync(j.judge_into(todo, run, concurrency=concurrency, trace=trace, on_result=advance,
+                                     repeats=repeats))
 
 
 def ray_with_progress(todo: list[Sample], run: RunFile, config: JudgeConfig, *, address: str | None,

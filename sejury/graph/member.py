@@ -13,6 +13,7 @@ from sejury.cache import cache_key
 from sejury.context import JudgeContext
 from sejury.errors import ModelError, SejuryError
 from sejury.graph.state import MemberTask
+from sejury.llm import current_repeat
 from sejury.schema import Sample, Status, StrategyResult, TraceEvent
 from sejury.strategies import StrategySpec, spec
 from sejury.strategies.base import Outcome, Recorder
@@ -31,9 +32,12 @@ def feed_digest(feed: StrategyResult | None) -> str:
 
 def member_key(s: StrategySpec, sample: Sample, ctx: JudgeContext, feed: StrategyResult | None) -> str:
     """The cache key of ``s`` judging ``sample`` (fed ``feed``) in ``ctx``: strategy, its version, the
-    model, the sample's content, what it reads of its feeder and the run settings that change it.
+    model, the sample's content, what it reads of its feeder, the run settings that change it, and
+    the repeat (``sejury batch --repeats``).
     The member node and a dry run (``sejury.estimate``) both look results up under this key."""
     extra = feed_digest(feed) + (s.cache_extra(ctx) if s.cache_extra else "")
+    if repeat := current_repeat():  # repeat 0 is the ordinary judgment, and shares its key
+        extra += f"|repeat={repeat}"
     return cache_key(strategy=s.value, prompt_version=s.version_id(), model=ctx.llm.name,
                      sample_hash=sample.content_hash(), extra=extra)
 

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from sejury.context import JudgeContext
 from sejury.errors import InputError, SejuryError
 from sejury.graph.state import JudgeState, MemberTask, Plan
+from sejury.llm import current_repeat
 from sejury.schema import (
     Sample,
     Spread,
@@ -181,5 +182,5 @@ def merge_verdict(state: JudgeState, ctx: JudgeContext) -> Verdict:
         completion_tokens=sum(r.completion_tokens for r in fresh),
         seconds=round(time.perf_counter() - plan.started, 3),
         model=ctx.llm.name, prompt_version=prompts_version(), metadata=sample.metadata,
-        problem_digest=sample.problem_digest(),
+        problem_digest=sample.problem_digest(), repeat=current_repeat(),
     )

@@ -50,7 +50,8 @@ class ModelSettings(BaseModel):
     def of(cls, config: JudgeConfig, *, custom: bool = False) -> ModelSettings:
         """A judge's model settings (``custom``: the judge was handed a LangChain chat model)."""
         return cls(model="custom" if custom else config.model, base_url=config.base_url,
-                   api_key=config.api_key, max_tokens=config.max_tokens, max_concurrency=config.llm_concurrency,
+                   api_key=config.api_key, max_tokens=config.max_tokens, temperature=config.temperature,
+                   max_concurrency=config.llm_concurrency,
                    structured=config.structured, model_path=config.model_path, timeout=config.timeout,
                    prompt_cache_mb=config.prompt_cache_mb)
 
