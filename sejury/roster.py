@@ -134,6 +134,11 @@ class Strategy(str, metaclass=_Roster):
         return self.spec.kind in (Kind.LLM, Kind.BASELINE)
 
     @property
+    def is_evidence(self) -> bool:
+        """Its score is what running code shows (S5-exec, S5-diff, Sample-tests), not an opinion."""
+        return self.spec.kind is Kind.EVIDENCE
+
+    @property
     def is_baseline(self) -> bool:
         """A baseline is judged and reported, but never chosen into a team."""
         return self.spec.kind is Kind.BASELINE

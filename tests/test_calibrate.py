@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from sejury import InputError, Strategy, TeamFile
 from sejury.calibrate import Record, calibrate, candidate_teams, labelled_indices, read_run, report, score_team
 from sejury.cli import app
+from sejury.schema import Scale
 
 S = Strategy
 
@@ -93,22 +94,31 @@ def test_calibration_picks_the_informative_team_and_excludes_the_labelled(tmp_pa
 def test_ties_go_to_the_cheaper_team() -> None:
     recs = [Record(sample_id=str(i), task="code_generation", human=i,
                    scores={S.DIRECT: i * 10, S.RETHINK: i * 10, S.BLEU: i * 10},
-                   calls={S.DIRECT: 1, S.RETHINK: 1, S.BLEU: 0}) for i in range(6)]
-    cal = calibrate(recs, labelled=[0, 1, 2, 3], resamples=50)
+                   calls={S.DIRECT: 1, S.RETHINK: 1, S.BLEU: 0}, scale=Scale(low=0, high=100)) for i in range(6)]
+    cal = calibrate(recs, labelled=[0, 1, 2, 3], resamples=50, protocol="paper")
     assert cal.chosen.members == [S.DIRECT, S.BLEU]  # as good as any, and one LLM call fewer
+    # the default protocol also tries one juror alone: BLEU is as good and makes no call
+    assert calibrate(recs, labelled=[0, 1, 2, 3], resamples=50).chosen.members == [S.BLEU]
 
 
 def test_baselines_are_never_chosen_and_a_feeder_is_paid_for() -> None:
     # vanilla tracks the grade perfectly, but a baseline is only reported, never a team member
     recs = [Record(sample_id=str(i), task="code_generation", human=i,
                    scores={S.DIRECT: (i * 37) % 100, S.VANILLA: i * 10, S.TEST_PASS: i * 10},
-                   calls={S.DIRECT: 1, S.VANILLA: 1, S.GENERATE_TESTS: 2, S.TEST_PASS: 0}) for i in range(8)]
-    cal = calibrate(recs, labelled=[0, 1, 2, 3, 4], resamples=0)
+                   calls={S.DIRECT: 1, S.VANILLA: 1, S.GENERATE_TESTS: 2, S.TEST_PASS: 0},
+                   scale=Scale(low=0, high=100)) for i in range(8)]
+    cal = calibrate(recs, labelled=[0, 1, 2, 3, 4], resamples=0, protocol="paper")
     assert all(S.VANILLA not in t.members for t in cal.teams)
     assert S.VANILLA not in [m.members[0] for m in cal.strategies]
     assert cal.chosen.members == [S.DIRECT, S.TEST_PASS]
     # the pass ratio makes no call itself, but S5 (its feeder) runs for it: 1 + 2 calls
     assert cal.chosen.llm_calls == 3
+    # the default protocol: the evidence alone wins, still paying for S5, and the report says so
+    alone = calibrate(recs, labelled=[0, 1, 2, 3, 4], resamples=0)
+    assert alone.chosen.members == [S.TEST_PASS] and alone.chosen.llm_calls == 2
+    assert all(S.VANILLA not in t.members for t in alone.teams)
+    assert "**The evidence alone won**: S5-exec beat every team" in report(alone)
+    assert "The evidence alone won" not in report(cal) and "the paper's rule" in report(cal)
 
 
 def test_run_file_errors_name_line_and_field(tmp_path: Path) -> None:
@@ -133,7 +143,8 @@ def test_cli_from_run_writes_a_team_file_the_judge_reads(tmp_path: Path) -> None
     # per-member and per-team figures are recorded; the first team is the chosen one
     assert {m["members"][0] for m in tf.calibration["strategies"]} == {"direct", "rethink", "bleu"}
     teams = tf.calibration["teams"]
-    assert teams[0]["members"] == [s.value for s in tf.strategies] and len(teams) == 3
+    # every non-empty team of the three members; S1 alone tracks the grade
+    assert teams[0]["members"] == [s.value for s in tf.strategies] and len(teams) == 7
     assert set(teams[0]) == {"members", "tau", "rho", "mean", "llm_calls"}
     assert "# Calibration (code_generation, default protocol)" in (tmp_path / "team.md").read_text()
     from sejury.config import parse_team as _team
@@ -173,8 +184,9 @@ def test_calibrate_run_is_the_whole_workflow_in_the_api(tmp_path: Path) -> None:
     result = cal.run(data, config=JudgeConfig(cache=False), model=model, n=8, seed=3, rest=4,
                      workdir=tmp_path / "work", progress=progress)
     assert phases == [("labelled", 8), ("rest", 4)]
-    # without a reference only S1 and S2 score: the one candidate team; S1 alone tracks the grades
-    assert result.chosen.members == [S.DIRECT, S.RETHINK] and result.n_labelled == 8
+    # without a reference only S1 and S2 score; S1 alone tracks the grades, and is chosen alone
+    assert result.chosen.members == [S.DIRECT] and result.n_labelled == 8
+    assert [t.members for t in result.teams] == [[S.DIRECT], [S.DIRECT, S.RETHINK], [S.RETHINK]]
     alone = {t.members[0]: t for t in result.strategies}
     assert alone[S.DIRECT].mean == pytest.approx(1.0) and alone[S.RETHINK].mean < 0.5
     assert result.evaluation is not None and result.evaluation.n == 4

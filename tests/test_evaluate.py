@@ -11,7 +11,8 @@ import pytest
 from test_calibrate import verdict
 from typer.testing import CliRunner
 
-from sejury.calibrate import read_run
+from sejury import InputError
+from sejury.calibrate import calibrate, read_run
 from sejury.cli import app
 from sejury.evaluate import evaluate
 from sejury.schema import Strategy, TeamFile
@@ -113,8 +114,8 @@ def test_agreement_beyond_correlation_on_known_values(run: Path) -> None:
 
 
 def test_evaluate_reads_a_run_without_s1_given_a_team_file(tmp_path: Path) -> None:
-    """An execution-only run (S5-exec, no S1) has no team calibration can choose: the N study is
-    skipped with the reason, and every other table still comes out."""
+    """An execution-only run (S5-exec, no S1): every table comes out; the default protocol's N study
+    calibrates the evidence alone, where the paper's rule (S1 in every team) has nothing to choose."""
     vs = [verdict(i, h, {"test_pass": 100.0 * h if i % 5 else None}, scale="0-1")
           for i, h in enumerate([1, 0] * 10)]
     for v in vs:
@@ -123,7 +124,10 @@ def test_evaluate_reads_a_run_without_s1_given_a_team_file(tmp_path: Path) -> No
     team = TeamFile(task="code_generation", strategies=["test_pass"],
                     calibration={"labelled_ids": [f"s{i}" for i in range(6)]})
     ev = evaluate(records, team=team, ns=[6], seeds=2, resamples=50)
-    assert ev.rq3_n == [] and any("N study skipped" in n for n in ev.notes)
+    assert [(r["N"], r["most_chosen"]) for r in ev.rq3_n] == [(6, "S5-exec")]
+    assert not any("N study skipped" in n for n in ev.notes)
+    with pytest.raises(InputError, match="under the paper protocol every candidate team must contain S1"):
+        calibrate(records, n_labelled=6, protocol="paper")
     (b,) = [x for x in ev.binary if x.name == "calibrated team"]
     assert b.accuracy == 1.0 and b.auc == 1.0
     assert [(u.juror, u.unscored, u.run_on) for u in ev.unscored] == [("S5-exec", 4, 20)]

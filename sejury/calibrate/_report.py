@@ -29,8 +29,16 @@ def report(cal: Calibration, *, max_teams: int = 25) -> str:
         ci = f" (95% bootstrap CI {_f(e.ci.low)} to {_f(e.ci.high)})" if e.ci else ""
         lines += ["", f"On the other {e.n} samples (labelled ones excluded): tau {_f(e.tau)}, rho {_f(e.rho)}, "
                   f"mean {_f(e.mean)}{ci}."]
+    rule = ("every team of two or more members with an S1 variant in it (the paper's rule)" if cal.protocol == "paper"
+            else "every non-empty team: one juror alone, the evidence alone, or any mix")
+    lines += ["", f"Candidate teams: {rule}; {len(cal.teams)} tried."]
     cheap = [m for m in cal.chosen.members if not m.is_llm]
-    if cheap:
+    if cheap and len(cheap) == len(cal.chosen.members):
+        what = "The evidence alone won" if all(m.is_evidence for m in cheap) else "No LLM opinion is in the team"
+        lines += ["", f"**{what}**: {names(cheap)} beat every team with a model opinion (S1-S5) in it on the "
+                  "labelled set. The model may still run for it (S5 writes the tests S5-exec runs), but its own "
+                  "judgment of the candidate does not count."]
+    elif cheap:
         lines += ["", f"The team leans on non-LLM jurors ({names(cheap)}): on the labelled set they added to what "
                   "the model's own judgments could do."]
     lines += ["", "## Each member alone", "", "| member | labelled tau | rho | mean | held-out mean | 95% CI |"

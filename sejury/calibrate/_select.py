@@ -6,15 +6,17 @@ team costs no LLM call.
 
 Default protocol:
 - labelled set: ``random.Random(seed).sample(range(n), N)`` over the samples in file order;
-- candidate teams: every combination of at least two members that contains an S1 variant
-  (``direct`` or ``direct_ref``), over the members that scored on the labelled set;
+- candidate teams: every non-empty combination of the members that scored on the labelled set
+  (one juror alone, the evidence alone, or any mix; the paper's rule that every team contains an
+  S1 variant holds under ``protocol="paper"``);
 - team score on a sample: the mean of its scored members (a sample where none scored is left out);
 - selection: the highest mean of Kendall's tau-b and Spearman's rho against the human scores;
   ties go to fewer LLM calls per sample, then fewer members;
 - the chosen team is evaluated on the other samples (the labelled ones are excluded), with a
   bootstrap confidence interval.
 
-``protocol="paper"`` follows the published replication scripts: each member's 0-100 score is
+``protocol="paper"`` follows the published replication scripts: teams of at least two members with
+an S1 variant (``direct`` or ``direct_ref``) in each; each member's 0-100 score is
 mapped to the human scale and rounded to an integer; the chosen team's mean is rounded before
 correlating on the rest; whether team means are also rounded during selection is
 ``round_selection`` (the scripts differ between datasets).
@@ -195,14 +197,16 @@ def score_team(records: Sequence[Record], members: Sequence[Strategy], *, protoc
                      tokens=tokens, ci=interval)
 
 
-def candidate_teams(members: Iterable[Strategy]) -> list[list[Strategy]]:
-    """Every combination of >= 2 members that contains an S1 variant (members kept in enum order;
-    baselines are never members)."""
+def candidate_teams(members: Iterable[Strategy], *, protocol: str = "paper") -> list[list[Strategy]]:
+    """The teams calibration tries (members kept in enum order; baselines are never members): under
+    the paper protocol every combination of >= 2 members that contains an S1 variant; under the
+    default protocol every non-empty combination (so the evidence or one juror alone may win)."""
     pool = [s for s in Strategy if s in set(members) and not s.is_baseline]
+    paper = protocol == "paper"
     teams = []
-    for k in range(2, len(pool) + 1):
+    for k in range(2 if paper else 1, len(pool) + 1):
         for combo in itertools.combinations(pool, k):
-            if any(s.is_s1 for s in combo):
+            if not paper or any(s.is_s1 for s in combo):
                 teams.append(list(combo))
     return teams
 
@@ -232,13 +236,15 @@ def calibrate(records: Sequence[Record], *, n_labelled: int = 20, seed: int = 0,
     rest = [r for i, r in enumerate(records) if i not in idx]
     # baselines (vanilla, ICE-Score) are reported by `sejury evaluate`, never chosen into a team
     members = sorted({s for r in chosen_set for s in r.scores if not s.is_baseline}, key=list(Strategy).index)
-    if not any(s.is_s1 for s in members):
-        raise InputError("no S1 variant (direct or direct_ref) scored on the labelled set: every candidate "
-                         "team must contain S1", field="strategies")
+    if protocol == "paper" and not any(s.is_s1 for s in members):
+        raise InputError("no S1 variant (direct or direct_ref) scored on the labelled set: under the paper "
+                         "protocol every candidate team must contain S1", field="strategies")
     kw: dict[str, Any] = {"protocol": protocol}
-    teams = [score_team(chosen_set, t, round_mean=round_selection, **kw) for t in candidate_teams(members)]
+    teams = [score_team(chosen_set, t, round_mean=round_selection, **kw)
+             for t in candidate_teams(members, protocol=protocol)]
     if not teams:
-        raise InputError("fewer than two members scored on the labelled set: nothing to choose from")
+        raise InputError("no juror scored on the labelled set: nothing to choose from" if protocol == "default"
+                         else "fewer than two members scored on the labelled set: nothing to choose from")
     teams.sort(key=_rank_key)
     chosen = teams[0]
     singles = [score_team(chosen_set, [m], round_mean=round_selection, **kw) for m in members]
