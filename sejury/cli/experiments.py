@@ -22,7 +22,9 @@ def calibrate(
     report_path: Annotated[Path | None, typer.Option("--report", help="Markdown report (default: beside -o).")] = None,
     n: Annotated[int, typer.Option(help="Labelled samples.")] = 20,
     seed: Annotated[int, typer.Option(help="Seed of the labelled draw (the paper's scripts use 12345).")] = 0,
-    protocol: Annotated[str, typer.Option(help="default, or paper (the published replication scripts).")] = "default",
+    protocol: Annotated[str, typer.Option(help=(
+        "default (every non-empty team), or paper (the published replication scripts: S1 in every team, "
+        "scores mapped to the human scale)."))] = "default",
     round_selection: Annotated[bool, typer.Option(help="paper protocol: round team means during selection.")] = False,
     rest: Annotated[int | None, typer.Option(help="With DATA: judge only the first N other samples.")] = None,
     label: Annotated[str, typer.Option(help="The metadata field holding the human score.")] = "human_score",
