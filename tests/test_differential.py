@@ -132,3 +132,29 @@ async def test_every_expectation_wrong_still_gives_s5_diff_its_inputs(sandbox: D
     bad = await run_on_candidate(sandbox, ex, valid, assemble_program(language, problem, wrong), probe=probe)
     assert bad.status == "skipped" and bad.pass_ratio is None  # S5-exec: nothing valid to count
     assert bad.differential is not None and (bad.differential.inputs, bad.differential.agreed) == (2, 1)
+
+
+# the wrong candidate of ABS_SUM, made to raise (or panic) on a negative first argument
+RAISES = {"python": "    if a < 0:\n        raise ValueError(a)\n    return a + b\n",
+          "javascript": "  if (a < 0) throw new Error('negative');\n  return a + b;\n}\n",
+          "java": "        if (a < 0) throw new IllegalArgumentException();\n        return a + b;\n    }\n}\n",
+          "cpp": "    if (a < 0) throw std::runtime_error(\"negative\");\n    return a + b;\n}\n",
+          "go": "    if a < 0 {\n        panic(\"negative\")\n    }\n    return a + b\n}\n"}
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize(("language", "problem", "reference", "wrong", "tests"), ABS_SUM, ids=[c[0] for c in ABS_SUM])
+async def test_executability_counts_the_inputs_a_candidate_returns_on(
+        sandbox: DockerSandbox, language: str, problem: str, reference: str, wrong: str, tests: str) -> None:
+    """The candidate raises on one of the three inputs: its calls return on two (S5-runs), and the
+    other calls still run (one test's failure does not stop the rest)."""
+    function = recorded_function(problem)
+    assert function is not None
+    ex, valid, probe = await check_on_reference(sandbox, language, assemble_program(language, problem, reference),
+                                                tests, record=function)
+    raising = await run_on_candidate(sandbox, ex, valid, assemble_program(language, problem, RAISES[language]),
+                                     probe=probe)
+    assert raising.executable is True and raising.differential is not None
+    assert (raising.differential.inputs, raising.differential.returned) == (3, 2), raising.differential
+    wrong_values = await run_on_candidate(sandbox, ex, valid, assemble_program(language, problem, wrong), probe=probe)
+    assert wrong_values.differential is not None and wrong_values.differential.returned == 3  # wrong, but it runs

@@ -134,3 +134,28 @@ async def test_pass_ratio_juror_reads_s5s_run_with_s5_as_its_feeder(sandbox: Doc
         assert v.strategies["generate_tests"].in_team is False  # S5 ran as the feeder only
         assert v.score == expected  # the pass ratio alone, not S5's blend with its prediction
     assert wrong.strategies["generate_tests"].score == 25  # 0.75 x 0 + 0.25 x 100 (S5 keeps its own score)
+
+
+async def test_executability_juror_counts_the_inputs_the_candidate_runs_on(sandbox: DockerSandbox) -> None:
+    """S5-runs (CodeScore's executability): the share of S5's inputs on which the candidate's calls
+    return, whatever the values; 0 when it does not load; unscored without a declared function."""
+    model = ScriptedChatModel(script=script())
+    judge = Judge(model, team=["S5-runs"], cache=False, execute=True, sandbox=sandbox)
+    problem = 'def add(a: int, b: int) -> int:\n    """Return a + b."""\n'
+
+    def body(code: str) -> Sample:
+        return Sample(id="e", task="code_generation", language="python", problem=problem, candidate=code,
+                      reference="    return a + b\n")
+
+    raises = (await judge.ajudge(body("    if a < 0:\n        raise ValueError(a)\n    return a - b\n")))
+    r = raises.strategies["executability"]
+    # three inputs (the test with a wrong expectation is an input too); it raises on add(-1, 1)
+    assert r.status is Status.SCORED and r.score == pytest.approx(66.67) and r.llm_calls == 0
+    assert (r.artifacts["inputs"], r.artifacts["returned"], r.artifacts["loads"]) == (3, 2, True)
+    assert raises.strategies["generate_tests"].in_team is False
+    broken = (await judge.ajudge(body("    return a +\n"))).strategies["executability"]
+    assert broken.score == 0 and broken.detail.startswith("the candidate does not load")
+    right = (await judge.ajudge(body("    return b + a\n"))).strategies["executability"]
+    assert right.score == 100
+    prose = (await judge.ajudge(sample("def add(a, b):\n    return a + b\n"))).strategies["executability"]
+    assert prose.status is Status.UNSCORED and "no call of the problem's function" in prose.detail

@@ -103,6 +103,9 @@ class DifferentialRun(BaseModel):
     agreed: int  # of them, the candidate returned the same values
     from_invalid: int = 0  # usable tests whose stated expectation was wrong (S5-exec dropped them)
     ratio: float | None = None
+    # of the inputs, those on which every call of the candidate returned (none raised, crashed or hung):
+    # CodeScore's executability; None in runs recorded before it was counted
+    returned: int | None = None
     mismatches: list[Mismatch] = Field(default_factory=list)
 
 
@@ -123,4 +126,5 @@ def compare(function: str, units: list[str], reference: dict[int, list[str]], ca
                                   candidate=theirs[:300]))
     return DifferentialRun(function=function, inputs=len(usable), agreed=agreed,
                            from_invalid=sum(1 for i in usable if i not in valid),
-                           ratio=agreed / len(usable) if usable else None, mismatches=shown)
+                           ratio=agreed / len(usable) if usable else None, mismatches=shown,
+                           returned=sum(1 for i in usable if len(candidate.get(i, [])) >= len(reference[i])))
