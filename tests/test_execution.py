@@ -159,3 +159,44 @@ async def test_executability_juror_counts_the_inputs_the_candidate_runs_on(sandb
     assert right.score == 100
     prose = (await judge.ajudge(sample("def add(a, b):\n    return a + b\n"))).strategies["executability"]
     assert prose.status is Status.UNSCORED and "no call of the problem's function" in prose.detail
+
+
+def no_reference(candidate: str) -> Sample:
+    return Sample(id="n", task="code_generation", language="python", problem="Write add(a, b) returning a + b.",
+                  candidate=candidate)
+
+
+async def test_s5_nl_runs_its_tests_unvalidated_without_a_reference_and_says_so(sandbox: DockerSandbox) -> None:
+    """CodeScore's NL-only format: tests from the problem alone.  With no reference they run on the
+    candidate as written, so the model's wrong test (add(2, 2) == 5) counts against a right
+    candidate; S5-exec reads them (S5 does not apply) and every record says they are unvalidated."""
+    model = ScriptedChatModel(script=script())
+    judge = Judge(model, team=["S5-nl", "S5-exec"], cache=False, execute=True, sandbox=sandbox)
+    v = await judge.ajudge(no_reference("def add(a, b):\n    return a + b\n"))
+    nl, ex_juror = v.strategies["generate_tests_nl"], v.strategies["test_pass"]
+    ex = nl.artifacts["execution"]
+    assert (ex["status"], ex["validated"], ex["generated"], ex["valid"]) == ("ran", False, 3, 3)
+    assert ex["candidate"]["passed"] == 2 and "unvalidated" in ex["reason"]
+    assert nl.score == pytest.approx(0.75 * 200 / 3 + 0.25 * 100)
+    assert ex_juror.score == pytest.approx(66.67) and ex_juror.artifacts["tests_from"] == "S5-nl"
+    assert ex_juror.artifacts["validated"] is False and "unvalidated" in (ex_juror.detail or "")
+    write = next(e for e in nl.trace if e.step == "write_tests")
+    assert "REFERENCE" not in write.messages[1]["content"]  # type: ignore[index]
+    assert "generate_tests" not in v.strategies  # S5 needs a reference; S5-nl fed S5-exec
+    alone = await Judge(model, team=["S5-exec"], cache=False, execute=True, sandbox=sandbox).ajudge(
+        no_reference("def add(a, b):\n    return a - b\n"))
+    assert alone.strategies["test_pass"].score == 0 and alone.strategies["generate_tests_nl"].in_team is False
+
+
+async def test_s5_nl_and_s5_code_validate_on_the_reference_when_there_is_one(sandbox: DockerSandbox) -> None:
+    model = ScriptedChatModel(script=script())
+    judge = Judge(model, team=["S5-nl", "S5-code"], cache=False, execute=True, sandbox=sandbox)
+    v = await judge.ajudge(sample("def add(a, b):\n    return b + a\n"))
+    for name in ("generate_tests_nl", "generate_tests_code"):
+        ex = v.strategies[name].artifacts["execution"]
+        assert (ex["validated"], ex["invalid_on_reference"], ex["valid"], ex["pass_ratio"]) == (True, 1, 2, 1.0), name
+    code_write = next(e for e in v.strategies["generate_tests_code"].trace if e.step == "write_tests")
+    text = code_write.messages[1]["content"]  # type: ignore[index]
+    assert "[BEGIN REFERENCE SOLUTION]" in text and "REQUIREMENT" not in text  # the reference alone
+    nl_write = next(e for e in v.strategies["generate_tests_nl"].trace if e.step == "write_tests")
+    assert "REFERENCE" not in nl_write.messages[1]["content"]  # type: ignore[index]

@@ -5,16 +5,19 @@ from sejury.schema import Strategy, Task
 from sejury.strategies import all_specs, prompt_version, prompts_version
 
 STEPS = {s.strategy: s.steps for s in all_specs() if s.steps}  # the prompt strategies and their steps
+TASKS = {s.strategy: s.tasks for s in all_specs()}
+S5_FORMATS = (Strategy("generate_tests_nl"), Strategy("generate_tests_code"))  # CodeScore's other input formats
 
 VALUES = dict(language="python", problem="PROBLEM-TEXT", candidate="CANDIDATE-TEXT",
               reference="REFERENCE-TEXT", s1_score="80", s1_reasons="- REASON-TEXT",
               properties="- PROPERTY-TEXT", tests="TESTS-TEXT", test_style="one assert per line.")
-CASES = [(s, t, step) for s in STEPS for t in Task for step in STEPS[s]
-         if not (s is Strategy.GENERATE_TESTS and t is Task.CODE_SUMMARIZATION)]
+CASES = [(s, t, step) for s in STEPS for t in Task for step in STEPS[s] if t in TASKS[s]]
 
 
 def test_every_strategy_task_step_has_a_template() -> None:
-    assert len(CASES) == 22 + 9  # the jurors' templates, and the baselines' (vanilla, ICE-Score x2)
+    assert not any(s is Strategy.GENERATE_TESTS and t is Task.CODE_SUMMARIZATION for s, t, _ in CASES)
+    # the jurors' templates, the baselines' (vanilla, ICE-Score x2), and S5-nl's and S5-code's (2 steps each)
+    assert len(CASES) == 22 + 9 + 4
 
 
 @pytest.mark.parametrize("strategy, task, step", CASES)
@@ -23,15 +26,18 @@ def test_every_template_renders_with_its_data_inside_delimiters(strategy: Strate
     text = prompts.render(strategy, task, step, **VALUES)
     assert "{{" not in text and "}}" not in text
     begins = text.count("[BEGIN ")
-    assert begins >= 2 and begins == text.count("[END ")
+    one_block = strategy in S5_FORMATS and step == "write"  # the problem alone, or the reference alone
+    assert begins >= (1 if one_block else 2) and begins == text.count("[END ")
     # the data each step must see
-    assert "PROBLEM-TEXT" in text
+    assert ("PROBLEM-TEXT" in text) == (strategy is not Strategy("generate_tests_code"))  # S5-code: the reference alone
     reads_candidate = not (strategy is Strategy.REFERENCE_ANALYSIS and step == "analyze") and \
-        not (strategy is Strategy.GENERATE_TESTS and step == "write")
+        not (strategy in (Strategy.GENERATE_TESTS, *S5_FORMATS) and step == "write")
     assert ("CANDIDATE-TEXT" in text) == reads_candidate
-    # S5 writes its tests from the problem and reference, never from the candidate
-    if strategy is Strategy.GENERATE_TESTS and step == "write":
+    # S5 writes its tests from the problem and reference, never from the candidate; S5-nl never sees the reference
+    if strategy in (Strategy.GENERATE_TESTS, Strategy("generate_tests_code")) and step == "write":
         assert "REFERENCE-TEXT" in text
+    if strategy is Strategy("generate_tests_nl"):
+        assert "REFERENCE-TEXT" not in text
     if strategy in (Strategy.ICE_SCORE, Strategy.ICE_SCORE_REF):  # ICE-Score's own 0-4 form
         assert "one integer from 0 to 4" in text
         assert ("REFERENCE-TEXT" in text) == (strategy is Strategy.ICE_SCORE_REF)
@@ -63,7 +69,7 @@ def test_optional_section_drops_when_empty() -> None:
 def test_prompt_versions_are_stable_digests() -> None:
     versions = {s: prompt_version(s) for s in STEPS}
     assert all(len(v) == 12 for v in versions.values())
-    assert len(set(versions.values())) == len(STEPS) == 9
+    assert len(set(versions.values())) == len(STEPS) == 11
     assert prompts_version() == prompts_version()
 
 

@@ -187,14 +187,27 @@ def score_team(records: Sequence[Record], members: Sequence[Strategy], *, protoc
     pred, gold = [s for _, s in pairs], [r.human for r, _ in pairs]
     c = correlate(pred, gold) if len(pred) >= 2 else Correlation(n=len(pred), tau=math.nan, rho=math.nan, r=math.nan)
     n = max(1, len(records))
-    # a member's feeder runs even when it is not in the team (S5-exec needs S5's calls)
-    paid = [*members, *{f for m in members if (f := m.feeder) is not None and f not in members}]
-    calls = sum(r.calls.get(m, 0) for r in records for m in paid) / n
-    tokens = sum(r.tokens.get(m, 0) for r in records for m in paid) / n
+    # a member's feeder runs even when it is not in the team (S5-exec needs S5's calls, or S5-nl's)
+    paid = [_paid(r, members) for r in records]
+    calls = sum(r.calls.get(m, 0) for r, ms in zip(records, paid, strict=True) for m in ms) / n
+    tokens = sum(r.tokens.get(m, 0) for r, ms in zip(records, paid, strict=True) for m in ms) / n
     interval = bootstrap_ci(pred, gold, lambda x: x.mean, resamples=resamples, seed=seed) \
         if ci and pred and resamples > 0 else None
     return TeamScore(members=list(members), n=c.n, tau=c.tau, rho=c.rho, mean=c.mean, pearson=c.r, llm_calls=calls,
                      tokens=tokens, ci=interval)
+
+
+def _paid(r: Record, members: Sequence[Strategy]) -> list[Strategy]:
+    """The members and the feeders that ran for them on ``r``: the one feeder, or, for a member with
+    several (S5-exec: S5, else S5-nl), the first that ran on that sample."""
+    fed: set[Strategy] = set()
+    for m in members:
+        if m.feeder is not None:
+            fed.add(m.feeder)
+        elif m.is_evidence:
+            ran = [Strategy(f) for f in m.spec.feeders if Strategy(f) in r.calls]
+            fed.update(ran[:1])
+    return [*members, *(f for f in fed if f not in members)]
 
 
 def candidate_teams(members: Iterable[Strategy], *, protocol: str = "paper") -> list[list[Strategy]]:

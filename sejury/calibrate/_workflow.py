@@ -4,7 +4,7 @@ resumed, so a killed calibration loses no finished judgment."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -17,6 +17,7 @@ from sejury.errors import InputError
 from sejury.io import RunFile, read_jsonl
 from sejury.llm import ChatClient
 from sejury.schema import Sample, Strategy, Verdict
+from sejury.strategies import spec
 
 Progress = Callable[[str, int], Callable[[Sample, Verdict | BaseException], None] | None]
 
@@ -25,10 +26,11 @@ def run(data: str | Path, *, config: JudgeConfig | None = None, n: int = 20, see
         protocol: Literal["default", "paper"] = "default", round_selection: bool = False,
         rest: int | None = None, label: str = "human_score", workdir: str | Path = "calibration",
         concurrency: int = 4, progress: Progress | None = None,
-        model: BaseChatModel | ChatClient | None = None) -> Calibration:
+        model: BaseChatModel | ChatClient | None = None, also: Sequence[Strategy] = ()) -> Calibration:
     """Calibrate a team on ``n`` labelled samples of ``data`` (JSONL) drawn with ``seed``.
 
-    Every juror but the baselines judges the labelled set once (S5-exec too with
+    Every juror but the baselines and the opt-in ones (``also`` adds those, e.g. S5-nl) judges the
+    labelled set once (S5-exec too with
     ``config.execute``); the chosen team then judges the first ``rest`` other samples.  Each member
     is called once per sample content: a feeder runs once for its follower and as a member; a
     sample with the same content as another is judged once (``Judge.ajudge_many``); the held-out
@@ -47,7 +49,8 @@ def run(data: str | Path, *, config: JudgeConfig | None = None, n: int = 20, see
     idx = labelled_indices(len(samples), n, seed)
     chosen_idx = set(idx)
     others = [i for i in range(len(samples)) if i not in chosen_idx][:rest]
-    members = [s for s in Strategy if not s.is_baseline]  # every juror once per labelled sample
+    # every juror once per labelled sample (the opt-in variants when asked for)
+    members = [s for s in Strategy if not s.is_baseline and (not spec(s).opt_in or s in also)]
     cfg = (config or JudgeConfig.build()).with_(team=members)
     work = Path(workdir)
     work.mkdir(parents=True, exist_ok=True)

@@ -12,6 +12,7 @@ from sejury.cli.common import err, fail, judge_options, out
 from sejury.cli.judging import new_progress, progress_bar
 from sejury.config import JudgeConfig, load_team_file
 from sejury.errors import InputError, SejuryError
+from sejury.schema import parse_strategy
 
 
 @judge_options(jury=False)
@@ -30,6 +31,8 @@ def calibrate(
     label: Annotated[str, typer.Option(help="The metadata field holding the human score.")] = "human_score",
     workdir: Annotated[Path, typer.Option(help="With DATA: where the run files go (resumable).")] = Path("calibration"),
     concurrency: Annotated[int, typer.Option(help="Samples in flight.")] = 4,
+    also: Annotated[str | None, typer.Option(
+        help="With DATA: opt-in jurors to try too, e.g. S5-nl,S5-code (CodeScore's other input formats).")] = None,
     *, config: JudgeConfig,
 ) -> None:
     """Choose the team on a few labelled samples (SE-Jury's calibration); write a team file and a report.
@@ -52,7 +55,8 @@ def calibrate(
             with new_progress() as progress:
                 result = cal.run(data, config=config, n=n, seed=seed, protocol=protocol,  # type: ignore[arg-type]
                                  round_selection=round_selection, rest=rest, label=label, workdir=workdir,
-                                 concurrency=concurrency,
+                                 concurrency=concurrency, also=[parse_strategy(x) for x in (also or "").split(",")
+                                                                if x.strip()],
                                  progress=lambda phase, total: progress_bar(progress, total, phases[phase]))
     except SejuryError as exc:
         raise fail(exc) from None

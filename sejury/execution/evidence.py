@@ -89,6 +89,7 @@ class TestExecution(BaseModel):
     differential: DifferentialRun | None = None  # the candidate's values against the reference's, same calls
     sandbox: str = ""
     valid_tests: str = ""  # setup + valid units, as the LLM sees them when predicting
+    validated: bool = True  # False: no reference to check the tests on; every test ran as written
 
     @classmethod
     def from_artifact(cls, value: Any) -> TestExecution | None:

@@ -100,6 +100,7 @@ class StrategySpec:
     llm_calls: int = 0  # calls per sample when it runs (for cost estimates)
     anchor: bool = False  # the paper's calibration puts one anchor (an S1 variant) in every team
     default_member: bool = False  # in the team when none is configured (the SE-Jury team)
+    opt_in: bool = False  # judged only when named: not in calibration's default pool (a costly variant)
     joins_default: Callable[[Sample, bool], bool] | None = None  # (sample, execute): in that sample's default team
     detail_lines: Callable[[StrategyResult], list[str]] | None = None  # extra lines for the CLI's table
     prompt_root: str | None = None  # where its templates live when shipped outside sejury/prompts

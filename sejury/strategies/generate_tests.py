@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sejury import prompts
@@ -30,7 +31,7 @@ from sejury.execution.evidence import (
 )
 from sejury.execution.languages import Suite
 from sejury.execution.patching import PatchError
-from sejury.execution.runner import RUNNERS_VERSION, call_form
+from sejury.execution.runner import RUNNERS_VERSION, assemble_program, call_form, split_tests
 from sejury.schema import Sample, StrategyResult, Task
 from sejury.scoring import ParsedReply, extract_code
 from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, ask_score, ask_text, register
@@ -42,7 +43,7 @@ def applies(sample: Sample) -> str | None:
     """Tests need code and a reference to derive them from."""
     if sample.task is Task.CODE_SUMMARIZATION:
         return "tests do not apply to code summaries"
-    return None if sample.reference else "no reference to derive tests from"
+    return None if sample.reference else "no reference to derive tests from (S5-nl writes them from the problem alone)"
 
 
 def read_tests(text: str, language: str, cut_off: bool) -> tuple[str, int]:
@@ -59,11 +60,33 @@ def read_tests(text: str, language: str, cut_off: bool) -> tuple[str, int]:
     return code, count
 
 
+Run = Callable[[Sample, JudgeContext, Recorder, StrategyResult | None], Awaitable[Outcome]]
+
+
+def make_run(prompt: str, *, sees_problem: bool = True, sees_reference: bool = True) -> Run:
+    """S5's two steps from the templates of ``prompt`` (CodeScore's input formats: the problem and
+    the reference, the problem only, the reference only).  The tests are validated on the reference
+    whenever the sample has one, whatever the model saw; without one they run unvalidated."""
+
+    async def run_format(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
+        shown = {"problem": sample.problem if sees_problem else "",
+                 "reference": sample.reference if sees_reference else ""}
+        return await _run(prompt, shown, sample, ctx, rec)
+
+    return run_format
+
+
 async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
+    return await _run("generate_tests", {"problem": sample.problem, "reference": sample.reference}, sample, ctx, rec)
+
+
+async def _run(prompt: str, shown: dict[str, str | None], sample: Sample, ctx: JudgeContext, rec: Recorder,
+               ) -> Outcome:
+    problem, reference = shown["problem"] or "", shown["reference"]
     written = await ask_text(ctx, rec, "write_tests", prompts.render(
-        "generate_tests", sample.task, "write", language=sample.language, problem=sample.problem,
-        reference=sample.reference, test_style=prompts.test_style(sample.language),
-        call=call_form(sample.language, sample.problem, sample.reference or "")))
+        prompt, sample.task, "write", language=sample.language, problem=problem,
+        reference=reference, test_style=prompts.test_style(sample.language),
+        call=call_form(sample.language, sample.problem or sample.reference or "", sample.reference or "")))
     tests, n_tests = read_tests(written.text, sample.language, written.finish_reason == "length")
     artifacts: dict[str, Any] = {"tests": tests, "n_tests": n_tests}
     if n_tests == 0:
@@ -74,10 +97,11 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     valid = probe = None
     progs: tuple[str, str | None, str] = ("", None, "")
     if ctx.execute:
-        execution, valid, progs, probe = await _validate(sample, ctx, rec, tests)
+        execution, valid, progs, probe = await (_validate(sample, ctx, rec, tests) if sample.reference
+                                                else _unvalidated(sample, ctx, tests))
     predict_on = execution.valid_tests if execution and execution.status == "ran" else tests
-    user = prompts.render("generate_tests", sample.task, "predict", language=sample.language, problem=sample.problem,
-                          reference=sample.reference, candidate=sample.candidate, tests=predict_on)
+    user = prompts.render(prompt, sample.task, "predict", language=sample.language, problem=problem,
+                          reference=reference, candidate=sample.candidate, tests=predict_on)
 
     async def predict() -> tuple[ParsedReply | None, str]:
         return await ask_score(ctx, rec, "predict", user)
@@ -119,6 +143,30 @@ async def _validate(sample: Sample, ctx: JudgeContext, rec: Recorder, tests: str
                                                        record=recorded_function(sample.problem))
     rec.sandbox_event("validate_on_reference", execution.reference)
     return execution, valid, progs, probe
+
+
+UNVALIDATED = ("unvalidated: the sample has no reference to check the tests on, so a test the model got wrong "
+               "counts against the candidate")
+
+
+async def _unvalidated(sample: Sample, ctx: JudgeContext, tests: str,
+                       ) -> tuple[TestExecution, Suite | None, tuple[str, str | None, str], Probe | None]:
+    """Without a reference every test the model wrote is run on the candidate as it is, and the
+    record says so (``validated`` False)."""
+    none: tuple[str, str | None, str] = ("", None, "")
+    lang = languages.get(sample.language)
+    if ctx.sandbox is None:
+        return TestExecution(status="skipped", reason="no sandbox configured"), None, none, None
+    if lang is None:
+        return TestExecution(status="skipped", reason=f"no test runner for {sample.language!r}"), None, none, None
+    suite = split_tests(lang.name, tests)
+    if not suite.units:
+        return (TestExecution(status="skipped", reason="no test could be read from the generated tests",
+                              language=lang.name), None, none, None)
+    ex = TestExecution(status="ran", language=lang.name, generated=len(suite.units), valid=len(suite.units),
+                       validated=False, reason=UNVALIDATED, sandbox=ctx.sandbox.isolation,
+                       valid_tests="\n".join(x for x in [suite.setup, *suite.units] if x.strip()))
+    return ex, suite, ("", assemble_program(lang.name, sample.problem, sample.candidate), ""), None
 
 
 def combine(parsed: ParsedReply | None, ex: TestExecution, artifacts: dict[str, Any], weight: float,
@@ -199,8 +247,9 @@ def detail_lines(result: StrategyResult) -> list[str]:
     if ex.status != "ran":
         return [f"{art['n_tests']} tests generated; not run: {ex.reason}"]
     cand = ex.candidate
-    line = (f"{ex.generated} tests generated, {ex.invalid_on_reference} invalid on the reference, "
-            f"{ex.valid} valid; candidate passed {cand.passed if cand else 0}/{ex.valid}"
+    checked = (f"{ex.invalid_on_reference} invalid on the reference, {ex.valid} valid" if ex.validated
+               else "none checked (no reference)")
+    line = (f"{ex.generated} tests generated, {checked}; candidate passed {cand.passed if cand else 0}/{ex.valid}"
             f"{'' if ex.executable else ' (does not load)'}; score = {art.get('score_rule')}")
     if ex.sample_tests:
         line += f"; sample's own tests: {ex.sample_tests.passed}/{ex.sample_tests.total} passed"

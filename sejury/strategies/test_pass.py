@@ -12,7 +12,7 @@ from sejury.context import JudgeContext
 from sejury.execution.evidence import TestExecution
 from sejury.schema import Sample, StrategyResult
 from sejury.scoring import ParsedReply
-from sejury.strategies import generate_tests
+from sejury.strategies import generate_tests, generate_tests_formats
 from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register
 
 
@@ -26,19 +26,30 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
         return Outcome(None, detail=f"S5's tests did not run: {ex.reason or 'no pass ratio'}")
     artifacts = {"pass_ratio": ex.pass_ratio, "generated": ex.generated, "valid": ex.valid,
                  "invalid_on_reference": ex.invalid_on_reference,
-                 "passed": ex.candidate.passed if ex.candidate else None, "executable": ex.executable}
-    return Outcome(ParsedReply(score=round(100 * ex.pass_ratio, 2)), artifacts=artifacts)
+                 "passed": ex.candidate.passed if ex.candidate else None, "executable": ex.executable,
+                 "validated": ex.validated, "tests_from": feed.strategy.paper_name}
+    return Outcome(ParsedReply(score=round(100 * ex.pass_ratio, 2)), artifacts=artifacts,
+                   detail=None if ex.validated else ex.reason)
 
 
 def detail_lines(result: StrategyResult) -> list[str]:
     a = result.artifacts
     if "pass_ratio" not in a:
         return []
+    if a.get("validated") is False:
+        return [f"candidate passed {a['passed']}/{a['valid']} of the tests, unvalidated (no reference to check "
+                "them on)"]
     return [f"candidate passed {a['passed']}/{a['valid']} valid tests ({a['invalid_on_reference']} "
             f"of {a['generated']} discarded on the reference)"]
 
 
+def applies(sample: Sample) -> str | None:
+    """S5's tests when the sample has a reference; S5-nl's (from the problem alone) otherwise."""
+    why = generate_tests.applies(sample)
+    return None if why is None or generate_tests_formats.nl_applies(sample) is None else why
+
+
 SPEC = register(StrategySpec(
     value="test_pass", paper_name="S5-exec", aliases=("exec",), kind=Kind.EVIDENCE, run=run, rank=51,
-    version=lambda: "exec-1", applies=generate_tests.applies, needs_execute=True, feeders=("generate_tests",),
+    version=lambda: "exec-1", applies=applies, needs_execute=True, feeders=("generate_tests", "generate_tests_nl"),
     detail_lines=detail_lines, summary="the share of S5's tests, validated on the reference, the candidate passes"))
