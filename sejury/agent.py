@@ -51,6 +51,8 @@ class ReviewPolicy(BaseModel):
     max_spread: float = Field(50.0, ge=0, le=100)  # jurors' max - min above this: needs review
     min_scored: int = Field(2, ge=1)  # fewer scored jurors than this: needs review
     lowest: int = Field(2, ge=1)  # reasons of this many lowest-scoring jurors
+    # with --mutation-check: the executed tests kill fewer mutants of the reference than this: needs review
+    min_mutation_score: float = Field(0.75, ge=0, le=1)
 
 
 class JurorFeedback(BaseModel):
@@ -158,6 +160,9 @@ def feedback_of(verdict: Verdict, policy: ReviewPolicy | None = None) -> Feedbac
     score = verdict.score
     if failing and score is not None and score >= p.threshold:
         review.append(f"it passes at {p.threshold:g} although {len(failing)} executed test(s) fail")
+    weak = _weak_suite(verdict, p.min_mutation_score)
+    if weak:
+        review.append(weak)
     lowest = sorted(scored, key=lambda r: (r.score if r.score is not None else 0.0))[:p.lowest]
     return Feedback(
         score=score, passed=None if score is None else score >= p.threshold, threshold=p.threshold,
@@ -165,6 +170,22 @@ def feedback_of(verdict: Verdict, policy: ReviewPolicy | None = None) -> Feedbac
         lowest=[JurorFeedback(strategy=r.strategy.value, score=r.score or 0.0, reasons=r.reasons[:3])
                 for r in lowest],
         failing_tests=failing, tests_run=_tests_run(verdict), judgment_id=verdict.judgment_id)
+
+
+def _weak_suite(verdict: Verdict, minimum: float) -> str:
+    """Why the executed evidence is weak, when ``--mutation-check`` found its tests let most
+    mutants of the reference through and a juror of the team stands on them; "" otherwise."""
+    team = {s.value for s in verdict.team}
+    leans = any(s.is_evidence or s.value.startswith("generate_tests") for s in verdict.team)
+    for r in verdict.strategies.values():
+        ex = TestExecution.from_artifact(r.artifacts.get("execution"))
+        if not leans or ex is None or ex.mutation is None or ex.mutation.score is None:
+            continue
+        if ex.mutation.score < minimum and (r.strategy.value in team or not r.in_team):
+            m = ex.mutation
+            return (f"the executed tests are weak: they kill {m.killed}/{m.run} mutants of the reference "
+                    f"(mutation score {m.score:.2f} < {minimum:g})")
+    return ""
 
 
 def _request(value: Any) -> Sample:

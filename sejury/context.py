@@ -21,6 +21,7 @@ class JudgeContext:
     sandbox: SandboxProvider | None = None
     execute: bool = False  # run S5's tests in the sandbox
     execution_weight: float = 0.75  # S5: share of the execution pass ratio in its score
+    mutation_check: int = 0  # S5's valid tests also run on this many mutants of the reference (0: off)
     parse_retries: int = 1  # repair turns after a reply without a readable score
     traces: TraceStore | None = None  # every verdict's trace is stored here, under its judgment id
 

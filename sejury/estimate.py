@@ -204,7 +204,8 @@ def dry_context(config: JudgeConfig) -> Iterator[JudgeContext]:
     try:
         yield JudgeContext(llm=ChatClient(_NoModel(), name=model_name(ModelSettings.of(config))), team=config.team,
                            scale=config.scale, cache=cache, execute=config.execute,
-                           execution_weight=config.execution_weight, parse_retries=config.parse_retries)
+                           execution_weight=config.execution_weight, parse_retries=config.parse_retries,
+                           mutation_check=config.mutation_check)
     finally:
         if cache is not None:
             cache.close()

@@ -200,3 +200,37 @@ async def test_s5_nl_and_s5_code_validate_on_the_reference_when_there_is_one(san
     assert "[BEGIN REFERENCE SOLUTION]" in text and "REQUIREMENT" not in text  # the reference alone
     nl_write = next(e for e in v.strategies["generate_tests_nl"].trace if e.step == "write_tests")
     assert "REFERENCE" not in nl_write.messages[1]["content"]  # type: ignore[index]
+
+
+COUNT_PROBLEM = 'def count_above(xs: list, t: int) -> int:\n    """How many of xs are above t."""\n'
+COUNT_REF = "    n = 0\n    for x in xs:\n        if x > t:\n            n += 1\n    return n\n"
+STRONG = ("```python\nassert count_above([1, 5, 7], 4) == 2\nassert count_above([3, 3], 3) == 0\n"
+          "assert count_above([], 0) == 0\nassert count_above([1], 0) == 5\n```")
+WEAK = "```python\nassert count_above([], 0) == 0\nassert count_above([1], 0) == 5\n```"
+
+
+@pytest.mark.parametrize(("tests", "killed", "flagged"), [(STRONG, 6, False), (WEAK, 2, True)], ids=["strong", "weak"])
+async def test_mutation_check_scores_the_valid_tests_on_mutants_of_the_reference(
+        sandbox: DockerSandbox, tests: str, killed: int, flagged: bool) -> None:
+    """``--mutation-check 6``: S5's valid tests also run on the reference's six one-bug mutants (a
+    statement removed, a constant off by one, ``>`` to ``>=``, ``+=`` to ``-=``).  Only an empty
+    list is too weak a test: four mutants pass it, the verdict says so, and the agent's review
+    policy flags it, although the candidate (the reference itself) passes everything."""
+    from sejury.agent import feedback_of
+
+    model = ScriptedChatModel(script=script(tests))
+    judge = Judge(model, team=["S5-exec"], cache=False, execute=True, sandbox=sandbox, mutation_check=6)
+    v = await judge.ajudge(Sample(id="m", task="code_generation", language="python", problem=COUNT_PROBLEM,
+                                  candidate=COUNT_REF, reference=COUNT_REF))
+    ex = v.strategies["generate_tests"].artifacts["execution"]
+    m = ex["mutation"]
+    assert (m["made"], m["run"], m["killed"]) == (6, 6, killed) and m["score"] == pytest.approx(killed / 6)
+    assert v.score == 100 and v.strategies["test_pass"].artifacts["mutation_score"] == pytest.approx(killed / 6)
+    assert len(m["survivors"]) == min(3, 6 - killed)
+    if flagged:
+        assert any("`>` -> `>=`" in x for x in m["survivors"])
+    fb = feedback_of(v)
+    assert fb.needs_review is flagged and fb.passed is True
+    assert any("the executed tests are weak: they kill 2/6 mutants" in r for r in fb.review_reasons) is flagged
+    trace = [e for e in v.strategies["generate_tests"].trace if e.step == "mutation_check"]
+    assert len(trace) == 1 and trace[0].detail == m

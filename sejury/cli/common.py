@@ -69,6 +69,9 @@ JURY_OPTIONS: dict[str, inspect.Parameter] = {
     "scale": _opt(str | None, None, "Map 0-100 to a target scale, e.g. 1-5 or 0-4."),
     "sandbox_mode": _opt(str | None, None, "warm (default: a pool of running containers) or oneshot (one per run)."),
     "execution_weight": _opt(float | None, None, "S5: share of the execution pass ratio in its score (default 0.75)."),
+    "mutation_check": _opt(int | None, None, (
+        "With --execute: also run S5's valid tests on N one-bug mutants of the reference and record their "
+        "mutation score in the verdict (a weak suite is flagged for review; default 0: off).")),
 }
 
 

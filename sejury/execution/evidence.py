@@ -68,6 +68,17 @@ ExecutionStatus = Literal["ran", "skipped", "not_requested"]
 NOT_REQUESTED = "LLM prediction only (execution is off)"
 
 
+class MutationRun(BaseModel):
+    """How strong the valid tests are: run on one-bug mutants of the reference (``--mutation-check
+    N``), a strong suite fails on (kills) most of them.  ``score``: killed / mutants that load."""
+
+    made: int  # mutants of the reference's own code there were to draw from
+    run: int  # drawn, and loaded or compiled
+    killed: int
+    score: float | None = None
+    survivors: list[str] = Field(default_factory=list)  # the first few surviving mutants' labels
+
+
 class TestExecution(BaseModel):
     """What running S5's tests showed; S5 stores one in every result (``artifacts["execution"]``).
 
@@ -90,6 +101,7 @@ class TestExecution(BaseModel):
     sandbox: str = ""
     valid_tests: str = ""  # setup + valid units, as the LLM sees them when predicting
     validated: bool = True  # False: no reference to check the tests on; every test ran as written
+    mutation: MutationRun | None = None  # the valid tests on mutants of the reference (--mutation-check)
 
     @classmethod
     def from_artifact(cls, value: Any) -> TestExecution | None:

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sejury import prompts
+from sejury.checks.mutation import mutation_check
 from sejury.context import JudgeContext
 from sejury.execution import languages
 from sejury.execution.differential import recorded_function
@@ -32,7 +33,7 @@ from sejury.execution.evidence import (
 from sejury.execution.languages import Suite
 from sejury.execution.patching import PatchError
 from sejury.execution.runner import RUNNERS_VERSION, assemble_program, call_form, split_tests
-from sejury.schema import Sample, StrategyResult, Task
+from sejury.schema import Sample, StrategyResult, Task, TraceEvent
 from sejury.scoring import ParsedReply, extract_code
 from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, ask_score, ask_text, register
 
@@ -116,6 +117,16 @@ async def _run(prompt: str, shown: dict[str, str | None], sample: Sample, ctx: J
             own = await run_sample_tests(ctx.sandbox, sample.language, candidate, sample.tests, reference)
             done = done.model_copy(update={"sample_tests": own})
             rec.sandbox_event("run_sample_tests", own)
+        if ctx.mutation_check and done.status == "ran" and done.validated and valid.units and sample.reference \
+                and not done.reference_adapted:  # an adapted reference is not the program the tests passed on
+            buggy = sample.metadata.get("buggy_code") if sample.task is Task.PROGRAM_REPAIR else None
+            mutation = await mutation_check(ctx.sandbox, done.language, reference, sample.reference, valid,
+                                            ctx.mutation_check, seed=int(sample.content_hash()[:8], 16),
+                                            buggy=buggy if isinstance(buggy, str) else None)
+            done = done.model_copy(update={"mutation": mutation})
+            if mutation is not None:
+                rec.events.append(TraceEvent(kind="sandbox_run", strategy=rec.strategy.value, step="mutation_check",
+                                             detail=mutation.model_dump()))
         return done
 
     (parsed, error), execution = await asyncio.gather(predict(), execute())
@@ -234,7 +245,10 @@ def feed_digest(result: StrategyResult) -> str:
 
 
 def cache_extra(ctx: JudgeContext) -> str:
-    return f"|exec:{ctx.execution_weight:g}|runners:{RUNNERS_VERSION}" if ctx.execute else ""
+    if not ctx.execute:
+        return ""
+    return f"|exec:{ctx.execution_weight:g}|runners:{RUNNERS_VERSION}" + \
+        (f"|mutants:{ctx.mutation_check}" if ctx.mutation_check else "")
 
 
 def detail_lines(result: StrategyResult) -> list[str]:
@@ -253,6 +267,17 @@ def detail_lines(result: StrategyResult) -> list[str]:
             f"{'' if ex.executable else ' (does not load)'}; score = {art.get('score_rule')}")
     if ex.sample_tests:
         line += f"; sample's own tests: {ex.sample_tests.passed}/{ex.sample_tests.total} passed"
+    return [line, *mutation_lines(ex)]
+
+
+def mutation_lines(ex: TestExecution) -> list[str]:
+    """What ``--mutation-check`` found, for the verdict's table."""
+    m = ex.mutation
+    if m is None or m.score is None:
+        return []
+    line = f"the valid tests kill {m.killed}/{m.run} mutants of the reference (mutation score {m.score:.2f})"
+    if m.survivors:
+        line += "; surviving: " + "; ".join(m.survivors)
     return [line]
 
 

@@ -27,7 +27,8 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     artifacts = {"pass_ratio": ex.pass_ratio, "generated": ex.generated, "valid": ex.valid,
                  "invalid_on_reference": ex.invalid_on_reference,
                  "passed": ex.candidate.passed if ex.candidate else None, "executable": ex.executable,
-                 "validated": ex.validated, "tests_from": feed.strategy.paper_name}
+                 "validated": ex.validated, "tests_from": feed.strategy.paper_name,
+                 "mutation_score": ex.mutation.score if ex.mutation else None}
     return Outcome(ParsedReply(score=round(100 * ex.pass_ratio, 2)), artifacts=artifacts,
                    detail=None if ex.validated else ex.reason)
 
@@ -36,11 +37,15 @@ def detail_lines(result: StrategyResult) -> list[str]:
     a = result.artifacts
     if "pass_ratio" not in a:
         return []
+    if a.get("mutation_score") is not None:
+        extra = [f"the tests' mutation score on the reference: {a['mutation_score']:.2f}"]
+    else:
+        extra = []
     if a.get("validated") is False:
         return [f"candidate passed {a['passed']}/{a['valid']} of the tests, unvalidated (no reference to check "
                 "them on)"]
     return [f"candidate passed {a['passed']}/{a['valid']} valid tests ({a['invalid_on_reference']} "
-            f"of {a['generated']} discarded on the reference)"]
+            f"of {a['generated']} discarded on the reference)", *extra]
 
 
 def applies(sample: Sample) -> str | None:

@@ -1,0 +1,40 @@
+"""A verdict's own mutation check (``--mutation-check N``): S5's valid tests, run on N one-bug
+mutants of the reference (the operators of ``sejury tests check``), should fail on most of them.
+A suite that lets most mutants through passes wrong code too, and S5-exec's score on it is weak
+evidence: the verdict records the mutation score, and the agent's review policy flags it."""
+
+from __future__ import annotations
+
+import asyncio
+
+from sejury.checks.mutants import changed_lines, draw, mutants, region_of
+from sejury.execution.evidence import MutationRun
+from sejury.execution.languages import Suite
+from sejury.execution.runner import run_suite
+from sejury.sandbox.base import SandboxProvider
+
+MAX_SURVIVORS_SHOWN = 3
+
+
+async def mutation_check(provider: SandboxProvider, language: str, program: str, reference: str, suite: Suite,
+                         n: int, *, seed: int = 0, buggy: str | None = None) -> MutationRun | None:
+    """Run ``suite`` on ``n`` mutants of the reference's own code in ``program`` (for a patch, of the
+    lines it wrote into ``buggy``); None when the language has no mutant operators or the reference
+    cannot be found in the program."""
+    if buggy is not None:
+        spans = changed_lines(buggy, program)
+    else:
+        region = region_of(program, reference)
+        if region is None:
+            return None
+        spans = [region]
+    every = mutants(language, program, spans) if spans else []
+    drawn = draw(every, n, seed)
+    if not drawn:
+        return MutationRun(made=len(every), run=0, killed=0)
+    reports = await asyncio.gather(*(run_suite(provider, language, m.program, suite) for m in drawn))
+    loaded = [(m, r) for m, r in zip(drawn, reports, strict=True) if r.loaded]
+    survivors = [m.label for m, r in loaded if all(r.passed)]
+    killed = len(loaded) - len(survivors)
+    return MutationRun(made=len(every), run=len(loaded), killed=killed,
+                       score=killed / len(loaded) if loaded else None, survivors=survivors[:MAX_SURVIVORS_SHOWN])
