@@ -66,20 +66,32 @@ class ResultCache:
         self._writer: threading.Thread | None = None
 
     def get(self, key: str) -> StrategyResult | None:
+        raw = self.get_raw(key)
+        return StrategyResult.model_validate_json(raw) if raw is not None else None
+
+    def get_raw(self, key: str) -> str | None:
+        """The JSON stored under ``key`` (a strategy's result, or a model reply: ``put_raw``)."""
         with self._cond:
             queued = self._pending.get(key)
         if queued is not None:
-            return StrategyResult.model_validate_json(queued)
+            return queued
         with self._lock:
             row = self._db.execute("SELECT result FROM results WHERE key = ?", (key,)).fetchone()
-        return StrategyResult.model_validate_json(row[0]) if row else None
+        return str(row[0]) if row else None
 
     def put(self, key: str, result: StrategyResult, *, prompt_version: str, model: str,
             sample_hash: str) -> None:
         if result.status not in (Status.SCORED, Status.UNSCORED):
             return
-        row: Row = (key, result.strategy.value, prompt_version, model, sample_hash, time.time(),
-                    result.model_dump_json())
+        self._put((key, result.strategy.value, prompt_version, model, sample_hash, time.time(),
+                   result.model_dump_json()))
+
+    def put_raw(self, key: str, kind: str, payload: str, *, model: str) -> None:
+        """Keep other JSON under ``key`` (e.g. ``kind`` "reply:write_tests": a step's model reply)."""
+        self._put((key, kind, "", model, "", time.time(), payload))
+
+    def _put(self, row: Row) -> None:
+        key = row[0]
         with self._cond:
             self._raise()
             if self._closing:
@@ -146,7 +158,7 @@ class ResultCache:
     def __len__(self) -> int:
         self.flush()
         with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM results").fetchone()[0])
+            return int(self._db.execute("SELECT COUNT(*) FROM results WHERE strategy NOT LIKE 'reply:%'").fetchone()[0])
 
     def close(self) -> None:
         with self._cond:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field
 from typing import Any
 
 from sejury.cache import ResultCache
-from sejury.llm import ChatClient
+from sejury.llm import ChatClient, Reply
 from sejury.sandbox.base import SandboxProvider
 from sejury.schema import Scale, Strategy, TeamFile
 from sejury.traces.store import TraceStore
@@ -24,6 +25,9 @@ class JudgeContext:
     mutation_check: int = 0  # S5's valid tests also run on this many mutants of the reference (0: off)
     parse_retries: int = 1  # repair turns after a reply without a readable score
     traces: TraceStore | None = None  # every verdict's trace is stored here, under its judgment id
+    # text steps (S4's analysis, S5's tests) asked and not answered yet, by prompt: the same prompt
+    # for another candidate of the problem waits for that reply instead of asking again
+    replies_in_flight: dict[str, asyncio.Future[Reply]] = field(default_factory=dict, repr=False)
 
     def settings(self) -> dict[str, Any]:
         """The settings that shaped a judgment, stored with its trace (no secrets)."""

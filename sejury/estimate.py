@@ -43,6 +43,8 @@ from sejury.llm import ChatClient, repeat_scope
 from sejury.models import ModelSettings, model_name
 from sejury.schema import Sample, Strategy, StrategyResult
 from sejury.strategies import StrategySpec, spec
+from sejury.strategies._calls import messages_for, reply_key
+from sejury.strategies.base import Kind
 
 CHARS_PER_TOKEN = 4  # the usual rule of thumb for English and code with BPE tokenizers; an estimate
 
@@ -57,6 +59,7 @@ class PlannedCall(BaseModel):
     prompt_tokens: int  # estimated: the rendered prompt, CHARS_PER_TOKEN characters a token
     completion_tokens: int  # the upper bound: max_tokens
     from_reply: bool = False  # the prompt holds an earlier reply, counted as up to max_tokens
+    prompt: str | None = Field(default=None, exclude=True)  # a text step's prompt: one reply serves them all
 
 
 class MemberPlan(BaseModel):
@@ -118,16 +121,24 @@ def planned_calls(s: StrategySpec, sample: Sample, max_tokens: int) -> list[Plan
     calls = []
     for n in range(s.llm_calls):
         step = steps[min(n, len(steps) - 1)]
-        later = prompts.placeholders(s.value, sample.task, step, s.prompt_root) - values.keys()
+        reads = prompts.placeholders(s.value, sample.task, step, s.prompt_root)
+        later = reads - values.keys()
         user = s.render(sample.task, step, **values, **dict.fromkeys(later, ""))
+        # a text step that never sees the candidate sends the same prompt for every candidate of a problem
+        shareable = not later and "candidate" not in reads and s.kind is not Kind.BASELINE and n == 0 and \
+            len(steps) > 1
         calls.append(PlannedCall(step=step, prompt_tokens=math.ceil((system + len(user)) / CHARS_PER_TOKEN)
                                  + (max_tokens if later else 0),
-                                 completion_tokens=max_tokens, from_reply=bool(later)))
+                                 completion_tokens=max_tokens, from_reply=bool(later),
+                                 prompt=user if shareable else None))
     return calls
 
 
-def estimate_sample(ctx: JudgeContext, sample: Sample, max_tokens: int) -> SampleEstimate:
-    """The supervisor's plan for ``sample`` and what each member of it will call."""
+def estimate_sample(ctx: JudgeContext, sample: Sample, max_tokens: int, asked: set[str] | None = None,
+                    ) -> SampleEstimate:
+    """The supervisor's plan for ``sample`` and what each member of it will call.  ``asked``: the
+    text-step prompts the run asks before this sample (their replies are shared, as ``ask_text``
+    shares them); this sample's are added."""
     try:
         team = resolve_team(sample, None, ctx.team, execute=ctx.execute)
     except SejuryError as exc:
@@ -135,6 +146,7 @@ def estimate_sample(ctx: JudgeContext, sample: Sample, max_tokens: int) -> Sampl
     plan, _ = plan_for(sample, team, execute=ctx.execute)
     known: dict[str, StrategyResult] = {}  # cached results: what their followers will be fed
     members: list[MemberPlan] = []
+    shared = 0  # text steps another sample of the run (or the cache) answers
     followers = [s for s in plan.runnable if s.value in plan.feeds]
     for member in [*plan.first_wave(), *followers]:
         s = spec(member.value)
@@ -145,21 +157,39 @@ def estimate_sample(ctx: JudgeContext, sample: Sample, max_tokens: int) -> Sampl
             hit = ctx.cache.get(member_key(s, sample, ctx, feed))
         if hit is not None:
             known[member.value] = hit
+        planned = [] if hit is not None else planned_calls(s, sample, max_tokens)
+        kept = [c for c in planned if not _shared(ctx, c, asked)]
+        shared += len(planned) - len(kept)
         members.append(MemberPlan(strategy=member, in_team=member in plan.team, fed_by=feeder, cached=hit is not None,
-                                  calls=[] if hit is not None else planned_calls(s, sample, max_tokens)))
+                                  calls=kept))
     calls = [c for m in members for c in m.calls]
     return SampleEstimate(
         sample_id=sample.id, status="to_judge", members=members, skipped=plan.skipped, llm_calls=len(calls),
-        cached_calls=sum(spec(m.strategy.value).llm_calls for m in members if m.cached),
+        cached_calls=sum(spec(m.strategy.value).llm_calls for m in members if m.cached) + shared,
         prompt_tokens=sum(c.prompt_tokens for c in calls), completion_tokens=sum(c.completion_tokens for c in calls))
 
 
+def _shared(ctx: JudgeContext, call: PlannedCall, asked: set[str] | None) -> bool:
+    """Whether a text step's reply is shared: asked earlier in the run, or kept in the cache."""
+    if call.prompt is None or asked is None:
+        return False
+    key = reply_key(ctx.llm.name, messages_for(call.prompt))
+    if key in asked or (ctx.cache is not None and ctx.cache.get_raw(key) is not None):
+        return True
+    asked.add(key)
+    return False
+
+
 def estimate_run(ctx: JudgeContext, samples: Sequence[Sample], *, max_tokens: int,
-                 done: Collection[str] = (), repeats: Sequence[int | None] | None = None) -> RunEstimate:
+                 done: Collection[str] = (), repeats: Sequence[int | None] | None = None,
+                 share_replies: bool | None = None) -> RunEstimate:
     """What judging ``samples`` in ``ctx`` will call, sample by sample: ``done`` holds the judgments
     (``io.run_key``) a resumed run file already has; a sample with the same content as an earlier
     one is judged once (once per repeat: ``repeats`` gives each sample's, as ``Judge.ajudge_many``)."""
     first: dict[tuple[str, int | None], str] = {}  # (content hash, repeat) -> the first sample's id
+    # text-step prompts asked by the samples before (shared with the cache on: by default, when the
+    # context has a cache; a dry run with a cache that has no file yet says so itself)
+    asked: set[str] | None = set() if (ctx.cache is not None if share_replies is None else share_replies) else None
     rows: list[SampleEstimate] = []
     for i, sample in enumerate(samples):
         repeat = repeats[i] if repeats is not None else None
@@ -173,7 +203,7 @@ def estimate_run(ctx: JudgeContext, samples: Sequence[Sample], *, max_tokens: in
             continue
         first[h] = sample.id
         with repeat_scope(repeat):  # the repeat's own cache keys
-            rows.append(estimate_sample(ctx, sample, max_tokens).model_copy(update={"repeat": repeat}))
+            rows.append(estimate_sample(ctx, sample, max_tokens, asked).model_copy(update={"repeat": repeat}))
     count = {k: sum(r.status == k for r in rows) for k in ("to_judge", "done", "duplicate", "error")}
     return RunEstimate(
         model=ctx.llm.name, max_tokens=max_tokens, samples=rows, llm_calls=sum(r.llm_calls for r in rows),

@@ -246,3 +246,22 @@ def test_dry_run_with_the_default_model_builds_and_starts_nothing(monkeypatch: p
     res = run_cli("judge", str(EXAMPLES / "code_generation.json"), "--dry-run", "--no-cache")
     assert res.exit_code == 0, res.output
     assert totals(res.output) == FULL_TEAM_CALLS and f"gguf:{embedded.MODEL_ALIAS}" in res.output
+
+
+def test_dry_run_counts_a_shared_step_once_for_the_candidates_of_one_problem(tmp_path: Path) -> None:
+    """Four candidates of one problem with S1 and S5: S5's tests never see the candidate, so the
+    batch asks for them once; the dry run predicts exactly the requests the batch then makes."""
+    data = write_jsonl(tmp_path / "in.jsonl", [record(i, candidate=f"def add0(a, b):\n    return a + b + {i}\n",
+                                                      problem="Write add0(a, b).",
+                                                      reference="def add0(a, b):\n    return a + b\n")
+                                               for i in range(4)])
+    out, cache = tmp_path / "out.jsonl", tmp_path / "cache.sqlite"
+    common = ["--team", "S1,S5", "--model", "fake", "--no-traces", "--cache-path", str(cache), "--concurrency", "4"]
+    with FakeOpenAI(latency=0.05) as server:
+        dry = run_cli("batch", str(data), "-o", str(out), "--dry-run", *common, "--base-url", server.base_url)
+        assert "dry run: 9 LLM calls for 4 samples" in dry.output, dry.output  # 4 x (S1 + S5's prediction) + 1
+        res = run_cli("batch", str(data), "-o", str(out), *common, "--base-url", server.base_url)
+        assert res.exit_code == 0, res.output
+        assert server.requests == 9
+        shared = [v for v in verdicts(out).values() if v["llm_calls"] == 2]
+        assert len(shared) == 3  # three of them reused the first one's tests

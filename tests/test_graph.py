@@ -187,9 +187,28 @@ async def test_cache_makes_a_rerun_call_no_model(make_judge: MakeJudge, codegen:
     assert again.score == first.score
     assert all(r.cached for r in again.strategies.values())
     assert again.strategies["direct"].trace[0].kind == "cache_hit"
-    # a different candidate is a different key
-    await judge.ajudge(codegen.model_copy(update={"candidate": "def add(a, b): return b + a"}))
-    assert model.calls == 16
+    # a different candidate is a different key for every juror; the two steps that never see the
+    # candidate (S4's analysis of the reference, S5's tests) reuse their replies: 6 calls, not 8
+    other = await judge.ajudge(codegen.model_copy(update={"candidate": "def add(a, b): return b + a"}))
+    assert model.calls == 14 and other.llm_calls == 6
+    assert not any(r.cached for r in other.strategies.values())
+    reused = [e for e in other.trace() if e.kind == "cache_hit"]
+    assert sorted(e.step or "" for e in reused) == ["analyze", "write_tests"] and all(e.reply for e in reused)
+
+
+async def test_candidates_of_one_problem_in_flight_ask_a_shared_step_once(make_judge: MakeJudge,
+                                                                        codegen: Sample, tmp_path: Path) -> None:
+    """Four candidates of one problem judged at once: S5's tests and S4's analysis are asked once
+    (the others wait for that reply), every other juror once per candidate; without the cache, as before."""
+    judge, model = make_judge(cache=tmp_path / "c.sqlite")
+    candidates = [codegen.model_copy(update={"id": f"c{i}", "candidate": f"def add(a, b):\n    return a + b + {i}\n"})
+                  for i in range(4)]
+    verdicts = judge.judge_many(candidates, concurrency=4)
+    assert all(not isinstance(v, BaseException) and v.status == "scored" for v in verdicts)
+    assert model.calls == 4 * 6 + 2
+    judge2, model2 = make_judge(cache=False)
+    judge2.judge_many(candidates, concurrency=4)
+    assert model2.calls == 4 * 8
 
 
 async def test_per_call_team_override(make_judge: MakeJudge, codegen: Sample) -> None:

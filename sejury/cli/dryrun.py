@@ -23,7 +23,8 @@ def show_estimate(config: JudgeConfig, samples: Sequence[Sample], *, done: Colle
     """Estimate judging ``samples`` with ``config`` (less the ``done`` judgments of ``run_path``;
     ``repeats`` aligned with ``samples``) and print it."""
     with dry_context(config) as ctx:
-        est = estimate_run(ctx, samples, max_tokens=config.max_tokens, done=done, repeats=repeats)
+        est = estimate_run(ctx, samples, max_tokens=config.max_tokens, done=done, repeats=repeats,
+                           share_replies=config.cache)
     if as_json:
         sys.stdout.write(est.model_dump_json() + "\n")
         sys.stdout.flush()

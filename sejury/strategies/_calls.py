@@ -4,6 +4,10 @@ that collects the trace and usage of one strategy while it runs."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -12,9 +16,9 @@ from pydantic import BaseModel, Field
 
 from sejury import prompts
 from sejury.context import JudgeContext
-from sejury.errors import ScoreParseError
+from sejury.errors import ModelError, ScoreParseError
 from sejury.execution.evidence import SuiteRun
-from sejury.llm import Reply
+from sejury.llm import Reply, current_repeat
 from sejury.roster import Strategy
 from sejury.schema import TraceEvent
 from sejury.scoring import ParsedReply, parse_score
@@ -69,12 +73,62 @@ def _messages(user: str) -> list[BaseMessage]:
 
 
 async def ask_text(ctx: JudgeContext, rec: Recorder, step: str, user: str) -> Reply:
-    """A step whose reply is text (S4's properties, S5's tests)."""
+    """A step whose reply is text (S4's properties, S5's tests).  These steps never see the
+    candidate, so every candidate of one problem sends the same prompt: with the cache on it is
+    asked once (per model, settings and repeat), in flight or later, and the others reuse the reply."""
     messages = _messages(user)
-    reply = await ctx.llm.complete(messages)
+    key = reply_key(ctx.llm.name, messages) if ctx.cache is not None else None
+    if key is not None:
+        shared = await _shared_reply(ctx, key)
+        if shared is not None:
+            rec.events.append(TraceEvent(
+                kind="cache_hit", strategy=rec.strategy.value, step=step, reply=shared.text,
+                messages=[{"role": _ROLE.get(m.type, m.type), "content": str(m.content)} for m in messages],
+                detail={"key": key[:16], "reply_of": "the same prompt, asked for another sample or run"}))
+            return shared
+    pending: asyncio.Future[Reply] | None = None
+    if key is not None:
+        pending = asyncio.get_running_loop().create_future()
+        ctx.replies_in_flight[key] = pending
+    try:
+        reply = await ctx.llm.complete(messages)
+    except BaseException:
+        if pending is not None and key is not None:
+            ctx.replies_in_flight.pop(key, None)
+            pending.set_exception(ModelError("the first call with this prompt failed", transient=True))
+            pending.exception()  # marked as retrieved: the waiters ask again themselves
+        raise
     rec.llm_event(step, 1, messages, reply,
                   error="reply cut off by the token limit" if reply.finish_reason == "length" else None)
+    if key is not None and ctx.cache is not None and pending is not None:
+        ctx.cache.put_raw(key, f"reply:{step}", json.dumps(dataclasses.asdict(reply)), model=ctx.llm.name)
+        ctx.replies_in_flight.pop(key, None)
+        pending.set_result(reply)
     return reply
+
+
+def reply_key(model: str, messages: list[BaseMessage]) -> str:
+    """Where a text step's reply is kept: the model (its settings in the name), the repeat, the prompt."""
+    raw = json.dumps(["reply", model, current_repeat(), [(m.type, str(m.content)) for m in messages]])
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def messages_for(user: str) -> list[BaseMessage]:
+    """The messages a step sends for ``user`` (the shared system line first)."""
+    return _messages(user)
+
+
+async def _shared_reply(ctx: JudgeContext, key: str) -> Reply | None:
+    """The reply to an identical prompt: one in flight (awaited; None if it failed), or a stored one."""
+    pending = ctx.replies_in_flight.get(key)
+    if pending is not None:
+        try:
+            return await asyncio.shield(pending)
+        except Exception:
+            return None  # the first asker failed: ask again
+    assert ctx.cache is not None
+    raw = ctx.cache.get_raw(key)
+    return Reply(**json.loads(raw)) if raw is not None else None
 
 
 ReplyParser = Callable[..., ParsedReply]  # (text, *, finish_reason) -> ParsedReply or ScoreParseError
