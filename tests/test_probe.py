@@ -46,6 +46,21 @@ def test_equivalent_variants_rename_strip_and_reindent_and_still_parse(language:
         assert not _parser(language).parse(p.encode()).root_node.has_error, text
 
 
+@pytest.mark.parametrize("language", ["python", "javascript", "java", "cpp", "go"])
+def test_equivalent_rewrites_mirror_comparisons_and_expand_compound_assignments(language: str) -> None:
+    """``x > t`` becomes ``t < x`` and ``n += 1`` becomes ``n = n + (1)``, inside the candidate only."""
+    s = _samples()[language]
+    program = assemble_program(language, s.problem, s.candidate)
+    span = region_of(program, s.candidate)
+    assert span is not None
+    made = {v.label: v.candidate for v in equivalents(language, program, span, s.candidate, set())}
+    mirrored, expanded = made["comparisons mirrored"], made["compound assignments expanded"]
+    assert "t < x" in mirrored and "x > t" not in mirrored and "n += 1" in mirrored
+    assert "n = n + (1)" in expanded and "+=" not in expanded and "x > t" in expanded
+    for text in (mirrored, expanded):
+        assert not _parser(language).parse(assemble_program(language, s.problem, text).encode()).root_node.has_error
+
+
 def test_comments_are_removed_and_injections_are_comments() -> None:
     candidate = "    # count the big ones\n    n = 0  # start\n    for x in xs:\n        n += x > t\n    return n\n"
     problem = "def count_above(xs, t):\n"

@@ -1,17 +1,19 @@
 """Variants of a candidate for `sejury probe`, made with tree-sitter's parsers in five languages:
-equivalent ones (local names renamed, comments removed, re-indented), which should not move a
-judge, and injected ones (comments that address the judge), which must not.  Each changes only
-the candidate's part of the program it is assembled into.
+equivalent ones (local names renamed, comments removed, re-indented, comparisons written the other
+way round, compound assignments written out), which should not move a judge, and injected ones
+(comments that address the judge), which must not.  Each changes only the candidate's part of the
+program it is assembled into.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from sejury.checks.mutants import _parser, _walk, supported
+from sejury.checks.mutants import _BINARY, _parser, _walk, supported
 
 _BINDERS = {  # (parent type, field) of an identifier that declares a name
     ("assignment", "left"), ("augmented_assignment", "left"), ("for_statement", "left"),
@@ -25,6 +27,9 @@ _BINDING_LISTS = {"pattern_list", "tuple_pattern", "as_pattern_target", "paramet
 _GO_LEFT = {"short_var_declaration", "range_clause"}
 _NOT_A_USE = {("attribute", "attribute"), ("keyword_argument", "name"), ("field_access", "field"),
               ("method_invocation", "name")}
+
+
+VERSION = "2"  # the set of variants made: a probe's outputs record it, and a resumed probe must match
 
 
 @dataclass(frozen=True)
@@ -111,6 +116,71 @@ def without_comments(language: str, program: str, span: tuple[int, int]) -> str 
     return "\n".join(ln for ln in lines if ln.strip()) + "\n"  # and the lines they leave empty
 
 
+_MIRROR = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!=", "===": "===", "!==": "!=="}
+_COMPOUND = {"+=", "-=", "*=", "/=", "%=", "//=", "**=", "<<=", ">>=", "&=", "|=", "^="}
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _rewritten(language: str, program: str, span: tuple[int, int],
+               rewrite: Callable[[ts.Node, bytes], bytes | None]) -> str | None:
+    """The candidate with ``rewrite`` applied to every node of it that it rewrites (outermost first;
+    a node inside a rewritten one is left as it is)."""
+    name = supported(language)
+    if name is None:
+        return None
+    src = program.encode()
+    lo, hi = len(program[:span[0]].encode()), len(program[:span[1]].encode())
+    edits: list[tuple[int, int, bytes]] = []
+    for node in _walk(_parser(name).parse(src).root_node):
+        if node.has_error or not (lo <= node.start_byte and node.end_byte <= hi):
+            continue
+        if any(a <= node.start_byte < b for a, b, _ in edits):
+            continue
+        new = rewrite(node, src)
+        if new is not None:
+            edits.append((node.start_byte, node.end_byte, new))
+    if not edits:
+        return None
+    changed = _edit(program, span, edits)
+    return None if changed is None else _candidate_of(program, span, changed)
+
+
+def _operator(node: ts.Node, src: bytes) -> tuple[ts.Node, str, ts.Node] | None:
+    """(left, operator, right) of a two-operand expression or assignment."""
+    if node.named_child_count != 2 or len(node.children) != 3:
+        return None
+    left, op, right = node.children
+    return (left, src[op.start_byte:op.end_byte].decode(), right) if not op.is_named else None
+
+
+def mirrored(language: str, program: str, span: tuple[int, int]) -> str | None:
+    """Every two-operand comparison of the candidate written the other way round: ``a < b`` as ``b > a``."""
+    def mirror(node: ts.Node, src: bytes) -> bytes | None:
+        got = _operator(node, src) if node.type in _BINARY else None
+        if got is None or got[1] not in _MIRROR:
+            return None
+        left, op, right = got
+        return src[right.start_byte:right.end_byte] + f" {_MIRROR[op]} ".encode() + src[left.start_byte:left.end_byte]
+
+    return _rewritten(language, program, span, mirror)
+
+
+def expanded(language: str, program: str, span: tuple[int, int]) -> str | None:
+    """Every compound assignment to a plain name written out: ``x += e`` as ``x = x + (e)``."""
+    def expand(node: ts.Node, src: bytes) -> bytes | None:
+        got = _operator(node, src) if "assignment" in node.type else None
+        if got is None or got[1] not in _COMPOUND:
+            return None
+        left, op, right = got
+        target = src[left.start_byte:left.end_byte].decode()
+        if not _NAME.fullmatch(target):
+            return None
+        value = src[right.start_byte:right.end_byte].decode()
+        return f"{target} = {target} {op[:-1]} ({value})".encode()
+
+    return _rewritten(language, program, span, expand)
+
+
 def reindented(language: str, candidate: str) -> str | None:
     """Nested indentation halved (four spaces become two, a tab two spaces) beyond the first line's,
     which is kept: a HumanEval body stays level with the problem's docstring; the same program in
@@ -161,5 +231,7 @@ def equivalents(language: str, program: str, span: tuple[int, int], candidate: s
 
     made = [("renamed locals", whole(renamed(language, program, span, keep))),
             ("comments removed", whole(without_comments(language, program, span))),
-            ("re-indented", reindented(language, candidate))]
+            ("re-indented", reindented(language, candidate)),
+            ("comparisons mirrored", whole(mirrored(language, program, span))),
+            ("compound assignments expanded", whole(expanded(language, program, span)))]
     return [Variant("equivalent", label, text) for label, text in made if text is not None and text != candidate]

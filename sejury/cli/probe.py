@@ -30,6 +30,7 @@ def probe(
     from sejury.api import Judge, run_sync
     from sejury.checks.probe import Judged, ProbeLog, write_outputs
     from sejury.checks.probe import probe as run_probe
+    from sejury.checks.variants import VERSION
     from sejury.models import ModelSettings, model_name
     from sejury.schema import Sample, TeamFile
 
@@ -43,7 +44,7 @@ def probe(
             samples = random.Random(seed).sample(samples, min(sample, len(samples)))
         label = f"team {team}, model {model_name(ModelSettings.of(config))}"
         log = ProbeLog(output, {"source": str(data), "config": label, "execute": config.execute,
-                                "mutants": mutants, "seed": seed, "verify": verify})
+                                "mutants": mutants, "seed": seed, "verify": verify, "variants": VERSION})
         if log.done:
             err.print(f"{sum(s.id in log.done for s in samples)} sample(s) already probed in {log.path}: "
                       "taken as they are", markup=False, highlight=False)
