@@ -19,6 +19,7 @@ from langchain_core.runnables import Runnable, RunnableLambda
 from langchain_core.tools import StructuredTool
 from pydantic import BaseModel, Field
 
+from sejury.checks.mutation import WEAK_SUITE
 from sejury.execution.evidence import TestExecution
 from sejury.schema import Sample, Status, Task, Verdict
 
@@ -52,7 +53,7 @@ class ReviewPolicy(BaseModel):
     min_scored: int = Field(2, ge=1)  # fewer scored jurors than this: needs review
     lowest: int = Field(2, ge=1)  # reasons of this many lowest-scoring jurors
     # with --mutation-check: the executed tests kill fewer mutants of the reference than this: needs review
-    min_mutation_score: float = Field(0.75, ge=0, le=1)
+    min_mutation_score: float = Field(WEAK_SUITE, ge=0, le=1)
 
 
 class JurorFeedback(BaseModel):

@@ -78,7 +78,7 @@ class Judge:
         self.context = JudgeContext(
             llm=client, team=cfg.team, scale=cfg.scale, cache=self.cache, parse_retries=cfg.parse_retries,
             sandbox=sandbox, execute=cfg.execute, execution_weight=cfg.execution_weight,
-            mutation_check=cfg.mutation_check,
+            mutation_check=cfg.mutation_check, mutation_rounds=cfg.mutation_rounds,
             traces=self.traces)
         self.graph = build_graph(self.context, retry_attempts=cfg.retry_attempts)
 

@@ -76,6 +76,7 @@ class JudgeConfig(BaseSettings):
     sandbox_mode: Literal["warm", "oneshot"] = "warm"
     execution_weight: float = Field(0.75, ge=0, le=1)  # S5: share of the pass ratio in its score
     mutation_check: int = Field(0, ge=0, le=50)  # run S5's valid tests on N mutants of the reference (0: off)
+    mutation_rounds: int = Field(1, ge=0, le=5)  # with it: rounds of new tests while the suite stays weak
     # the trace store: every judgment's full trace, by judgment id (`sejury trace ID`)
     traces: bool = True
     trace_path: Path | None = None  # default ~/.cache/sejury/traces.sqlite

@@ -23,6 +23,7 @@ class JudgeContext:
     execute: bool = False  # run S5's tests in the sandbox
     execution_weight: float = 0.75  # S5: share of the execution pass ratio in its score
     mutation_check: int = 0  # S5's valid tests also run on this many mutants of the reference (0: off)
+    mutation_rounds: int = 1  # with mutation_check: rounds of new tests for a weak suite's survivors
     parse_retries: int = 1  # repair turns after a reply without a readable score
     traces: TraceStore | None = None  # every verdict's trace is stored here, under its judgment id
     # text steps (S4's analysis, S5's tests) asked and not answered yet, by prompt: the same prompt

@@ -97,6 +97,9 @@ class RunEstimate(BaseModel):
     done: int
     duplicates: int
     errors: int
+    # not in llm_calls: S5's second rounds (--mutation-check with --mutation-rounds), asked only
+    # when a suite turns out weak; at most this many
+    second_rounds_max: int = 0
 
 
 def tokens(text: str) -> int:
@@ -209,7 +212,19 @@ def estimate_run(ctx: JudgeContext, samples: Sequence[Sample], *, max_tokens: in
         model=ctx.llm.name, max_tokens=max_tokens, samples=rows, llm_calls=sum(r.llm_calls for r in rows),
         cached_calls=sum(r.cached_calls for r in rows), prompt_tokens=sum(r.prompt_tokens for r in rows),
         completion_tokens=sum(r.completion_tokens for r in rows), to_judge=count["to_judge"], done=count["done"],
-        duplicates=count["duplicate"], errors=count["error"])
+        duplicates=count["duplicate"], errors=count["error"], second_rounds_max=_second_rounds(ctx, rows))
+
+
+TESTS_WRITERS = ("generate_tests", "generate_tests_nl", "generate_tests_code")
+
+
+def _second_rounds(ctx: JudgeContext, rows: Sequence[SampleEstimate]) -> int:
+    """At most how many second-round calls the run can ask: R for each test-writing member that is
+    called, when the mutation check is on (executed tests, a reference)."""
+    if not (ctx.execute and ctx.mutation_check and ctx.mutation_rounds):
+        return 0
+    return ctx.mutation_rounds * sum(1 for r in rows for m in r.members
+                                     if m.strategy.value in TESTS_WRITERS and m.calls)
 
 
 class _NoModel(BaseChatModel):
@@ -235,7 +250,7 @@ def dry_context(config: JudgeConfig) -> Iterator[JudgeContext]:
         yield JudgeContext(llm=ChatClient(_NoModel(), name=model_name(ModelSettings.of(config))), team=config.team,
                            scale=config.scale, cache=cache, execute=config.execute,
                            execution_weight=config.execution_weight, parse_retries=config.parse_retries,
-                           mutation_check=config.mutation_check)
+                           mutation_check=config.mutation_check, mutation_rounds=config.mutation_rounds)
     finally:
         if cache is not None:
             cache.close()

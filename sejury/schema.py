@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import statistics
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -129,6 +130,20 @@ class StrategyResult(BaseModel):
     seconds: float = 0.0
     cached: bool = False
     trace: list[TraceEvent] = Field(default_factory=list)
+    # its share in the team's mean, relative to the others' 1: an execution juror whose tests
+    # --mutation-check found weak counts by their mutation score (``suite_weight``)
+    weight: float = Field(1.0, ge=0, le=1)
+
+
+def team_mean(scores: Sequence[float], weights: Sequence[float]) -> float | None:
+    """The team's score: the members' mean, each counted by its weight; when every weight is 0
+    (the only evidence is weak and nothing else scored) the plain mean, since nothing outweighs it."""
+    if not scores:
+        return None
+    total = sum(weights)
+    if total <= 0:
+        return statistics.fmean(scores)
+    return sum(s * w for s, w in zip(scores, weights, strict=True)) / total
 
 
 class Spread(BaseModel):

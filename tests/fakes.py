@@ -36,6 +36,8 @@ def step_of_text(user: str, n_messages: int) -> str:
         return "analyze"
     if "by checking whether it" in first:
         return "assess_properties"
+    if first.startswith("Task: write tests") and "from a wrong version" in first:
+        return "sharpen_tests"
     if first.startswith("Task: write tests"):
         return "write_tests"
     if first.startswith("Task: predict"):
@@ -57,6 +59,7 @@ GOOD_REPLIES = {
     "analyze": "Properties:\n- returns the sum\n- handles negatives",
     "assess_properties": "Checks:\n- returns the sum: YES\n- handles negatives: YES\nScore: 100",
     "write_tests": "```python\nassert add(1, 2) == 3\nassert add(-1, 1) == 0\n```",
+    "sharpen_tests": "```python\nassert add(0, 0) == 0\n```",
     "predict": "Checks:\n- assert add(1, 2) == 3: PASS\n- assert add(-1, 1) == 0: FAIL\nScore: 100",
     "repair": "Score: 42",
     "vanilla": "Score: 60",

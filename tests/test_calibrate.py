@@ -69,6 +69,24 @@ def test_team_score_is_the_mean_of_its_scored_members() -> None:
     assert alone.tau == pytest.approx(1 / 3) and alone.rho == pytest.approx(0.5)
 
 
+def test_a_weighted_member_counts_by_its_weight_as_the_supervisor_merges_it(tmp_path: Path) -> None:
+    """S5-exec standing on a weak suite (``--mutation-check``) carries its mutation score as its
+    weight in the verdict; calibration's team score weighs it the same way (``team_mean``)."""
+    from sejury.calibrate import team_scores
+    from sejury.schema import team_mean
+
+    row = verdict(0, 2, {"direct": 80, "test_pass": 20})
+    row["strategies"]["test_pass"]["weight"] = 0.25  # type: ignore[index]
+    other = verdict(1, 1, {"direct": 60, "test_pass": 40})  # no weight: an older verdict, in full
+    recs = read_run(write(tmp_path, [row, other]))
+    assert recs[0].weights == {S.TEST_PASS: 0.25} and recs[1].weights == {}
+    (_, a), (_, b) = team_scores(recs, [S.DIRECT, S.TEST_PASS])
+    assert a == pytest.approx((80 + 0.25 * 20) / 1.25) and b == pytest.approx(50)
+    assert team_mean([80, 20], [1, 0.25]) == pytest.approx(a)
+    assert team_mean([20], [0.0]) == 20 and team_mean([30, 50], [0, 0]) == 40  # nothing outweighs it
+    assert team_mean([], []) is None
+
+
 def test_paper_protocol_maps_to_the_scale_and_rounds() -> None:
     recs = [Record(sample_id=str(i), task="code_generation", human=h, scores={S.DIRECT: d},
                    scale={"low": 0, "high": 4}) for i, (h, d) in enumerate([(0, 10), (1, 30), (3, 70), (4, 90)])]

@@ -265,3 +265,19 @@ def test_dry_run_counts_a_shared_step_once_for_the_candidates_of_one_problem(tmp
         assert server.requests == 9
         shared = [v for v in verdicts(out).values() if v["llm_calls"] == 2]
         assert len(shared) == 3  # three of them reused the first one's tests
+
+
+def test_dry_run_names_the_second_rounds_it_cannot_count(tmp_path: Path) -> None:
+    """With ``--execute --mutation-check``, a weak suite asks for up to ``--mutation-rounds`` more
+    calls, which no plan can know beforehand: the dry run says how many at most, and not otherwise."""
+    data = write_jsonl(tmp_path / "in.jsonl", [record(0), record(1)])
+    with FakeOpenAI() as server:
+        opts = ["--dry-run", "--no-cache", "--model", "fake", "--base-url", server.base_url, "--team", "S1,S5-exec",
+                "--execute"]
+        res = run_cli("batch", str(data), "-o", str(tmp_path / "o.jsonl"), *opts, "--mutation-check", "6",
+                      "--mutation-rounds", "2")
+        assert res.exit_code == 0, res.output
+        assert "up to 4 second-round calls" in res.output and totals(res.output) == 2 * 3
+        plain = run_cli("batch", str(data), "-o", str(tmp_path / "o.jsonl"), *opts)
+        assert plain.exit_code == 0 and "second-round" not in plain.output, plain.output
+        assert server.requests == 0

@@ -10,6 +10,7 @@ from langchain_core.messages import BaseMessage
 
 from sejury import Judge, Sample, Status
 from sejury.sandbox.docker import DockerSandbox
+from sejury.strategies.generate_tests import detail_lines
 
 pytestmark = pytest.mark.docker
 
@@ -219,7 +220,8 @@ async def test_mutation_check_scores_the_valid_tests_on_mutants_of_the_reference
     from sejury.agent import feedback_of
 
     model = ScriptedChatModel(script=script(tests))
-    judge = Judge(model, team=["S5-exec"], cache=False, execute=True, sandbox=sandbox, mutation_check=6)
+    judge = Judge(model, team=["S5-exec"], cache=False, execute=True, sandbox=sandbox, mutation_check=6,
+                  mutation_rounds=0)  # the first check alone (second rounds: below)
     v = await judge.ajudge(Sample(id="m", task="code_generation", language="python", problem=COUNT_PROBLEM,
                                   candidate=COUNT_REF, reference=COUNT_REF))
     ex = v.strategies["generate_tests"].artifacts["execution"]
@@ -234,3 +236,77 @@ async def test_mutation_check_scores_the_valid_tests_on_mutants_of_the_reference
     assert any("the executed tests are weak: they kill 2/6 mutants" in r for r in fb.review_reasons) is flagged
     trace = [e for e in v.strategies["generate_tests"].trace if e.step == "mutation_check"]
     assert len(trace) == 1 and trace[0].detail == m
+
+
+SHARPER = ("```python\nassert count_above([3, 3], 3) == 0\nassert count_above([1, 5, 7], 4) == 2\n"
+           "assert count_above([2], 1) == 2\nassert count_above([], 0) == 0\n```")
+WRONG_COUNT = COUNT_REF.replace("x > t", "x >= t")
+
+
+def sharpen_script(sharper: str = SHARPER) -> Callable[[list[BaseMessage]], str]:
+    table = {**GOOD_REPLIES, "write_tests": WEAK, "predict": PREDICT, "sharpen_tests": sharper}
+    return lambda messages: table[step_of(messages)]
+
+
+async def test_a_weak_suite_gets_a_second_round_against_a_survivor_and_the_wrong_candidate_fails_it(
+        sandbox: DockerSandbox) -> None:
+    """``--mutation-check 6`` with the default one second round: S5's only valid test (an empty
+    list) kills 2 of 6 mutants, so the model is shown a survivor's change and asked for tests that
+    tell it from the reference.  Of its four, the one with a wrong expectation fails on the
+    reference and the one repeating the suite is dropped; the two new ones kill survivors and join
+    the suite.  A wrong candidate (``>=``) that passed the first round now fails one of them, and
+    the suite that let it through (mutation score 0.33) now kills all six mutants."""
+    model = ScriptedChatModel(script=sharpen_script())
+    judge = Judge(model, team=["S5-exec"], cache=False, execute=True, sandbox=sandbox, mutation_check=6)
+    v = await judge.ajudge(Sample(id="w", task="code_generation", language="python", problem=COUNT_PROBLEM,
+                                  candidate=WRONG_COUNT, reference=COUNT_REF))
+    r = v.strategies["generate_tests"]
+    ex = r.artifacts["execution"]
+    m = ex["mutation"]
+    (round_,) = m["rounds"]
+    assert round_["score_before"] == pytest.approx(2 / 6) and round_["shown"]
+    assert (round_["generated"], round_["valid"]) == (4, 2), round_
+    # the two new tests kill the four survivors: `>` -> `>=` (shown), `n += 1` removed or made `-=`, ...
+    assert (round_["killed"], round_["kills_shown"], m["killed"], m["score"], m["survivors"]) == (4, True, 6, 1.0, [])
+    # the suite grew: 1 + 2 valid tests (2 + 4 written, 1 + 1 wrong on the reference, 1 repeated)
+    assert (ex["valid"], ex["generated"]) == (3, 6)
+    assert ex["candidate"]["total"] == 3 and ex["candidate"]["passed"] == 2  # [3, 3] > 3 counts 2, not 0
+    assert v.strategies["test_pass"].score == pytest.approx(66.67)
+    # the model saw the change, the tests so far, and never the candidate
+    ask = next(e for e in r.trace if e.step == "sharpen_tests")
+    text = ask.messages[1]["content"]  # type: ignore[index]
+    assert "[BEGIN CHANGED LINES]" in text and "count_above([], 0) == 0" in text and WRONG_COUNT not in text
+    assert [e.step for e in r.trace if e.kind == "sandbox_run"][-1] == "sharpen_on_reference"
+    assert r.llm_calls == 3  # write, predict, and the one second round
+    lines = "\n".join(detail_lines(r))
+    assert "round 2, shown" in lines and "2 of 4 new tests valid on the reference" in lines
+
+
+async def test_no_second_round_when_asked_for_none_or_when_the_suite_is_strong(sandbox: DockerSandbox) -> None:
+    """``--mutation-rounds 0`` keeps the first suite as it is; a strong suite (6/6) is never sharpened."""
+    sample = Sample(id="w", task="code_generation", language="python", problem=COUNT_PROBLEM,
+                    candidate=WRONG_COUNT, reference=COUNT_REF)
+    model = ScriptedChatModel(script=sharpen_script())
+    none = await Judge(model, team=["S5-exec"], cache=False, execute=True, sandbox=sandbox, mutation_check=6,
+                       mutation_rounds=0).ajudge(sample)
+    ex = none.strategies["generate_tests"].artifacts["execution"]
+    assert ex["mutation"]["rounds"] == [] and ex["valid"] == 1 and none.strategies["test_pass"].score == 100
+    strong = ScriptedChatModel(script=script(STRONG))
+    v = await Judge(strong, team=["S5-exec"], cache=False, execute=True, sandbox=sandbox,
+                    mutation_check=6).ajudge(sample)
+    assert v.strategies["generate_tests"].artifacts["execution"]["mutation"]["rounds"] == []
+    assert v.strategies["generate_tests"].llm_calls == 2
+
+
+async def test_a_weak_suite_counts_by_its_mutation_score_in_the_team_mean(sandbox: DockerSandbox) -> None:
+    """S5-exec standing on tests that kill a third of the mutants counts a third as much as S1 in
+    the team's mean (no second round here, to keep the suite as it was)."""
+    model = ScriptedChatModel(script=sharpen_script())
+    v = await Judge(model, team=["S1", "S5-exec"], cache=False, execute=True, sandbox=sandbox, mutation_check=6,
+                    mutation_rounds=0).ajudge(Sample(id="w", task="code_generation", language="python",
+                                                     problem=COUNT_PROBLEM, candidate=WRONG_COUNT,
+                                                     reference=COUNT_REF))
+    ex_juror, s1 = v.strategies["test_pass"], v.strategies["direct"]
+    assert ex_juror.score == 100 and ex_juror.weight == pytest.approx(round(2 / 6, 4)) and s1.weight == 1
+    assert s1.score == 80
+    assert v.score == pytest.approx((80 + 100 * ex_juror.weight) / (1 + ex_juror.weight), abs=0.01)

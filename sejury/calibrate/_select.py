@@ -28,7 +28,6 @@ import itertools
 import json
 import math
 import random
-import statistics
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -36,7 +35,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from sejury.errors import InputError
-from sejury.schema import Scale, Strategy, Task, TeamFile
+from sejury.schema import Scale, Strategy, Task, TeamFile, team_mean
 from sejury.stats import Correlation, Interval, bootstrap_ci, correlate
 
 
@@ -47,6 +46,7 @@ class Record(BaseModel):
     task: Task
     human: float
     scores: dict[Strategy, float]  # scored members only
+    weights: dict[Strategy, float] = Field(default_factory=dict)  # below 1 only (``StrategyResult.weight``)
     calls: dict[Strategy, int] = Field(default_factory=dict)
     tokens: dict[Strategy, int] = Field(default_factory=dict)
     scale: Scale | None = None  # the human scale, from the sample's metadata ("0-4")
@@ -84,19 +84,22 @@ def read_run(path: str | Path, *, label: str = "human_score", repeats: bool = Fa
             if human is None:
                 raise InputError(f"no human label {label!r} in the verdict's metadata", file=str(p), line=n,
                                  field=f"metadata.{label}")
-            scores, calls, tokens, unscored = {}, {}, {}, []
+            scores, calls, tokens, unscored, weights = {}, {}, {}, [], {}
             for name, r in v["strategies"].items():
                 s = Strategy(name)
                 calls[s] = int(r.get("llm_calls", 0))
                 tokens[s] = int(r.get("prompt_tokens", 0)) + int(r.get("completion_tokens", 0))
                 if r.get("status") == "scored" and r.get("score") is not None:
                     scores[s] = float(r["score"])
+                    if float(r.get("weight", 1.0)) < 1:
+                        weights[s] = float(r["weight"])
                 elif r.get("status") in ("unscored", "failed"):
                     unscored.append(s)
             scale = Scale.parse(str(meta["scale"])) if meta.get("scale") else None
             raters = meta.get("human_scores") or {}
             passed = meta.get("test_passed")
             records.append(Record(sample_id=v["sample_id"], task=v["task"], human=float(human), scores=scores,
+                                  weights=weights,
                                   calls=calls, tokens=tokens, scale=scale, model=v.get("model", ""),
                                   prompt_version=v.get("prompt_version", ""),
                                   annotations={str(k): float(x) for k, x in raters.items() if x is not None},
@@ -165,8 +168,9 @@ def _paper_map(score: float, scale: Scale | None) -> float:
 
 def team_scores(records: Sequence[Record], members: Sequence[Strategy], *, protocol: str = "default",
                 round_mean: bool = False) -> list[tuple[Record, float]]:
-    """Each record's team score: the mean of the members that scored it (records where none did
-    are left out).  The paper protocol maps and rounds each member first, and the mean if asked."""
+    """Each record's team score: the mean of the members that scored it, each by its weight, as
+    the supervisor merges them (records where none did are left out).  The paper protocol maps and
+    rounds each member first, and the mean if asked."""
     out = []
     for r in records:
         got = [r.scores[m] for m in members if m in r.scores]
@@ -174,7 +178,8 @@ def team_scores(records: Sequence[Record], members: Sequence[Strategy], *, proto
             continue
         if protocol == "paper":
             got = [_paper_map(x, r.scale) for x in got]
-        value = statistics.fmean(got)
+        value = team_mean(got, [r.weights.get(m, 1.0) for m in members if m in r.scores])
+        assert value is not None
         if protocol == "paper" and round_mean:
             value = float(round(value))
         out.append((r, value))

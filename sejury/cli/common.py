@@ -71,7 +71,11 @@ JURY_OPTIONS: dict[str, inspect.Parameter] = {
     "execution_weight": _opt(float | None, None, "S5: share of the execution pass ratio in its score (default 0.75)."),
     "mutation_check": _opt(int | None, None, (
         "With --execute: also run S5's valid tests on N one-bug mutants of the reference and record their "
-        "mutation score in the verdict (a weak suite is flagged for review; default 0: off).")),
+        "mutation score in the verdict; a weak suite gets second rounds of tests, counts less in the team's "
+        "mean and is flagged for review (default 0: off).")),
+    "mutation_rounds": _opt(int | None, None, (
+        "With --mutation-check: while S5's suite kills under 75 % of the mutants, show the model a survivor "
+        "and add the tests it writes that pass on the reference, up to N rounds (default 1; 0: none).")),
 }
 
 

@@ -94,6 +94,9 @@ def print_estimate(est: RunEstimate, *, run_path: Path | None = None, parse_retr
     if any(c.from_reply for row in est.samples for m in row.members for c in m.calls):
         notes.append(f"* a prompt that holds an earlier reply (S2: S1's reasons; S4, S5: their first step's) "
                      f"counts it as up to {est.max_tokens} tokens")
+    if est.second_rounds_max:
+        notes.append(f"not counted: up to {_plural(est.second_rounds_max, 'second-round call')} (--mutation-rounds), "
+                     "asked only where S5's tests kill under 75 % of the reference's mutants")
     if parse_retries and est.llm_calls:
         notes.append(f"not counted: repair turns after a reply without a readable score (up to {parse_retries} "
                      "per score) and retries of failed calls")

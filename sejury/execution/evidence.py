@@ -68,15 +68,42 @@ ExecutionStatus = Literal["ran", "skipped", "not_requested"]
 NOT_REQUESTED = "LLM prediction only (execution is off)"
 
 
+class SecondRound(BaseModel):
+    """One more round of tests for a weak suite (``--mutation-rounds``): the model is shown a
+    surviving mutant's change and asked for tests that tell it from the reference; the ones that
+    pass on the reference join the suite."""
+
+    shown: str  # the surviving mutant shown to the model (its label)
+    generated: int = 0  # test units the model wrote
+    valid: int = 0  # new units that passed on the reference (and were not in the suite already)
+    kills_shown: bool = False  # a new unit fails on the mutant shown
+    killed: int = 0  # survivors of the rounds before that the new units kill
+    score_before: float | None = None
+    reason: str = ""  # why nothing was added
+
+
 class MutationRun(BaseModel):
     """How strong the valid tests are: run on one-bug mutants of the reference (``--mutation-check
-    N``), a strong suite fails on (kills) most of them.  ``score``: killed / mutants that load."""
+    N``), a strong suite fails on (kills) most of them.  ``score``: killed / mutants that load;
+    after second rounds, of the suite they grew."""
 
     made: int  # mutants of the reference's own code there were to draw from
     run: int  # drawn, and loaded or compiled
     killed: int
     score: float | None = None
     survivors: list[str] = Field(default_factory=list)  # the first few surviving mutants' labels
+    rounds: list[SecondRound] = Field(default_factory=list)
+
+
+def suite_weight(ex: TestExecution | None, *, first_round: bool = False) -> float:
+    """How much a juror resting on these tests counts in the team's mean: the share of the
+    reference's mutants they kill when ``--mutation-check`` measured it, else in full.  With
+    ``first_round``, of the suite before any second round (S5-diff's calls come from it)."""
+    if ex is None or ex.mutation is None or ex.mutation.score is None:
+        return 1.0
+    m = ex.mutation
+    score = m.rounds[0].score_before if first_round and m.rounds else m.score
+    return round(score, 4) if score is not None else 1.0
 
 
 class TestExecution(BaseModel):

@@ -89,7 +89,8 @@ def member_node(s: StrategySpec, *, max_attempts: int, default_context: JudgeCon
             reasons=outcome.parsed.reasons if outcome and outcome.parsed else [],
             detail=failure if outcome is None else outcome.detail,
             artifacts=outcome.artifacts if outcome else {},
-            in_team=in_team, llm_calls=rec.calls, prompt_tokens=rec.prompt_tokens,
+            in_team=in_team, weight=outcome.weight if outcome else 1.0, llm_calls=rec.calls,
+            prompt_tokens=rec.prompt_tokens,
             completion_tokens=rec.completion_tokens, seconds=round(rec.seconds, 3), trace=rec.events,
         )
         if ctx.cache is not None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-import statistics
 import time
 from typing import Any
 
@@ -28,6 +27,7 @@ from sejury.schema import (
     TraceEvent,
     Verdict,
     parse_strategy,
+    team_mean,
 )
 from sejury.strategies import all_specs, prompts_version, spec
 from sejury.traces.store import new_judgment_id
@@ -160,11 +160,13 @@ def persist(ctx: JudgeContext, sample: Sample, verdict: Verdict) -> None:
 
 
 def merge_verdict(state: JudgeState, ctx: JudgeContext) -> Verdict:
-    """Mean of the scored team members; a sample with no scored member is unscored, never 0."""
+    """Mean of the scored team members, each by its weight (``team_mean``); a sample with no scored
+    member is unscored, never 0."""
     sample, plan, results = state["sample"], state["plan"], state.get("results", {})
     members = [results[s.value] for s in plan.team if s.value in results]
-    scores = [r.score for r in members if r.status is Status.SCORED and r.score is not None]
-    score = statistics.fmean(scores) if scores else None
+    scored = [r for r in members if r.status is Status.SCORED and r.score is not None]
+    scores = [r.score for r in scored if r.score is not None]
+    score = team_mean(scores, [r.weight for r in scored])
     fresh = [r for r in results.values() if not r.cached]
     return Verdict(
         sample_id=sample.id, judgment_id=new_judgment_id(), task=sample.task,

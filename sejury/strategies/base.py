@@ -42,6 +42,7 @@ class Outcome:
     parsed: ParsedReply | None
     detail: str | None = None
     artifacts: dict[str, Any] = field(default_factory=dict)
+    weight: float = 1.0  # its share in the team's mean (``StrategyResult.weight``)
 
 
 StrategyRun = Callable[[Sample, JudgeContext, Recorder, StrategyResult | None], Awaitable[Outcome]]

@@ -23,6 +23,7 @@ from sejury.execution.differential import recorded_function
 from sejury.execution.evidence import (
     NOT_REQUESTED,
     Probe,
+    SecondRound,
     TestExecution,
     check_on_reference,
     programs,
@@ -34,10 +35,11 @@ from sejury.execution.languages import Suite
 from sejury.execution.patching import PatchError
 from sejury.execution.runner import RUNNERS_VERSION, assemble_program, call_form, split_tests
 from sejury.schema import Sample, StrategyResult, Task, TraceEvent
-from sejury.scoring import ParsedReply, extract_code
+from sejury.scoring import ParsedReply
+from sejury.strategies._sharpen import Programs, sharpen
+from sejury.strategies._sharpen import version as sharpen_version
+from sejury.strategies._tests_text import read_tests
 from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, ask_score, ask_text, register
-
-MAX_TEST_LINES = 60
 
 
 def applies(sample: Sample) -> str | None:
@@ -45,20 +47,6 @@ def applies(sample: Sample) -> str | None:
     if sample.task is Task.CODE_SUMMARIZATION:
         return "tests do not apply to code summaries"
     return None if sample.reference else "no reference to derive tests from (S5-nl writes them from the problem alone)"
-
-
-def read_tests(text: str, language: str, cut_off: bool) -> tuple[str, int]:
-    """The test code and how many tests it holds (assertion lines, else non-blank lines)."""
-    lines = extract_code(text).splitlines()
-    if cut_off and lines:
-        lines = lines[:-1]
-    lines = lines[:MAX_TEST_LINES]
-    code = "\n".join(lines).strip()
-    lang = languages.get(language)
-    count = sum(1 for ln in lines if lang.test_line.search(ln)) if lang else 0
-    if count == 0:
-        count = sum(1 for ln in lines if ln.strip() and not ln.strip().startswith(("#", "//", "import")))
-    return code, count
 
 
 Run = Callable[[Sample, JudgeContext, Recorder, StrategyResult | None], Awaitable[Outcome]]
@@ -120,13 +108,15 @@ async def _run(prompt: str, shown: dict[str, str | None], sample: Sample, ctx: J
         if ctx.mutation_check and done.status == "ran" and done.validated and valid.units and sample.reference \
                 and not done.reference_adapted:  # an adapted reference is not the program the tests passed on
             buggy = sample.metadata.get("buggy_code") if sample.task is Task.PROGRAM_REPAIR else None
-            mutation = await mutation_check(ctx.sandbox, done.language, reference, sample.reference, valid,
-                                            ctx.mutation_check, seed=int(sample.content_hash()[:8], 16),
-                                            buggy=buggy if isinstance(buggy, str) else None)
+            mutation, survivors = await mutation_check(
+                ctx.sandbox, done.language, reference, sample.reference, valid, ctx.mutation_check,
+                seed=int(sample.content_hash()[:8], 16), buggy=buggy if isinstance(buggy, str) else None)
             done = done.model_copy(update={"mutation": mutation})
             if mutation is not None:
                 rec.events.append(TraceEvent(kind="sandbox_run", strategy=rec.strategy.value, step="mutation_check",
                                              detail=mutation.model_dump()))
+                if ctx.mutation_rounds:
+                    done = await sharpen(sample, ctx, rec, done, valid, Programs(reference, candidate), survivors)
         return done
 
     (parsed, error), execution = await asyncio.gather(predict(), execute())
@@ -239,6 +229,11 @@ def feed_digest(result: StrategyResult) -> str:
         if value.get("pass_ratio") is not None:
             diff = value.get("differential")
             ratio = diff.get("ratio") if isinstance(diff, dict) else None
+            mutation = value.get("mutation")
+            if isinstance(mutation, dict):  # the jurors' weights follow it
+                rounds = mutation.get("rounds") or []
+                first = rounds[0].get("score_before") if rounds else mutation.get("score")
+                return f"{value.get('pass_ratio')}|diff:{ratio}|mutation:{mutation.get('score')}:{first}"
             return f"{value.get('pass_ratio')}|diff:{ratio}"
         return hashlib.sha256(f"{value.get('status')}|{value.get('reason')}".encode()).hexdigest()[:12]
     return str(value)
@@ -248,7 +243,9 @@ def cache_extra(ctx: JudgeContext) -> str:
     if not ctx.execute:
         return ""
     return f"|exec:{ctx.execution_weight:g}|runners:{RUNNERS_VERSION}" + \
-        (f"|mutants:{ctx.mutation_check}" if ctx.mutation_check else "")
+        (f"|mutants:{ctx.mutation_check}" if ctx.mutation_check else "") + \
+        (f"|rounds:{ctx.mutation_rounds}:{sharpen_version()}" if ctx.mutation_check and ctx.mutation_rounds
+         else "")
 
 
 def detail_lines(result: StrategyResult) -> list[str]:
@@ -278,7 +275,16 @@ def mutation_lines(ex: TestExecution) -> list[str]:
     line = f"the valid tests kill {m.killed}/{m.run} mutants of the reference (mutation score {m.score:.2f})"
     if m.survivors:
         line += "; surviving: " + "; ".join(m.survivors)
-    return [line]
+    return [line, *(round_line(n, r) for n, r in enumerate(m.rounds, 2))]
+
+
+def round_line(n: int, r: SecondRound) -> str:
+    """One second round, for the verdict's table."""
+    head = f"round {n}, shown {r.shown}: "
+    if not r.valid:
+        return head + (r.reason or "no new test")
+    return head + (f"{r.valid} of {r.generated} new tests valid on the reference, killing {r.killed} survivor(s)"
+                   f"{'' if r.kills_shown else ' (not the one shown)'}; mutation score before {r.score_before:.2f}")
 
 
 SPEC = register(StrategySpec(

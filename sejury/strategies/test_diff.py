@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from sejury.context import JudgeContext
 from sejury.execution.differential import Mismatch
-from sejury.execution.evidence import TestExecution
+from sejury.execution.evidence import TestExecution, suite_weight
 from sejury.schema import Sample, StrategyResult
 from sejury.scoring import ParsedReply
 from sejury.strategies import generate_tests
@@ -38,7 +38,10 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     artifacts = {"agreement": diff.ratio, "inputs": diff.inputs, "agreed": diff.agreed,
                  "from_invalid": diff.from_invalid, "function": diff.function,
                  "mismatches": [m.model_dump() for m in diff.mismatches]}
-    return Outcome(ParsedReply(score=round(100 * diff.ratio, 2)), artifacts=artifacts)
+    weight = suite_weight(ex, first_round=True)  # its calls are the first round's tests'
+    if weight < 1:
+        artifacts["weight"] = weight
+    return Outcome(ParsedReply(score=round(100 * diff.ratio, 2)), artifacts=artifacts, weight=weight)
 
 
 def detail_lines(result: StrategyResult) -> list[str]:
@@ -47,6 +50,9 @@ def detail_lines(result: StrategyResult) -> list[str]:
         return []
     lines = [f"candidate returned the reference's values on {a['agreed']}/{a['inputs']} tests' calls of "
              f"{a['function']} ({a['from_invalid']} of them from tests whose expectation was wrong)"]
+    if "weight" in a:
+        lines.append(f"its calls come from tests with mutation score {a['weight']:g}: that is its weight in the "
+                     "team's mean")
     for m in map(Mismatch.model_validate, a.get("mismatches", [])[:2]):
         theirs, mine = m.shown()
         lines.append(f"differs: {m.test[:120]} -> reference {theirs[:60]}, candidate {mine[:60]}")
@@ -55,6 +61,6 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="test_diff", paper_name="S5-diff", aliases=("diff", "differential"), kind=Kind.EVIDENCE, run=run, rank=52,
-    version=lambda: "diff-2", applies=generate_tests.applies, needs_execute=True, feeders=("generate_tests",),
+    version=lambda: "diff-3", applies=generate_tests.applies, needs_execute=True, feeders=("generate_tests",),
     detail_lines=detail_lines,
     summary="the share of S5's tests whose calls return the reference's values on the candidate"))

@@ -9,7 +9,7 @@ result through a graph edge (S5 runs as its feeder even when S5 itself is not in
 from __future__ import annotations
 
 from sejury.context import JudgeContext
-from sejury.execution.evidence import TestExecution
+from sejury.execution.evidence import TestExecution, suite_weight
 from sejury.schema import Sample, StrategyResult
 from sejury.scoring import ParsedReply
 from sejury.strategies import generate_tests, generate_tests_formats
@@ -29,7 +29,10 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
                  "passed": ex.candidate.passed if ex.candidate else None, "executable": ex.executable,
                  "validated": ex.validated, "tests_from": feed.strategy.paper_name,
                  "mutation_score": ex.mutation.score if ex.mutation else None}
-    return Outcome(ParsedReply(score=round(100 * ex.pass_ratio, 2)), artifacts=artifacts,
+    weight = suite_weight(ex)
+    if weight < 1:
+        artifacts["weight"] = weight
+    return Outcome(ParsedReply(score=round(100 * ex.pass_ratio, 2)), artifacts=artifacts, weight=weight,
                    detail=None if ex.validated else ex.reason)
 
 
@@ -38,7 +41,8 @@ def detail_lines(result: StrategyResult) -> list[str]:
     if "pass_ratio" not in a:
         return []
     if a.get("mutation_score") is not None:
-        extra = [f"the tests' mutation score on the reference: {a['mutation_score']:.2f}"]
+        extra = [f"the tests' mutation score on the reference: {a['mutation_score']:.2f}"
+                 + (f" (counts with weight {a['weight']:g} in the team's mean)" if "weight" in a else "")]
     else:
         extra = []
     if a.get("validated") is False:
@@ -56,5 +60,5 @@ def applies(sample: Sample) -> str | None:
 
 SPEC = register(StrategySpec(
     value="test_pass", paper_name="S5-exec", aliases=("exec",), kind=Kind.EVIDENCE, run=run, rank=51,
-    version=lambda: "exec-1", applies=applies, needs_execute=True, feeders=("generate_tests", "generate_tests_nl"),
+    version=lambda: "exec-2", applies=applies, needs_execute=True, feeders=("generate_tests", "generate_tests_nl"),
     detail_lines=detail_lines, summary="the share of S5's tests, validated on the reference, the candidate passes"))
