@@ -6,6 +6,12 @@ share left unscored and why, and avg(tau, rho) with the test outcomes (95 % boot
 
     .venv/bin/python bench/exec_agreement.py [--n 20] [--seed 11] [--langs python,javascript,java,cpp]
                                              [--out bench-runs/] [--model embedded]
+                                             [--mutation-check 6 [--mutation-rounds 1]]
+
+With ``--mutation-check`` each suite is also run on mutants of the reference; the report adds the
+mean mutation score (before and after S5's second rounds) and the weighted mean of the two jurors
+(each by its weight, as the supervisor merges them).  "wrong accepted": the share of the candidates
+the benchmark's tests fail that the juror scores 50 or more.
 
 Verdicts go to ``<out>/exec-<language>.jsonl`` and are resumed, so a killed run loses nothing.
 Needs the Docker engine and the sandbox image; the embedded model takes ~30-60 s a sample here.
@@ -19,16 +25,18 @@ import collections
 import json
 import math
 import random
+import statistics
 from pathlib import Path
 from typing import Any
 
 from sejury import Judge, Sample
 from sejury.io import RunFile
+from sejury.schema import team_mean
 from sejury.stats import bootstrap_ci, correlate
 
-JURORS = {"test_pass": "S5-exec", "test_diff": "S5-diff", "mean": "mean of both"}
-TABLE_HEAD = ("| language | juror | n | unscored | tau | rho | avg(tau, rho) [95 % CI] |\n"
-              "| --- | --- | --- | --- | --- | --- | --- |")
+JURORS = {"test_pass": "S5-exec", "test_diff": "S5-diff", "mean": "mean of both (weighted)"}
+TABLE_HEAD = ("| language | juror | n | unscored | tau | rho | avg(tau, rho) [95 % CI] | wrong accepted |\n"
+              "| --- | --- | --- | --- | --- | --- | --- | --- |")
 SETS = {"python": "humaneval_python", "javascript": "humaneval_js", "java": "humaneval_java", "cpp": "humaneval_cpp"}
 
 
@@ -44,13 +52,15 @@ def _score(verdict: dict[str, Any] | None, juror: str) -> tuple[float | None, st
     if juror != "mean":
         r = jurors.get(juror, {})
         return (None if r.get("score") is None else float(r["score"])), (r.get("detail") or "not judged")
-    got = [x for x in (_score(verdict, "test_pass")[0], _score(verdict, "test_diff")[0]) if x is not None]
-    return (sum(got) / len(got) if got else None), _score(verdict, "test_pass")[1]
+    pairs = [(x, float(jurors.get(j, {}).get("weight", 1.0))) for j in ("test_pass", "test_diff")
+             if (x := _score(verdict, j)[0]) is not None]
+    return team_mean([x for x, _ in pairs], [w for _, w in pairs]), _score(verdict, "test_pass")[1]
 
 
 def report(language: str, samples: list[Sample], path: Path, juror: str = "test_pass") -> str:
     verdicts = {v["sample_id"]: v for v in map(json.loads, path.read_text().splitlines())}
     pred, gold, why = [], [], collections.Counter[str]()
+    wrong = wrong_accepted = 0
     for s in samples:
         score, detail = _score(verdicts.get(s.id), juror)
         if score is None:
@@ -59,20 +69,48 @@ def report(language: str, samples: list[Sample], path: Path, juror: str = "test_
             continue
         pred.append(score)
         gold.append(1.0 if s.metadata.get("test_passed") else 0.0)
+        if not s.metadata.get("test_passed"):
+            wrong += 1
+            wrong_accepted += score >= 50
     c = correlate(pred, gold)
     ci = bootstrap_ci(pred, gold, lambda x: x.mean, seed=0) if len(pred) > 2 else None
     unscored = len(samples) - len(pred)
     interval = f"[{ci.low:.2f}, {ci.high:.2f}]" if ci and math.isfinite(ci.low) else "-"
     line = (f"| {language} | {JURORS[juror]} | {len(samples)} | {unscored} ({100 * unscored / len(samples):.0f} %) | "
-            f"{c.tau:.2f} | {c.rho:.2f} | **{c.mean:.2f}** {interval} |")
+            f"{c.tau:.2f} | {c.rho:.2f} | **{c.mean:.2f}** {interval} | {wrong_accepted}/{wrong} |")
     reasons = "; ".join(f"{k} ({n})" for k, n in why.most_common(4))
-    return line + (f"\n|  | | unscored because: {reasons} | | | | |" if reasons else "")
+    return line + (f"\n|  | | unscored because: {reasons} | | | | | |" if reasons else "")
+
+
+def mutation_summary(language: str, path: Path) -> str:
+    """The suites' mutation scores in a run with ``--mutation-check``: before and after the second
+    rounds, how many rounds were asked, the tests they added and the survivors those killed."""
+    before, after, asked, added, killed, helped = [], [], 0, 0, 0, 0
+    for v in map(json.loads, path.read_text().splitlines()):
+        ex = v.get("strategies", {}).get("generate_tests", {}).get("artifacts", {}).get("execution") or {}
+        m = ex.get("mutation")
+        if not m or m.get("score") is None:
+            continue
+        rounds = m.get("rounds") or []
+        before.append(rounds[0]["score_before"] if rounds else m["score"])
+        after.append(m["score"])
+        asked += len(rounds)
+        added += sum(r["valid"] for r in rounds)
+        killed += sum(r["killed"] for r in rounds)
+        helped += any(r["killed"] for r in rounds)
+    if not before:
+        return f"{language}: no mutation score recorded"
+    weak = sum(b < 0.75 for b in before)
+    return (f"{language}: {len(before)} suites checked, mean mutation score {statistics.fmean(before):.2f} -> "
+            f"{statistics.fmean(after):.2f}; weak (< 0.75) {weak} -> {sum(a < 0.75 for a in after)}; "
+            f"{asked} second rounds asked, {added} tests added, {killed} survivors killed, {helped} suites helped")
 
 
 async def main(args: argparse.Namespace) -> None:
     out = Path(args.out)
-    judge = Judge(args.model, team="S5-exec,S5-diff", execute=True)
-    rows = []
+    judge = Judge(args.model, team="S5-exec,S5-diff", execute=True, mutation_check=args.mutation_check,
+                  mutation_rounds=args.mutation_rounds)
+    rows, mutation = [], []
     try:
         for language in args.langs.split(","):
             samples = draw(Path(args.data), language, args.n, args.seed)
@@ -83,6 +121,8 @@ async def main(args: argparse.Namespace) -> None:
             finally:
                 run.close()
             rows += [report(language, samples, out / f"exec-{language}.jsonl", juror) for juror in JURORS]
+            if args.mutation_check:
+                mutation.append(mutation_summary(language, out / f"exec-{language}.jsonl"))
             print(f"{language}: {len(todo)} judged now, {failed} failed", flush=True)
     finally:
         await judge.aclose()
@@ -90,6 +130,9 @@ async def main(args: argparse.Namespace) -> None:
           f"{judge.llm.name})\n")
     print(TABLE_HEAD)
     print("\n".join(rows))
+    if mutation:
+        print(f"\nMutation check ({args.mutation_check} mutants, up to {args.mutation_rounds} second rounds):\n")
+        print("\n".join(f"- {x}" for x in mutation))
 
 
 if __name__ == "__main__":
@@ -100,4 +143,6 @@ if __name__ == "__main__":
     ap.add_argument("--data", default=str(Path(__file__).resolve().parent.parent.parent / "shared" / "data"))
     ap.add_argument("--out", default="bench-runs")
     ap.add_argument("--model", default="embedded")
+    ap.add_argument("--mutation-check", type=int, default=0)
+    ap.add_argument("--mutation-rounds", type=int, default=1)
     asyncio.run(main(ap.parse_args()))

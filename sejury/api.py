@@ -23,7 +23,7 @@ from langchain_core.tools import StructuredTool
 from sejury import agent
 from sejury.agent import Feedback, ReviewPolicy
 from sejury.cache import ResultCache
-from sejury.config import JudgeConfig, load_team_file, parse_team
+from sejury.config import JudgeConfig, load_team_file, missing_model, parse_team
 from sejury.context import JudgeContext
 from sejury.estimate import RunEstimate, estimate_run
 from sejury.graph.build import build_graph
@@ -79,8 +79,9 @@ class Judge:
             llm=client, team=cfg.team, scale=cfg.scale, cache=self.cache, parse_retries=cfg.parse_retries,
             sandbox=sandbox, execute=cfg.execute, execution_weight=cfg.execution_weight,
             mutation_check=cfg.mutation_check, mutation_rounds=cfg.mutation_rounds,
-            traces=self.traces)
+            traces=self.traces, models={n: make_client(s) for n, s in ModelSettings.jury(cfg).items()})
         self.graph = build_graph(self.context, retry_attempts=cfg.retry_attempts)
+        self._nodes = {s.value for s in Strategy}  # a juror registered later (S1@second) needs a new graph
 
     @property
     def llm(self) -> ChatClient:
@@ -95,6 +96,11 @@ class Judge:
         sample_rank()  # its calls go before those of judgments begun later
         set_repeat(repeat)
         override = parse_team(list(team)) if team else None
+        if isinstance(override, list):
+            missing_model(override, self.config.jury_models)
+            if any(m.value not in self._nodes for m in override):
+                self.graph = build_graph(self.context, retry_attempts=self.config.retry_attempts)
+                self._nodes = {s.value for s in Strategy}
         state: dict[str, Any] = {"sample": s}
         if isinstance(override, list):
             state["team"] = override

@@ -12,11 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from sejury.errors import InputError
 from sejury.schema import Scale, Strategy, TeamFile, parse_strategy
+from sejury.strategies import spec
+from sejury.strategies.base import MODEL_NAME
 
 
 def load_team_file(path: str | Path) -> TeamFile:
@@ -47,6 +49,49 @@ def parse_team(team: Any) -> TeamFile | list[Strategy] | None:
     return members or None
 
 
+def parse_jury_models(value: Any) -> dict[str, str]:
+    """``["second=openai:gpt-4o-mini", "local=qwen@http://127.0.0.1:8000/v1"]`` (or one string,
+    comma-separated, or a dict) as {name: "MODEL" or "MODEL@URL"}."""
+    if value is None:
+        return {}
+    if isinstance(value, dict):
+        items = [(str(k), str(v)) for k, v in value.items()]
+    else:
+        entries = value.split(",") if isinstance(value, str) else list(value)
+        items = []
+        for entry in (str(e).strip() for e in entries if str(e).strip()):
+            name, eq, model = entry.partition("=")
+            if not eq or not model.strip():
+                raise InputError(f"{entry!r}: a jury model is NAME=MODEL or NAME=MODEL@URL", field="jury_models")
+            items.append((name, model))
+    out: dict[str, str] = {}
+    for name, model in items:
+        key = name.strip().lower()
+        if not MODEL_NAME.fullmatch(key):
+            raise InputError(f"{name!r}: a jury model's name is a letter, then letters, digits, - or _",
+                             field="jury_models")
+        if key in out:
+            raise InputError(f"the jury model {key!r} is given twice", field="jury_models")
+        out[key] = model.strip()
+    return out
+
+
+def split_model(value: str) -> tuple[str, str | None]:
+    """A jury model's "MODEL@URL" as (model, base URL or None)."""
+    model, at, url = value.partition("@http")
+    return (model, "http" + url) if at else (value, None)
+
+
+def missing_model(team: TeamFile | list[Strategy] | None, models: dict[str, str]) -> None:
+    """Every ``S1@name`` member must name a model given with ``--jury-model name=...``."""
+    members = team.strategies if isinstance(team, TeamFile) else team or []
+    for s in members:
+        name = spec(s.value).model
+        if name is not None and name not in models:
+            raise InputError(f"{s.paper_name} asks the jury model {name!r}, which is not given: add "
+                             f"--jury-model {name}=MODEL (or MODEL@URL)", field="team")
+
+
 class JudgeConfig(BaseSettings):
     """How to judge: the model, the team, the sandbox, the cache."""
 
@@ -64,6 +109,8 @@ class JudgeConfig(BaseSettings):
     llm_concurrency: int | None = Field(None, ge=1)  # calls in flight (default 1 embedded, 8 otherwise)
     structured: bool | None = None  # structured output (default: off for the embedded model)
     prompt_cache_mb: int = Field(1024, ge=0)  # the embedded server's RAM prompt cache, MiB (0: off)
+    # more models for a multi-model jury: name -> "MODEL" or "MODEL@URL" (``S1@name`` asks that one)
+    jury_models: Annotated[dict[str, str], NoDecode] = Field(default_factory=dict)
     # the jury
     team: Annotated[TeamFile | list[Strategy] | None, NoDecode] = None  # None: the SE-Jury team
     scale: Annotated[Scale | None, NoDecode] = None  # map 0-100 to e.g. 1-5
@@ -85,6 +132,16 @@ class JudgeConfig(BaseSettings):
     @classmethod
     def _team(cls, v: Any) -> Any:
         return parse_team(v)
+
+    @field_validator("jury_models", mode="before")
+    @classmethod
+    def _jury_models(cls, v: Any) -> Any:
+        return parse_jury_models(v)
+
+    @model_validator(mode="after")
+    def _members_have_models(self) -> JudgeConfig:
+        missing_model(self.team, self.jury_models)
+        return self
 
     @field_validator("scale", mode="before")
     @classmethod

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
 from sejury.cache import ResultCache
+from sejury.errors import InputError
 from sejury.llm import ChatClient, Reply
 from sejury.sandbox.base import SandboxProvider
 from sejury.schema import Scale, Strategy, TeamFile
@@ -29,10 +31,25 @@ class JudgeContext:
     # text steps (S4's analysis, S5's tests) asked and not answered yet, by prompt: the same prompt
     # for another candidate of the problem waits for that reply instead of asking again
     replies_in_flight: dict[str, asyncio.Future[Reply]] = field(default_factory=dict, repr=False)
+    models: dict[str, ChatClient] = field(default_factory=dict)  # a multi-model jury's other models, by name
+    _per_model: dict[str, JudgeContext] = field(default_factory=dict, repr=False)
+
+    def for_model(self, name: str | None) -> JudgeContext:
+        """The context a member asking the jury model ``name`` runs in (this one for None): the
+        same run, with that model's client, so its calls and cache keys are that model's."""
+        if name is None:
+            return self
+        if name not in self._per_model:
+            if name not in self.models:
+                raise InputError(f"no jury model named {name!r}: add --jury-model {name}=MODEL (or MODEL@URL)",
+                                 field="jury_models")
+            self._per_model[name] = dataclasses.replace(self, llm=self.models[name], _per_model={})
+        return self._per_model[name]
 
     def settings(self) -> dict[str, Any]:
         """The settings that shaped a judgment, stored with its trace (no secrets)."""
         team = self.team.strategies if isinstance(self.team, TeamFile) else self.team
         return {"model": self.llm.name, "team": [t.value for t in team] if team else None,
                 "execute": self.execute, "scale": self.scale.model_dump() if self.scale else None,
-                "sandbox": type(self.sandbox).__name__ if self.sandbox else None}
+                "sandbox": type(self.sandbox).__name__ if self.sandbox else None,
+                "jury_models": {n: c.name for n, c in self.models.items()}}

@@ -124,7 +124,7 @@ def planned_calls(s: StrategySpec, sample: Sample, max_tokens: int) -> list[Plan
     calls = []
     for n in range(s.llm_calls):
         step = steps[min(n, len(steps) - 1)]
-        reads = prompts.placeholders(s.value, sample.task, step, s.prompt_root)
+        reads = prompts.placeholders(s.prompts, sample.task, step, s.prompt_root)
         later = reads - values.keys()
         user = s.render(sample.task, step, **values, **dict.fromkeys(later, ""))
         # a text step that never sees the candidate sends the same prompt for every candidate of a problem
@@ -151,8 +151,10 @@ def estimate_sample(ctx: JudgeContext, sample: Sample, max_tokens: int, asked: s
     members: list[MemberPlan] = []
     shared = 0  # text steps another sample of the run (or the cache) answers
     followers = [s for s in plan.runnable if s.value in plan.feeds]
+    run_ctx = ctx
     for member in [*plan.first_wave(), *followers]:
         s = spec(member.value)
+        ctx = run_ctx.for_model(s.model)
         feeder = plan.feeds.get(member.value)
         hit: StrategyResult | None = None
         if ctx.cache is not None and (feeder is None or feeder.value in known):
@@ -250,7 +252,9 @@ def dry_context(config: JudgeConfig) -> Iterator[JudgeContext]:
         yield JudgeContext(llm=ChatClient(_NoModel(), name=model_name(ModelSettings.of(config))), team=config.team,
                            scale=config.scale, cache=cache, execute=config.execute,
                            execution_weight=config.execution_weight, parse_retries=config.parse_retries,
-                           mutation_check=config.mutation_check, mutation_rounds=config.mutation_rounds)
+                           mutation_check=config.mutation_check, mutation_rounds=config.mutation_rounds,
+                           models={name: ChatClient(_NoModel(), name=model_name(s))
+                                   for name, s in ModelSettings.jury(config).items()})
     finally:
         if cache is not None:
             cache.close()

@@ -12,7 +12,7 @@ paper's order, and pydantic fields typed ``Strategy`` accept a value or a paper 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol
 
@@ -94,6 +94,8 @@ class Strategy(str, metaclass=_Roster):
             return value
         found = _INSTANCES.get(str(value))
         if found is None or str(value) not in _TABLE:
+            if (derived := _derived(str(value))) is not None and derived.value == str(value):
+                return derived
             raise ValueError(f"{value!r} is not a registered strategy")
         return found
 
@@ -212,11 +214,26 @@ def unregister(value: str) -> None:
         del _ALIASES[alias]
 
 
+# makes ``S1@second`` (a juror asked of another model) when first named: set by ``sejury.strategies``
+_DERIVE: list[Callable[[str], Strategy | None]] = []
+
+
+def set_deriver(derive: Callable[[str], Strategy | None]) -> None:
+    _DERIVE[:] = [derive]
+
+
+def _derived(name: str) -> Strategy | None:
+    return _DERIVE[0](name) if _DERIVE and "@" in name else None
+
+
 def parse_strategy(name: str) -> Strategy:
-    """Accept a strategy's name (``rethink``) or its paper alias (``S2``, ``S1-ref``)."""
+    """Accept a strategy's name (``rethink``) or its paper alias (``S2``, ``S1-ref``), or either
+    with a jury model's name (``S1@second``: S1 asked of the model named ``second``)."""
     key = name.strip().lower()
     value = _ALIASES.get(key, key)
     if value in _TABLE:
         return _constant(value)
+    if (derived := _derived(key)) is not None:
+        return derived
     known = ", ".join([*_TABLE, *(i.paper_name for i in _TABLE.values())])
     raise InputError(f"unknown strategy {name!r}; known: {known}", field="team")

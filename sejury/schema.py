@@ -196,6 +196,7 @@ class Verdict(BaseModel):
     completion_tokens: int = 0
     seconds: float = 0.0
     model: str = ""
+    jury_models: dict[str, str] = Field(default_factory=dict)  # S1@NAME's model: NAME -> its identity
     prompt_version: str = ""
     metadata: dict[str, Any] = Field(default_factory=dict)
     # the id of an earlier sample of the same run with the same content (``Sample.content_hash``),

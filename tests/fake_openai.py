@@ -16,8 +16,9 @@ from fakes import GOOD_REPLIES, step_of_text
 
 
 class FakeOpenAI:
-    def __init__(self, latency: float = 0.0) -> None:
+    def __init__(self, latency: float = 0.0, replies: dict[str, str] | None = None) -> None:
         self.latency = latency
+        self.replies = {**GOOD_REPLIES, **(replies or {})}  # by step (``fakes.step_of_text``)
         self.requests = 0
         self.bodies: list[dict[str, Any]] = []  # every request body, as sent
         self._lock = threading.Lock()
@@ -38,7 +39,7 @@ class FakeOpenAI:
                 time.sleep(parent.latency)
                 msgs = body["messages"]
                 user = next(m["content"] for m in msgs if m["role"] == "user")
-                text = GOOD_REPLIES[step_of_text(user, len(msgs))]
+                text = parent.replies[step_of_text(user, len(msgs))]
                 self._send({
                     "id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": body["model"],
                     "choices": [{"index": 0, "finish_reason": "stop",

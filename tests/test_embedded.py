@@ -11,6 +11,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -219,3 +220,69 @@ def test_repeats_sample_with_their_own_seeds_on_the_real_server() -> None:
     assert all(r.completion_tokens > 0 for r in replies), replies
     assert len({r.text for r in replies}) >= 2, replies
     assert [getattr(client.seeded_model(r), "seed", None) for r in range(3)] == [0, 1, 2]
+
+
+COUNT_PROBLEM = 'def count_above(xs: list, t: int) -> int:\n    """How many of xs are above t."""\n'
+COUNT_REF = "    n = 0\n    for x in xs:\n        if x > t:\n            n += 1\n    return n\n"
+
+
+@pytest.mark.docker
+async def test_a_second_round_asks_the_real_model_for_tests_against_a_survivor(sandbox: Any) -> None:
+    """S5's second round on the real server: a suite of one weak test (an empty list) kills 2 of
+    6 mutants; the model is shown a survivor's change and its reply is read, validated on the
+    reference in the sandbox and counted, or the round says why nothing was added."""
+    from sejury import Sample
+    from sejury.checks.mutation import mutation_check
+    from sejury.context import JudgeContext
+    from sejury.execution.evidence import check_on_reference, run_on_candidate
+    from sejury.execution.runner import assemble_program
+    from sejury.models import ModelSettings, make_client
+    from sejury.roster import Strategy
+    from sejury.strategies._calls import Recorder
+    from sejury.strategies._sharpen import Programs, sharpen
+
+    wrong = COUNT_REF.replace("x > t", "x >= t")
+    sample = Sample(id="s", task="code_generation", language="python", problem=COUNT_PROBLEM, candidate=wrong,
+                    reference=COUNT_REF)
+    ref, cand = (assemble_program("python", COUNT_PROBLEM, c) for c in (COUNT_REF, wrong))
+    ex, valid, _ = await check_on_reference(sandbox, "python", ref, "assert count_above([], 0) == 0")
+    ex = await run_on_candidate(sandbox, ex, valid, cand)
+    mutation, survivors = await mutation_check(sandbox, "python", ref, COUNT_REF, valid, 6)
+    assert mutation is not None and (mutation.killed, mutation.run) == (2, 6)
+    ctx = JudgeContext(llm=make_client(ModelSettings()), sandbox=sandbox, execute=True, mutation_check=6)
+    rec = Recorder(Strategy.GENERATE_TESTS)
+    done = await sharpen(sample, ctx, rec, ex.model_copy(update={"mutation": mutation}), valid,
+                         Programs(ref, cand), survivors)
+    assert done.mutation is not None
+    (round_,) = done.mutation.rounds
+    (ask,) = [e for e in rec.events if e.step == "sharpen_tests"]
+    assert rec.calls == 1 and ask.reply and "[BEGIN CHANGED LINES]" in ask.messages[1]["content"]  # type: ignore[index]
+    assert round_.score_before == pytest.approx(2 / 6) and round_.shown == survivors[0].label
+    if round_.valid:  # the new tests joined the suite and ran on the candidate and the survivors
+        assert done.valid == 1 + round_.valid == done.candidate.total  # type: ignore[union-attr]
+        assert done.mutation.killed == 2 + round_.killed and done.pass_ratio is not None
+    else:
+        assert round_.reason, round_
+    print(round_, done.pass_ratio)
+
+
+def test_a_multi_model_jury_of_the_embedded_model_and_a_second_endpoint(tmp_path: Path) -> None:
+    """``--team S1,S1@second --jury-model second=fake@URL``: S1 asks the embedded model through
+    its real server, S1@second a second OpenAI-compatible server (a fake one on 127.0.0.1, which
+    answers 80); the verdict keeps them apart and merges both."""
+    from fake_openai import FakeOpenAI
+
+    with FakeOpenAI() as second:
+        res = run_cli("judge", str(EXAMPLES / "code_generation.json"), "--json", "--team", "S1,S1@second",
+                      "--jury-model", f"second=fake@{second.base_url}", "--no-traces", cache=tmp_path / "c.sqlite")
+        assert res.returncode == 0, res.stderr
+        assert second.requests == 1
+    v = json.loads(res.stdout)
+    mine, theirs = v["strategies"]["direct"], v["strategies"]["direct@second"]
+    assert theirs["score"] == 80 and theirs["llm_calls"] == 1
+    assert mine["llm_calls"] >= 1 and mine["status"] in ("scored", "unscored")
+    assert MODEL_ALIAS in v["model"] and "fake@" in v["jury_models"]["second"]
+    if mine["status"] == "scored":
+        assert v["score"] == pytest.approx((mine["score"] + 80) / 2, abs=0.01)
+    else:  # an unreadable reply is unscored, never 0: the team is the other member
+        assert v["score"] == 80

@@ -38,6 +38,10 @@ def _opt(annotation: Any, default: Any, help: str, *decls: str, **kw: Any) -> in
 
 # how to reach the model (every command that calls it)
 MODEL_OPTIONS: dict[str, inspect.Parameter] = {
+    "jury_models": _opt(list[str] | None, None, (
+        "Another model for a multi-model jury, NAME=MODEL or NAME=MODEL@URL (repeatable); a member "
+        "S1@NAME is S1 asked of it (e.g. --jury-model second=qwen@http://127.0.0.1:8000/v1 --team S1,S1@second)."),
+        "--jury-model"),
     "model": _opt(str | None, None, (
         "'embedded' (default: local Qwen2.5-Coder-1.5B), 'embedded-inprocess', 'provider:name' "
         "(e.g. openai:gpt-4o-mini), or a model name with --base-url."), "--model", "-m"),

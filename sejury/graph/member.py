@@ -50,9 +50,10 @@ def member_node(s: StrategySpec, *, max_attempts: int, default_context: JudgeCon
     strategy = s.strategy
 
     async def node(task: MemberTask, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
-        ctx = runtime.context or default_context
-        if ctx is None:
+        run_ctx = runtime.context or default_context
+        if run_ctx is None:
             raise SejuryError("no judge context: pass context= to graph.ainvoke or build_graph")
+        ctx = run_ctx.for_model(s.model)  # a juror of a multi-model jury asks its own model
         sample, in_team, feed = task["sample"], task.get("in_team", True), task.get("feed")
         version_id = s.version_id()
         key = member_key(s, sample, ctx, feed)

@@ -183,6 +183,8 @@ def merge_verdict(state: JudgeState, ctx: JudgeContext) -> Verdict:
         prompt_tokens=sum(r.prompt_tokens for r in fresh),
         completion_tokens=sum(r.completion_tokens for r in fresh),
         seconds=round(time.perf_counter() - plan.started, 3),
-        model=ctx.llm.name, prompt_version=prompts_version(), metadata=sample.metadata,
+        model=ctx.llm.name, prompt_version=prompts_version(),
+        jury_models={n: c.name for n, c in ctx.models.items()
+                     if any(spec(s.value).model == n for s in plan.runnable)}, metadata=sample.metadata,
         problem_digest=sample.problem_digest(), repeat=current_repeat(),
     )

@@ -55,6 +55,19 @@ class ModelSettings(BaseModel):
                    structured=config.structured, model_path=config.model_path, timeout=config.timeout,
                    prompt_cache_mb=config.prompt_cache_mb)
 
+    @classmethod
+    def jury(cls, config: JudgeConfig) -> dict[str, ModelSettings]:
+        """The settings of a multi-model jury's other models (``--jury-model NAME=MODEL[@URL]``): the
+        judge's own (reply cap, temperature, timeout), with that model and server."""
+        from sejury.config import split_model
+
+        base = cls.of(config)
+        out = {}
+        for name, value in config.jury_models.items():
+            model, url = split_model(value)
+            out[name] = base.model_copy(update={"model": model, "base_url": url, "model_path": None})
+        return out
+
     def identity(self, name: str) -> str:
         """What the cache key knows of the model: the name and every setting that changes replies."""
         gen = {"t": self.temperature, "seed": self.seed, "max_tokens": self.max_tokens}

@@ -10,12 +10,14 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+from sejury import roster
 from sejury.strategies.base import (
     Kind,
     Outcome,
     Recorder,
     StrategySpec,
     all_specs,
+    derive,
     prompt_version,
     prompts_version,
     register,
@@ -31,6 +33,7 @@ def _load_builtin() -> None:
 
 
 _load_builtin()
+roster.set_deriver(derive)
 
 __all__ = ["Kind", "Outcome", "Recorder", "StrategySpec", "all_specs", "prompt_version", "prompts_version",
            "register", "spec", "unregister"]

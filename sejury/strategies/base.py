@@ -23,12 +23,15 @@ defined elsewhere is registered when its module runs ``register``.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from sejury import prompts, roster
 from sejury.context import JudgeContext
+from sejury.errors import InputError
 from sejury.roster import Kind, Strategy
 from sejury.schema import Sample, StrategyResult, Task
 from sejury.scoring import PARSER_VERSION, ParsedReply
@@ -105,18 +108,24 @@ class StrategySpec:
     joins_default: Callable[[Sample, bool], bool] | None = None  # (sample, execute): in that sample's default team
     detail_lines: Callable[[StrategyResult], list[str]] | None = None  # extra lines for the CLI's table
     prompt_root: str | None = None  # where its templates live when shipped outside sejury/prompts
+    model: str | None = None  # a jury model's name: this juror asks that model (``S1@second``; ``derive``)
 
     @property
     def strategy(self) -> Strategy:
         return Strategy(self.value)
 
+    @property
+    def prompts(self) -> str:
+        """Whose templates it fills: its own, or its base's when asked of a jury model (``S1@second``)."""
+        return self.value.partition("@")[0]
+
     def templates(self) -> list[str]:
-        return [prompts.template_path(self.value, task, step) for task in Task if task in self.tasks
+        return [prompts.template_path(self.prompts, task, step) for task in Task if task in self.tasks
                 for step in self.steps]
 
     def render(self, task: Task, step: str | None = None, **values: str | None) -> str:
         """Fill this strategy's template for ``task`` (and ``step``); see ``sejury.prompts``."""
-        return prompts.render(self.value, task, step, root=self.prompt_root, **values)
+        return prompts.render(self.prompts, task, step, root=self.prompt_root, **values)
 
     def version_id(self) -> str:
         """Part of the cache key: a digest of its templates, partials and parsers, or ``version``."""
@@ -179,6 +188,42 @@ def spec(strategy: str) -> StrategySpec:
         raise KeyError(f"no strategy {strategy!r} is registered") from None
 
 
+MODEL_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+
+
+def derive(name: str) -> Strategy | None:
+    """``S1@second``: the juror S1 asked of the jury model named ``second`` (a multi-model jury).
+    Registered on first use, with its feeders asked of the same model (``S5-exec@second`` reads
+    ``S5@second``'s tests); its prompts, parsers and version are its base's.  None when ``name``
+    has no ``@`` or its base is unknown; InputError for a juror that asks no model."""
+    base_name, _, model = name.strip().lower().partition("@")
+    if not model:
+        return None
+    if not MODEL_NAME.fullmatch(model):
+        raise InputError(f"{name!r}: a jury model's name is a letter, then letters, digits, - or _ (at most 32)",
+                         field="team")
+    try:
+        base = spec(roster.parse_strategy(base_name).value)
+    except InputError:
+        return None
+    if base.model is not None:
+        raise InputError(f"{name!r}: {base.paper_name} already names its model", field="team")
+    if base.kind not in (Kind.LLM, Kind.BASELINE) and not base.feeders:
+        raise InputError(f"{name!r}: {base.paper_name} calls no model, so there is nothing to ask of {model!r}",
+                         field="team")
+    value = f"{base.value}@{model}"
+    if value in _SPECS:
+        return _SPECS[value].strategy
+    for feeder in base.feeders:
+        derive(f"{feeder}@{model}")
+    register(dataclasses.replace(
+        base, value=value, paper_name=f"{base.paper_name}@{model}", aliases=(), model=model,
+        feeders=tuple(f"{f}@{model}" for f in base.feeders), rank=base.rank + 0.001,
+        version=base.version_id, default_member=False, opt_in=True, joins_default=None,
+        summary=f"{base.summary} (asked of the jury model {model!r})"))
+    return _SPECS[value].strategy
+
+
 def all_specs() -> list[StrategySpec]:
     """Every registered spec, in rank order."""
     return [_SPECS[s.value] for s in Strategy]
@@ -195,7 +240,7 @@ def prompts_version() -> str:
 
     h = hashlib.sha256()
     for s in all_specs():
-        if s.steps:
+        if s.steps and s.model is None:  # a juror asked of another model has its base's prompts
             h.update(s.version_id().encode())
     return h.hexdigest()[:12]
 
