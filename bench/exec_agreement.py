@@ -31,9 +31,9 @@ from typing import Any
 
 from sejury import Judge, Sample
 from sejury.io import RunFile
-from sejury.schema import team_mean
 from sejury.stats import bootstrap_ci, correlate
 
+NAMES = {"test_pass": "S5-exec", "test_diff": "S5-diff", "test_fuzz": "S5-fuzz", "executability": "S5-runs"}
 JURORS = {"test_pass": "S5-exec", "test_diff": "S5-diff", "mean": "mean of both (weighted)"}
 TABLE_HEAD = ("| language | juror | n | unscored | tau | rho | avg(tau, rho) [95 % CI] | wrong accepted |\n"
               "| --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -46,18 +46,18 @@ def draw(data: Path, language: str, n: int, seed: int) -> list[Sample]:
 
 
 def _score(verdict: dict[str, Any] | None, juror: str) -> tuple[float | None, str]:
-    """A juror's score in a verdict ("mean" = of S5-exec and S5-diff, either alone when the other
-    is unscored) and, when unscored, why."""
+    """A juror's score in a verdict ("mean": the verdict's own, the team's weighted mean of the
+    members that scored) and, when unscored, why."""
     jurors = (verdict or {}).get("strategies", {})
     if juror != "mean":
         r = jurors.get(juror, {})
         return (None if r.get("score") is None else float(r["score"])), (r.get("detail") or "not judged")
-    pairs = [(x, float(jurors.get(j, {}).get("weight", 1.0))) for j in ("test_pass", "test_diff")
-             if (x := _score(verdict, j)[0]) is not None]
-    return team_mean([x for x, _ in pairs], [w for _, w in pairs]), _score(verdict, "test_pass")[1]
+    score = (verdict or {}).get("score")  # the supervisor's merge: the team's weighted mean
+    return (None if score is None else float(score)), _score(verdict, "test_pass")[1]
 
 
-def report(language: str, samples: list[Sample], path: Path, juror: str = "test_pass") -> str:
+def report(language: str, samples: list[Sample], path: Path, juror: str = "test_pass",
+           names: dict[str, str] | None = None) -> str:
     verdicts = {v["sample_id"]: v for v in map(json.loads, path.read_text().splitlines())}
     pred, gold, why = [], [], collections.Counter[str]()
     wrong = wrong_accepted = 0
@@ -76,7 +76,8 @@ def report(language: str, samples: list[Sample], path: Path, juror: str = "test_
     ci = bootstrap_ci(pred, gold, lambda x: x.mean, seed=0) if len(pred) > 2 else None
     unscored = len(samples) - len(pred)
     interval = f"[{ci.low:.2f}, {ci.high:.2f}]" if ci and math.isfinite(ci.low) else "-"
-    line = (f"| {language} | {JURORS[juror]} | {len(samples)} | {unscored} ({100 * unscored / len(samples):.0f} %) | "
+    name = (names or JURORS)[juror]
+    line = (f"| {language} | {name} | {len(samples)} | {unscored} ({100 * unscored / len(samples):.0f} %) | "
             f"{c.tau:.2f} | {c.rho:.2f} | **{c.mean:.2f}** {interval} | {wrong_accepted}/{wrong} |")
     reasons = "; ".join(f"{k} ({n})" for k, n in why.most_common(4))
     return line + (f"\n|  | | unscored because: {reasons} | | | | | |" if reasons else "")
@@ -108,8 +109,10 @@ def mutation_summary(language: str, path: Path) -> str:
 
 async def main(args: argparse.Namespace) -> None:
     out = Path(args.out)
-    judge = Judge(args.model, team="S5-exec,S5-diff", execute=True, mutation_check=args.mutation_check,
+    judge = Judge(args.model, team=args.team, execute=True, mutation_check=args.mutation_check,
                   mutation_rounds=args.mutation_rounds)
+    jurors = {s.value: NAMES.get(s.value, s.paper_name) for s in judge.config.team or []}  # type: ignore[union-attr]
+    jurors["mean"] = "team: mean of these (weighted)" if len(jurors) > 2 else JURORS["mean"]
     rows, mutation = [], []
     try:
         for language in args.langs.split(","):
@@ -120,13 +123,13 @@ async def main(args: argparse.Namespace) -> None:
                 failed = await judge.judge_into(todo, run, concurrency=2, trace=False)
             finally:
                 run.close()
-            rows += [report(language, samples, out / f"exec-{language}.jsonl", juror) for juror in JURORS]
+            rows += [report(language, samples, out / f"exec-{language}.jsonl", juror, jurors) for juror in jurors]
             if args.mutation_check:
                 mutation.append(mutation_summary(language, out / f"exec-{language}.jsonl"))
             print(f"{language}: {len(todo)} judged now, {failed} failed", flush=True)
     finally:
         await judge.aclose()
-    print(f"\n## S5-exec and S5-diff against the test outcomes ({args.n} rows per set, seed {args.seed}, model "
+    print(f"\n## {args.team} against the test outcomes ({args.n} rows per set, seed {args.seed}, model "
           f"{judge.llm.name})\n")
     print(TABLE_HEAD)
     print("\n".join(rows))
@@ -143,6 +146,7 @@ if __name__ == "__main__":
     ap.add_argument("--data", default=str(Path(__file__).resolve().parent.parent.parent / "shared" / "data"))
     ap.add_argument("--out", default="bench-runs")
     ap.add_argument("--model", default="embedded")
+    ap.add_argument("--team", default="S5-exec,S5-diff", help="evidence jurors, e.g. S5-exec,S5-diff,S5-fuzz")
     ap.add_argument("--mutation-check", type=int, default=0)
     ap.add_argument("--mutation-rounds", type=int, default=1)
     asyncio.run(main(ap.parse_args()))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -16,9 +17,11 @@ from fakes import GOOD_REPLIES, step_of_text
 
 
 class FakeOpenAI:
-    def __init__(self, latency: float = 0.0, replies: dict[str, str] | None = None) -> None:
+    def __init__(self, latency: float = 0.0,
+                 replies: dict[str, str | Callable[[str], str]] | None = None) -> None:
         self.latency = latency
-        self.replies = {**GOOD_REPLIES, **(replies or {})}  # by step (``fakes.step_of_text``)
+        # by step (``fakes.step_of_text``): the reply, or a function of the user prompt giving it
+        self.replies: dict[str, str | Callable[[str], str]] = {**GOOD_REPLIES, **(replies or {})}
         self.requests = 0
         self.bodies: list[dict[str, Any]] = []  # every request body, as sent
         self._lock = threading.Lock()
@@ -39,7 +42,8 @@ class FakeOpenAI:
                 time.sleep(parent.latency)
                 msgs = body["messages"]
                 user = next(m["content"] for m in msgs if m["role"] == "user")
-                text = parent.replies[step_of_text(user, len(msgs))]
+                reply = parent.replies[step_of_text(user, len(msgs))]
+                text = reply if isinstance(reply, str) else reply(user)
                 self._send({
                     "id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": body["model"],
                     "choices": [{"index": 0, "finish_reason": "stop",

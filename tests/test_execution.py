@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import pytest
@@ -310,3 +311,50 @@ async def test_a_weak_suite_counts_by_its_mutation_score_in_the_team_mean(sandbo
     assert ex_juror.score == 100 and ex_juror.weight == pytest.approx(round(2 / 6, 4)) and s1.weight == 1
     assert s1.score == 80
     assert v.score == pytest.approx((80 + 100 * ex_juror.weight) / (1 + ex_juror.weight), abs=0.01)
+
+
+def test_input_mutation_keeps_types_and_never_repeats_a_seed() -> None:
+    from sejury.execution.fuzz import mutate_inputs, mutations, render_call, seed_calls
+
+    tests = "assert count_above([1, 5, 7], 4) == 2\nassert count_above(xs=[], t=0) == 0\nassert count_above(y, 1)\n"
+    seeds = seed_calls(tests, "count_above")
+    assert seeds == [(([1, 5, 7], 4), ()), ((), (("xs", []), ("t", 0)))]  # count_above(y, 1): not literal
+    made = mutate_inputs(seeds, 30, seed=1)
+    shown = {render_call("f", c) for c in made}
+    assert len(made) == len(shown) == 30 and not shown & {render_call("f", c) for c in seeds}
+    for args, kwargs in made:
+        values = [*args, *(v for _, v in kwargs)]
+        assert len(values) == 2 and isinstance(values[0], list) and isinstance(values[1], int)
+    assert mutate_inputs(seeds, 30, seed=1) == made  # a seeded draw
+    assert mutations(True, random.Random(0)) == [False] and mutations(None, random.Random(0)) == []
+    assert "" in mutations("ab", random.Random(0)) and 10 ** 7 not in mutations(10 ** 6, random.Random(0))
+    assert seed_calls("assert f(1) == 2\nassert f(2", "f") == [((1,), ())]  # cut off mid-line: line by line
+
+
+async def test_s5_fuzz_catches_a_wrong_candidate_that_passes_every_test(sandbox: DockerSandbox) -> None:
+    """S5's one test has no element equal to the threshold, so ``>=`` passes it (S5-exec 100);
+    S5-fuzz mutates its arguments (the threshold off by one, an element changed, ...), the
+    reference answers, and the ``>=`` candidate disagrees on some of them; a right candidate
+    written another way agrees on all."""
+    one = "```python\nassert count_above([1, 5, 7], 4) == 2\n```"
+    model = ScriptedChatModel(script=script(one))
+    judge = Judge(model, team=["S5-exec", "S5-fuzz"], cache=False, execute=True, sandbox=sandbox)
+
+    def count(candidate: str) -> Sample:
+        return Sample(id="f", task="code_generation", language="python", problem=COUNT_PROBLEM,
+                      candidate=candidate, reference=COUNT_REF)
+
+    wrong = await judge.ajudge(count(WRONG_COUNT))
+    fuzz = wrong.strategies["test_fuzz"]
+    assert wrong.strategies["test_pass"].score == 100
+    assert fuzz.status is Status.SCORED and fuzz.score is not None and fuzz.score < 100, fuzz
+    a = fuzz.artifacts
+    assert (a["seeds"], a["made"]) == (1, 30) and 0 < a["inputs"] <= 30 and a["agreed"] < a["inputs"]
+    assert a["mismatches"] and fuzz.llm_calls == 0
+    right = await judge.ajudge(count("    return sum(1 for x in xs if t < x)\n"))
+    assert right.strategies["test_fuzz"].score == 100 and right.score == 100
+    js = await judge.ajudge(Sample(id="j", task="code_generation", language="javascript", problem="add(a, b)",
+                                   candidate="function add(a, b) { return a + b; }",
+                                   reference="function add(a, b) { return a + b; }"))
+    assert js.strategies["test_fuzz"].status is Status.UNSCORED
+    assert "Python-only" in (js.strategies["test_fuzz"].detail or "")

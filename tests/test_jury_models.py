@@ -5,6 +5,7 @@ with a second endpoint in ``test_embedded``)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -120,3 +121,30 @@ def test_calibration_weighs_a_second_models_members_like_any_other(tmp_path: Pat
     assert [second] in teams and [Strategy.DIRECT, second] in teams
     best = max(teams, key=lambda t: score_team(recs, t).mean)
     assert best == [second] and score_team(recs, [second]).mean == pytest.approx(1.0)
+
+
+def test_calibrate_judges_the_labelled_set_with_a_second_models_member_too(tmp_path: Path) -> None:
+    """``sejury calibrate DATA --also S1@second --jury-model second=...``: the labelled draw is
+    judged by every juror and by S1 of the second server, whose S1 tracks the grades here (the
+    first server's is a constant), so calibration chooses it."""
+    data = tmp_path / "data.jsonl"
+    grades = [0, 4, 1, 3, 2, 4, 0, 2]
+    data.write_text("".join(json.dumps({"id": f"s{i}", "task": "code_generation", "language": "python",
+                                        "problem": f"Write f{i}(x) returning x + {g}.",
+                                        "candidate": f"def f{i}(x):\n    return x + {g}\n", "human_score": g})
+                            + "\n" for i, g in enumerate(grades)))
+
+    def graded(user: str) -> str:  # the second server's S1 reads the grade off the problem: x + g is 25 * g
+        grade = int(re.search(r"returning x \+ (\d)", user).group(1))  # type: ignore[union-attr]
+        return f"Score: {25 * grade}"
+
+    with FakeOpenAI() as first, FakeOpenAI(replies={"direct": graded}) as second:
+        res = run_cli("calibrate", str(data), "--n", "6", "--rest", "2", "--also", "S1@second",
+                      "--model", "fake", "--base-url", first.base_url, "--jury-model", f"second=fake@{second.base_url}",
+                      "--no-cache", "--no-traces", "--workdir", str(tmp_path / "cal"), "-o", str(tmp_path / "t.json"))
+        assert res.exit_code == 0, res.output
+        assert second.requests == len(grades)  # S1@second on the 6 labelled and then the 2 held out
+    labelled = [json.loads(x) for x in (tmp_path / "cal" / "labelled.jsonl").read_text().splitlines()]
+    assert all("direct@second" in v["strategies"] for v in labelled)
+    team = json.loads((tmp_path / "t.json").read_text())
+    assert "direct@second" in team["strategies"], team

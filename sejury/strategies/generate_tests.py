@@ -225,6 +225,13 @@ def feed_digest(result: StrategyResult) -> str:
     or why there are none; their cache keys must change when any does (an unscored S5-exec once
     kept a stale reason from its cache)."""
     value: Any = result.artifacts.get("execution")
+    tests = result.artifacts.get("tests")
+    if isinstance(tests, str) and tests:  # S5-fuzz mutates the calls in the tests themselves
+        return f"tests:{hashlib.sha256(tests.encode()).hexdigest()[:12]}|{_execution_digest(value)}"
+    return _execution_digest(value)
+
+
+def _execution_digest(value: Any) -> str:
     if isinstance(value, dict):  # old string records (execution off) never fed S5-exec
         if value.get("pass_ratio") is not None:
             diff = value.get("differential")

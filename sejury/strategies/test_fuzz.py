@@ -1,0 +1,95 @@
+"""S5-fuzz: the candidate against the reference on inputs nobody wrote (no extra LLM call).
+
+A weak model writes few tests, and a wrong candidate that passes them all is the commonest way a
+judge is fooled.  S5-fuzz takes the calls of the problem's function in S5's tests as seeds and
+makes up to ``FUZZ_INPUTS`` new inputs from them by EvalPlus's type-aware mutation
+(``execution/fuzz.py``: an integer off by one, a list emptied or reversed, a string shortened,
+...).  The reference answers them in the sandbox (an input it raises or hangs on is dropped, as
+outside the problem's domain) and the score is ``100 * agreed / inputs``: the share on which the
+candidate returns the reference's value.  Python only so far; elsewhere it is unscored and says
+so.  Inputs that are legal for the reference may still lie outside the problem's stated domain,
+where a correct candidate may differ: calibration weighs it with the others.
+"""
+
+from __future__ import annotations
+
+from sejury.context import JudgeContext
+from sejury.execution.differential import Mismatch, compare, record_calls, recorded_function
+from sejury.execution.evidence import programs
+from sejury.execution.fuzz import mutate_inputs, render_call, seed_calls
+from sejury.execution.languages import Suite
+from sejury.execution.patching import PatchError
+from sejury.execution.runner import run_suite
+from sejury.schema import Sample, StrategyResult, Task
+from sejury.scoring import ParsedReply
+from sejury.strategies import generate_tests
+from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register
+
+FUZZ_INPUTS = 30
+FUZZ_TIMEOUT = 60.0  # the whole run of the inputs; each input has the harness's 5 s
+
+
+def applies(sample: Sample) -> str | None:
+    if sample.task is not Task.CODE_GENERATION:
+        return "input mutation is for code generation"
+    return generate_tests.applies(sample)
+
+
+async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
+    if sample.language != "python":
+        return Outcome(None, detail=f"type-aware input mutation is Python-only so far, not {sample.language}")
+    if feed is None or not feed.artifacts.get("tests"):
+        return Outcome(None, detail="S5 wrote no tests, so there are no seed inputs")
+    if ctx.sandbox is None:
+        return Outcome(None, detail="no sandbox configured")
+    function = recorded_function(sample.problem)
+    if function is None:
+        return Outcome(None, detail="the problem declares no function returning a value")
+    seeds = seed_calls(str(feed.artifacts["tests"]), function)
+    if not seeds:
+        return Outcome(None, detail=f"no call of {function} with literal arguments in S5's tests")
+    inputs = mutate_inputs(seeds, FUZZ_INPUTS, seed=int(sample.content_hash()[:8], 16))
+    if not inputs:
+        return Outcome(None, detail=f"the arguments of {function} in S5's tests have no type with mutation rules")
+    try:
+        reference, candidate, why_not = programs(sample.task.value, sample.language, sample.problem,
+                                                 sample.reference or "", sample.candidate, sample.metadata)
+    except PatchError as exc:
+        return Outcome(None, detail=str(exc))
+    units = [record_calls(render_call(function, c), i, function) for i, c in enumerate(inputs)]
+    suite = Suite("", units)
+    on_ref = await run_suite(ctx.sandbox, sample.language, reference, suite, timeout=FUZZ_TIMEOUT)
+    if not on_ref.loaded:
+        return Outcome(None, detail="the reference does not load in the sandbox, so it answers no input")
+    artifacts: dict[str, object] = {"seeds": len(seeds), "made": len(inputs), "function": function}
+    if candidate is None:
+        return Outcome(ParsedReply(score=0.0), detail=why_not, artifacts={**artifacts, "inputs": 0, "agreed": 0})
+    on_cand = await run_suite(ctx.sandbox, sample.language, candidate, suite, timeout=FUZZ_TIMEOUT)
+    diff = compare(function, units, on_ref.values, on_cand.values, set(range(len(units))),
+                   dict(enumerate(on_cand.reasons)))
+    artifacts |= {"inputs": diff.inputs, "agreed": diff.agreed, "loads": on_cand.loaded,
+                  "mismatches": [m.model_dump() for m in diff.mismatches]}
+    if diff.ratio is None:
+        return Outcome(None, detail=f"the reference raised or hung on every one of the {len(inputs)} new inputs",
+                       artifacts=artifacts)
+    return Outcome(ParsedReply(score=round(100 * diff.ratio, 2)), artifacts=artifacts)
+
+
+def detail_lines(result: StrategyResult) -> list[str]:
+    a = result.artifacts
+    if "agreed" not in a:
+        return []
+    lines = [f"candidate returned the reference's values on {a['agreed']}/{a['inputs']} new inputs of "
+             f"{a['function']} (mutated from {a['seeds']} of S5's calls; {a['made']} made)"]
+    for m in map(Mismatch.model_validate, a.get("mismatches", [])[:2]):
+        theirs, mine = m.shown()
+        lines.append(f"differs: {m.test[:120]} -> reference {theirs[:60]}, candidate {mine[:60]}")
+    return lines
+
+
+SPEC = register(StrategySpec(
+    value="test_fuzz", paper_name="S5-fuzz", aliases=("fuzz",), kind=Kind.EVIDENCE, run=run, rank=54,
+    version=lambda: f"fuzz-1|{FUZZ_INPUTS}", applies=applies, needs_execute=True, feeders=("generate_tests",),
+    detail_lines=detail_lines,
+    summary="the share of new inputs (S5's calls, mutated by type) on which the candidate returns the "
+            "reference's value"))
