@@ -273,10 +273,11 @@ async def test_a_weak_suite_gets_a_second_round_against_a_survivor_and_the_wrong
     assert (ex["valid"], ex["generated"]) == (3, 6)
     assert ex["candidate"]["total"] == 3 and ex["candidate"]["passed"] == 2  # [3, 3] > 3 counts 2, not 0
     assert v.strategies["test_pass"].score == pytest.approx(66.67)
-    # the model saw the change, the tests so far, and never the candidate
+    # the model saw the change, and neither the tests so far nor the candidate
     ask = next(e for e in r.trace if e.step == "sharpen_tests")
     text = ask.messages[1]["content"]  # type: ignore[index]
-    assert "[BEGIN CHANGED LINES]" in text and "count_above([], 0) == 0" in text and WRONG_COUNT not in text
+    assert "[BEGIN CHANGED LINES]" in text and "-        if x > t:" in text and "+        if x >= t:" in text
+    assert "count_above([], 0) == 0" not in text and WRONG_COUNT not in text  # not the tests: a small model copies them
     assert [e.step for e in r.trace if e.kind == "sandbox_run"][-1] == "sharpen_on_reference"
     assert r.llm_calls == 3  # write, predict, and the one second round
     lines = "\n".join(detail_lines(r))
@@ -314,7 +315,7 @@ async def test_a_weak_suite_counts_by_its_mutation_score_in_the_team_mean(sandbo
 
 
 def test_input_mutation_keeps_types_and_never_repeats_a_seed() -> None:
-    from sejury.execution.fuzz import mutate_inputs, mutations, render_call, seed_calls
+    from sejury.execution.fuzz import fits, mutate_inputs, mutations, render_call, seed_calls
 
     tests = "assert count_above([1, 5, 7], 4) == 2\nassert count_above(xs=[], t=0) == 0\nassert count_above(y, 1)\n"
     seeds = seed_calls(tests, "count_above")
@@ -329,6 +330,16 @@ def test_input_mutation_keeps_types_and_never_repeats_a_seed() -> None:
     assert mutations(True, random.Random(0)) == [False] and mutations(None, random.Random(0)) == []
     assert "" in mutations("ab", random.Random(0)) and 10 ** 7 not in mutations(10 ** 6, random.Random(0))
     assert seed_calls("assert f(1) == 2\nassert f(2", "f") == [((1,), ())]  # cut off mid-line: line by line
+    # the seeds' domain: no negative number, empty string or container, or new character where none was
+    assert not fits(-1, [3, 4]) and not fits(0, [3, 4]) and fits(0, [0, 3]) and fits(-2, [-1, 3])
+    assert not fits("a2", ["01", "1"]) and fits("10", ["01"]) and not fits("", ["01"]) and fits("", ["", "1"])
+    assert not fits([], [[1]]) and not fits([0], [[1, 2]]) and fits([2, 1], [[1, 2]])
+    xor = mutate_inputs(seed_calls("assert string_xor('010', '110') == '100'", "string_xor"), 30, seed=2)
+    assert xor and all(len(a) == len(b) and set(a + b) <= {"0", "1"} for (a, b), _ in xor)
+    for args, kwargs in made:  # every input made fits: count_above's seeds have t >= 0, lists of positives
+        values = dict(kwargs)
+        xs, t = (args[0], args[1]) if args else (values["xs"], values["t"])
+        assert t >= 0 and all(x >= 0 for x in xs)
 
 
 async def test_s5_fuzz_catches_a_wrong_candidate_that_passes_every_test(sandbox: DockerSandbox) -> None:

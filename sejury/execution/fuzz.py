@@ -8,9 +8,15 @@ The seeds are the calls of the problem's function in S5's tests whose arguments 
 - ``list`` / ``tuple``: emptied, reversed, an element dropped, duplicated or mutated in turn;
 - ``dict``: emptied, an entry dropped, a value mutated; ``set``: emptied, an element dropped.
 
+A new input must also stay inside the domain the seeds show, argument by argument (EvalPlus
+filters with hand-written contracts; we have none, so the seeds stand in): a number is not
+negative (not zero) when no seed's is; a string or container is not empty when no seed's is; a
+string uses only characters the seeds' strings use; a container's elements follow the same rules
+against the seeds' elements; two arguments of equal length in every seed keep equal lengths.
 The reference answers every new input (its value is the expected one; an input it raises on or
-hangs on is left out, as outside the problem's domain) and the candidate must agree: the
-differential comparison of ``differential.py``.  A seeded draw keeps the inputs repeatable.
+hangs on is left out) and the candidate must agree: the differential comparison of
+``differential.py``.  A seeded draw keeps the inputs repeatable.  The seeds are the model's own
+inputs, so an out-of-domain seed (a triangle with negative sides) widens the domain too.
 """
 
 from __future__ import annotations
@@ -135,13 +141,15 @@ def mutations(value: Any, rng: random.Random, depth: int = 0) -> list[Any]:
 def mutate_inputs(seeds: list[Args], n: int, seed: int = 0, generations: int = 3) -> list[Args]:
     """Up to ``n`` new inputs: one argument of one seed changed by a type-keeping rule, the seeds
     taken in turn; when they run out, the inputs made so far are mutated again (EvalPlus iterates
-    the same way), up to ``generations`` deep.  Never a seed itself or an input already made."""
+    the same way), up to ``generations`` deep.  Never a seed itself or an input already made, and
+    only inputs that ``fits`` the seeds' domain."""
     rng = random.Random(seed)
     seen = {render_call("f", s) for s in seeds}
+    domain = _domain(seeds)
     out: list[Args] = []
     parents = seeds
     for _ in range(generations):
-        made = _one_generation(parents, n - len(out), rng, seen)
+        made = _one_generation(parents, n - len(out), rng, seen, domain, equal_lengths(seeds))
         out += made
         if len(out) >= n or not made:
             break
@@ -149,14 +157,76 @@ def mutate_inputs(seeds: list[Args], n: int, seed: int = 0, generations: int = 3
     return out
 
 
-def _one_generation(parents: list[Args], n: int, rng: random.Random, seen: set[str]) -> list[Args]:
+def fits(value: Any, seen: list[Any]) -> bool:
+    """Is ``value`` inside the domain the seeds' values ``seen`` (at the same place) show?"""
+    if not seen:
+        return True
+    if isinstance(value, bool) or value is None:
+        return True
+    if isinstance(value, (int, float)):
+        nums = [x for x in seen if isinstance(x, (int, float)) and not isinstance(x, bool)]
+        if nums and all(x > 0 for x in nums) and value <= 0:
+            return False
+        return not (nums and all(x >= 0 for x in nums) and value < 0)
+    if isinstance(value, str):
+        strs = [x for x in seen if isinstance(x, str)]
+        if strs and all(strs) and not value:
+            return False
+        return not strs or set(value) <= set().union(*map(set, strs))
+    if isinstance(value, (list, tuple, set, frozenset, dict)):
+        same = [x for x in seen if isinstance(x, type(value))]
+        if same and all(same) and not value:
+            return False
+        items = list(value.values()) if isinstance(value, dict) else list(value)
+        pooled = [y for x in same for y in (x.values() if isinstance(x, dict) else x)]
+        return all(fits(y, pooled) for y in items)
+    return True
+
+
+def _domain(seeds: list[Args]) -> tuple[dict[int, list[Any]], dict[str, list[Any]]]:
+    """The seeds' values at each place: by position, and by keyword."""
+    by_pos: dict[int, list[Any]] = {}
+    by_name: dict[str, list[Any]] = {}
+    for args, kwargs in seeds:
+        for i, a in enumerate(args):
+            by_pos.setdefault(i, []).append(a)
+        for name, a in kwargs:
+            by_name.setdefault(name, []).append(a)
+    return by_pos, by_name
+
+
+def equal_lengths(seeds: list[Args]) -> list[tuple[int, int]]:
+    """The positional arguments whose lengths are equal in every seed (``string_xor('01', '11')``)."""
+    sized = [args for args, _ in seeds]
+    if not sized:
+        return []
+    width = min(len(a) for a in sized)
+    pairs = []
+    for i in range(width):
+        for j in range(i + 1, width):
+            if all(isinstance(a[i], (str, list, tuple)) and isinstance(a[j], (str, list, tuple))
+                   and len(a[i]) == len(a[j]) for a in sized):
+                pairs.append((i, j))
+    return pairs
+
+
+def _keeps_lengths(args: tuple[Any, ...], pairs: list[tuple[int, int]]) -> bool:
+    return all(len(args[i]) == len(args[j]) for i, j in pairs if j < len(args))
+
+
+def _one_generation(parents: list[Args], n: int, rng: random.Random, seen: set[str],
+                    domain: tuple[dict[int, list[Any]], dict[str, list[Any]]],
+                    pairs: list[tuple[int, int]]) -> list[Args]:
+    by_pos, by_name = domain
     pool: list[list[Args]] = []
     for args, kwargs in parents:
         variants: list[Args] = []
         for i, a in enumerate(args):
-            variants += [((*args[:i], v, *args[i + 1:]), kwargs) for v in mutations(a, rng)]
+            variants += [((*args[:i], v, *args[i + 1:]), kwargs) for v in mutations(a, rng)
+                         if fits(v, by_pos.get(i, [])) and _keeps_lengths((*args[:i], v, *args[i + 1:]), pairs)]
         for j, (name, a) in enumerate(kwargs):
-            variants += [(args, (*kwargs[:j], (name, v), *kwargs[j + 1:])) for v in mutations(a, rng)]
+            variants += [(args, (*kwargs[:j], (name, v), *kwargs[j + 1:])) for v in mutations(a, rng)
+                         if fits(v, by_name.get(name, []))]
         rng.shuffle(variants)
         pool.append(variants)
     out: list[Args] = []

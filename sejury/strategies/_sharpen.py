@@ -81,7 +81,7 @@ async def _one_round(sample: Sample, ctx: JudgeContext, rec: Recorder, done: Tes
     round_ = SecondRound(shown=shown.label)
     user = prompts.render(
         PROMPT, sample.task, "sharpen", language=sample.language, problem=sample.problem,
-        reference=sample.reference, tests=done.valid_tests, change=change_shown(progs.reference, shown),
+        reference=sample.reference, change=change_shown(progs.reference, shown),
         test_style=prompts.test_style(sample.language),
         call=call_form(sample.language, sample.problem or sample.reference or "", sample.reference or ""))
     try:
