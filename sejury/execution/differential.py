@@ -94,6 +94,15 @@ class Mismatch(BaseModel):
         """The reference's and the candidate's values without the printed length."""
         return _LENGTH.sub("", self.reference), _LENGTH.sub("", self.candidate)
 
+    @classmethod
+    def lines(cls, recorded: list[dict[str, str]], most: int = 2) -> list[str]:
+        """The first mismatches a juror recorded (``artifacts["mismatches"]``), for the verdict's table."""
+        out = []
+        for m in map(cls.model_validate, recorded[:most]):
+            theirs, mine = m.shown()
+            out.append(f"differs: {m.test[:120]} -> reference {theirs[:60]}, candidate {mine[:60]}")
+        return out
+
 
 class DifferentialRun(BaseModel):
     """The candidate against the reference on the calls of S5's tests."""

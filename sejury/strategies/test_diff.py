@@ -53,10 +53,7 @@ def detail_lines(result: StrategyResult) -> list[str]:
     if "weight" in a:
         lines.append(f"its calls come from tests with mutation score {a['weight']:g}: that is its weight in the "
                      "team's mean")
-    for m in map(Mismatch.model_validate, a.get("mismatches", [])[:2]):
-        theirs, mine = m.shown()
-        lines.append(f"differs: {m.test[:120]} -> reference {theirs[:60]}, candidate {mine[:60]}")
-    return lines
+    return lines + Mismatch.lines(a.get("mismatches", []))
 
 
 SPEC = register(StrategySpec(

@@ -81,10 +81,7 @@ def detail_lines(result: StrategyResult) -> list[str]:
         return []
     lines = [f"candidate returned the reference's values on {a['agreed']}/{a['inputs']} new inputs of "
              f"{a['function']} (mutated from {a['seeds']} of S5's calls; {a['made']} made)"]
-    for m in map(Mismatch.model_validate, a.get("mismatches", [])[:2]):
-        theirs, mine = m.shown()
-        lines.append(f"differs: {m.test[:120]} -> reference {theirs[:60]}, candidate {mine[:60]}")
-    return lines
+    return lines + Mismatch.lines(a.get("mismatches", []))
 
 
 SPEC = register(StrategySpec(
