@@ -69,6 +69,28 @@ def test_team_score_is_the_mean_of_its_scored_members() -> None:
     assert alone.tau == pytest.approx(1 / 3) and alone.rho == pytest.approx(0.5)
 
 
+def test_against_pass_fail_labels_the_report_counts_the_wrong_candidates_accepted() -> None:
+    # labels 0/1 (a benchmark's test outcome): a score of 50 or more accepts the candidate
+    cases = [(1, 90, 80), (1, 40, 100), (0, 60, 70), (0, 10, 0), (0, 50, 20), (1, 70, 30)] * 4
+    recs = [Record(sample_id=str(i), task="code_generation", human=h, scores={S.DIRECT: d, S.RETHINK: r})
+            for i, (h, d, r) in enumerate(cases)]
+    t = score_team(recs[:6], [S.DIRECT])
+    # wrong: 60 (accepted), 10, 50 (accepted); right: 90, 40 (rejected), 70 -> 3 of 6 agree
+    assert (t.wrong, t.wrong_accepted, t.accuracy) == (3, 2, pytest.approx(3 / 6))
+    team = score_team(recs[:6], [S.DIRECT, S.RETHINK])  # means 85, 70, 65, 5, 35, 50
+    assert (team.wrong, team.wrong_accepted, team.accuracy) == (3, 1, pytest.approx(5 / 6))
+    # graded labels (a human scale): not counted
+    graded = [r.model_copy(update={"human": 2.0 + r.human}) for r in recs]
+    assert score_team(graded, [S.DIRECT]).wrong is None
+    cal = calibrate(recs, n_labelled=12, seed=3, resamples=50)
+    assert cal.evaluation is not None and cal.evaluation.wrong is not None
+    text = report(cal)
+    e = cal.evaluation
+    assert f"{e.wrong_accepted} of the {e.wrong} wrong candidates accepted" in text
+    assert "held-out wrong accepted | accuracy |" in text
+    assert "wrong candidates accepted" not in report(calibrate(graded, n_labelled=12, seed=3, resamples=50))
+
+
 def test_a_weighted_member_counts_by_its_weight_as_the_supervisor_merges_it(tmp_path: Path) -> None:
     """S5-exec standing on a weak suite (``--mutation-check``) carries its mutation score as its
     weight in the verdict; calibration's team score weighs it the same way (``team_mean``)."""

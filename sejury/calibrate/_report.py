@@ -5,12 +5,20 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from sejury.calibrate._select import Calibration
+from sejury.calibrate._select import ACCEPT, Calibration, TeamScore
 from sejury.schema import Strategy
 
 
 def _f(x: float) -> str:
     return "n/a" if not math.isfinite(x) else f"{x:.3f}"
+
+
+def _accepts(t: TeamScore) -> str:
+    """Against pass/fail labels: the wrong candidates accepted (a score of 50 or more), and accuracy."""
+    if t.wrong is None:
+        return ""
+    return (f" Against the pass/fail labels: {t.wrong_accepted} of the {t.wrong} wrong candidates accepted "
+            f"(scored {ACCEPT:.0f} or more), accuracy {_f(t.accuracy or 0.0)}.")
 
 
 def report(cal: Calibration, *, max_teams: int = 25) -> str:
@@ -28,7 +36,7 @@ def report(cal: Calibration, *, max_teams: int = 25) -> str:
         e = cal.evaluation
         ci = f" (95% bootstrap CI {_f(e.ci.low)} to {_f(e.ci.high)})" if e.ci else ""
         lines += ["", f"On the other {e.n} samples (labelled ones excluded): tau {_f(e.tau)}, rho {_f(e.rho)}, "
-                  f"mean {_f(e.mean)}{ci}."]
+                  f"mean {_f(e.mean)}{ci}.{_accepts(e)}"]
     rule = ("every team of two or more members with an S1 variant in it (the paper's rule)" if cal.protocol == "paper"
             else "every non-empty team: one juror alone, the evidence alone, or any mix")
     lines += ["", f"Candidate teams: {rule}; {len(cal.teams)} tried."]
@@ -41,16 +49,21 @@ def report(cal: Calibration, *, max_teams: int = 25) -> str:
     elif cheap:
         lines += ["", f"The team leans on non-LLM jurors ({names(cheap)}): on the labelled set they added to what "
                   "the model's own judgments could do."]
-    lines += ["", "## Each member alone", "", "| member | labelled tau | rho | mean | held-out mean | 95% CI |"
-              " calls/sample |", "| --- | --- | --- | --- | --- | --- | --- |"]
     held = {tuple(t.members): t for t in cal.evaluation_members}
+    binary = any(t.wrong is not None for t in cal.evaluation_members)
+    lines += ["", "## Each member alone", "", "| member | labelled tau | rho | mean | held-out mean | 95% CI |"
+              + (" held-out wrong accepted | accuracy |" if binary else "") + " calls/sample |",
+              "| --- | --- | --- | --- | --- | --- |" + (" --- | --- |" if binary else "") + " --- |"]
     for s in cal.strategies:
         h = held.get(tuple(s.members))
         ci = f"{_f(h.ci.low)} to {_f(h.ci.high)}" if h and h.ci else ""
+        verdicts = (f" {h.wrong_accepted}/{h.wrong} | {_f(h.accuracy or math.nan)} |" if h and h.wrong is not None
+                    else " | |") if binary else ""
         lines.append(f"| {names(s.members)} | {_f(s.tau)} | {_f(s.rho)} | {_f(s.mean)} | "
-                     f"{_f(h.mean) if h else ''} | {ci} | {s.llm_calls:.1f} |")
+                     f"{_f(h.mean) if h else ''} | {ci} |{verdicts} {s.llm_calls:.1f} |")
     if cal.all_members is not None:
-        lines += ["", f"All members merged, held out: mean {_f(cal.all_members.mean)} (ablation)."]
+        lines += ["", f"All members merged, held out: mean {_f(cal.all_members.mean)} (ablation)."
+                  + _accepts(cal.all_members)]
     shown = cal.teams[:max_teams]
     lines += ["", f"## Candidate teams on the labelled set (best first; {len(shown)} of {len(cal.teams)})", "",
               "| team | tau | rho | mean | calls/sample | tokens/sample |", "| --- | --- | --- | --- | --- | --- |"]

@@ -128,6 +128,10 @@ class TeamScore(BaseModel):
     llm_calls: float  # per sample
     tokens: float  # per sample
     ci: Interval | None = None  # bootstrap interval of the mean
+    # against pass/fail labels (every label 0 or 1, default protocol): a score of ACCEPT or more accepts
+    wrong: int | None = None  # the candidates the label calls wrong
+    wrong_accepted: int | None = None  # of them, the ones the team accepts
+    accuracy: float | None = None  # accepted == passed, over every scored candidate
 
 
 class Calibration(BaseModel):
@@ -186,6 +190,9 @@ def team_scores(records: Sequence[Record], members: Sequence[Strategy], *, proto
     return out
 
 
+ACCEPT = 50.0  # a score that accepts the candidate, against pass/fail labels
+
+
 def score_team(records: Sequence[Record], members: Sequence[Strategy], *, protocol: str = "default",
                round_mean: bool = False, ci: bool = False, resamples: int = 1000, seed: int = 0) -> TeamScore:
     pairs = team_scores(records, members, protocol=protocol, round_mean=round_mean)
@@ -198,8 +205,14 @@ def score_team(records: Sequence[Record], members: Sequence[Strategy], *, protoc
     tokens = sum(r.tokens.get(m, 0) for r, ms in zip(records, paid, strict=True) for m in ms) / n
     interval = bootstrap_ci(pred, gold, lambda x: x.mean, resamples=resamples, seed=seed) \
         if ci and pred and resamples > 0 else None
+    verdicts: dict[str, Any] = {}
+    if protocol == "default" and gold and all(g in (0.0, 1.0) for g in gold):
+        accepted = [p >= ACCEPT for p in pred]
+        verdicts = {"wrong": gold.count(0.0),
+                    "wrong_accepted": sum(a for a, g in zip(accepted, gold, strict=True) if g == 0.0),
+                    "accuracy": sum(a == (g == 1.0) for a, g in zip(accepted, gold, strict=True)) / len(gold)}
     return TeamScore(members=list(members), n=c.n, tau=c.tau, rho=c.rho, mean=c.mean, pearson=c.r, llm_calls=calls,
-                     tokens=tokens, ci=interval)
+                     tokens=tokens, ci=interval, **verdicts)
 
 
 def _paid(r: Record, members: Sequence[Strategy]) -> list[Strategy]:
