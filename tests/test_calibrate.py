@@ -131,6 +131,26 @@ def test_calibration_picks_the_informative_team_and_excludes_the_labelled(tmp_pa
     assert f"(best first; 2 of {len(cal.teams)})" in text and f"{len(cal.teams) - 2} more teams" in text
 
 
+def test_the_report_says_how_settled_the_choice_is_on_resamples_of_the_labelled_set(tmp_path: Path) -> None:
+    # direct tracks the grade closely: chosen again in (nearly) every resample
+    clear = calibrate(read_run(write(tmp_path, synthetic())), n_labelled=20, seed=7, resamples=200)
+    assert clear.stability_resamples == 200 and clear.stability[0].members == clear.chosen.members
+    assert clear.stability[0].share >= 0.9 and sum(s.share for s in clear.stability) == pytest.approx(1.0)
+    assert "do not settle the choice" not in report(clear)
+    # three jurors of pure noise: whichever wins on the 20, the resamples disagree
+    rng = random.Random(5)
+    noise = [verdict(i, rng.randint(0, 4), {"direct": rng.uniform(0, 100), "rethink": rng.uniform(0, 100),
+                                            "bleu": rng.uniform(0, 100)}) for i in range(40)]
+    vague = calibrate(read_run(write(tmp_path, noise)), n_labelled=20, seed=7, resamples=200)
+    mine = {tuple(s.members): s.share for s in vague.stability}.get(tuple(vague.chosen.members), 0.0)
+    assert mine < 0.5 and len(vague.stability) >= 3
+    text = report(vague)
+    assert f"Chosen again in {100 * mine:.0f} % of 200 bootstrap resamples" in text
+    assert "The labels do not settle the choice" in text
+    # the RQ experiments calibrate many times without intervals: no resamples, no line
+    assert calibrate(read_run(write(tmp_path, noise)), n_labelled=20, seed=7, resamples=0).stability == []
+
+
 def test_ties_go_to_the_cheaper_team() -> None:
     recs = [Record(sample_id=str(i), task="code_generation", human=i,
                    scores={S.DIRECT: i * 10, S.RETHINK: i * 10, S.BLEU: i * 10},

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from sejury.calibrate._select import ACCEPT, Calibration, TeamScore
+from sejury.calibrate._select import ACCEPT, STABILITY_TOP, Calibration, TeamScore
 from sejury.schema import Strategy
 
 
@@ -19,6 +19,23 @@ def _accepts(t: TeamScore) -> str:
         return ""
     return (f" Against the pass/fail labels: {t.wrong_accepted} of the {t.wrong} wrong candidates accepted "
             f"(scored {ACCEPT:.0f} or more), accuracy {_f(t.accuracy or 0.0)}.")
+
+
+def _stability(cal: Calibration, names: Callable[[Sequence[Strategy]], str]) -> list[str]:
+    """How settled the choice is: the share of bootstrap resamples of the labelled set each team won."""
+    if not cal.stability:
+        return []
+    won = {tuple(s.members): s.share for s in cal.stability}
+    mine = won.get(tuple(cal.chosen.members), 0.0)
+    others = ", ".join(f"{names(s.members)} {100 * s.share:.0f} %" for s in cal.stability
+                       if s.members != cal.chosen.members)[:400]
+    text = (f"**How settled is the choice?** Chosen again in {100 * mine:.0f} % of {cal.stability_resamples} "
+            f"bootstrap resamples of the labelled set (among its {STABILITY_TOP} best teams)"
+            + (f"; others first: {others}." if others else "."))
+    if mine < 0.5:
+        text += (" The labels do not settle the choice: these teams are equal within noise on this labelled "
+                 "set; more labels would tell them apart, and a held-out difference between them may be noise too.")
+    return ["", text]
 
 
 def report(cal: Calibration, *, max_teams: int = 25) -> str:
@@ -37,6 +54,7 @@ def report(cal: Calibration, *, max_teams: int = 25) -> str:
         ci = f" (95% bootstrap CI {_f(e.ci.low)} to {_f(e.ci.high)})" if e.ci else ""
         lines += ["", f"On the other {e.n} samples (labelled ones excluded): tau {_f(e.tau)}, rho {_f(e.rho)}, "
                   f"mean {_f(e.mean)}{ci}.{_accepts(e)}"]
+    lines += _stability(cal, names)
     rule = ("every team of two or more members with an S1 variant in it (the paper's rule)" if cal.protocol == "paper"
             else "every non-empty team: one juror alone, the evidence alone, or any mix")
     lines += ["", f"Candidate teams: {rule}; {len(cal.teams)} tried."]

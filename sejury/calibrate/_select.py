@@ -134,6 +134,13 @@ class TeamScore(BaseModel):
     accuracy: float | None = None  # accepted == passed, over every scored candidate
 
 
+class Share(BaseModel):
+    """How often a team came first in bootstrap resamples of the labelled set."""
+
+    members: list[Strategy]
+    share: float
+
+
 class Calibration(BaseModel):
     protocol: Literal["default", "paper"]
     task: Task
@@ -147,6 +154,9 @@ class Calibration(BaseModel):
     evaluation: TeamScore | None  # the chosen team on the other samples
     evaluation_members: list[TeamScore] = Field(default_factory=list)  # each member alone, the rest
     all_members: TeamScore | None = None  # every member merged, on the rest (an ablation)
+    # how settled the choice is: the teams that came first in resamples of the labelled set, most often first
+    stability: list[Share] = Field(default_factory=list)
+    stability_resamples: int = 0
     model: str = ""
     prompt_version: str = ""
 
@@ -254,6 +264,28 @@ def _rank_key(t: TeamScore) -> tuple[float, float, int]:
     return (-mean, t.llm_calls, len(t.members))
 
 
+STABILITY_TOP = 12  # the best teams on the labelled set that the resamples re-rank
+STABILITY_RESAMPLES = 200
+
+
+def selection_stability(labelled: Sequence[Record], teams: Sequence[TeamScore], *, resamples: int, seed: int,
+                        **kw: Any) -> list[Share]:
+    """Re-run the choice on ``resamples`` bootstrap resamples of the labelled records (among the
+    best ``STABILITY_TOP`` teams): the share of resamples each team came first in, most often first.
+    A chosen team that wins only a minority says the labels do not settle the choice."""
+    top = list(teams[:STABILITY_TOP])
+    if resamples <= 0 or len(labelled) < 3 or not top:
+        return []
+    rng = random.Random(seed)
+    wins: dict[tuple[Strategy, ...], int] = {}
+    for _ in range(resamples):
+        sample = [labelled[rng.randrange(len(labelled))] for _ in labelled]
+        best = min((score_team(sample, t.members, **kw) for t in top), key=_rank_key)
+        wins[tuple(best.members)] = wins.get(tuple(best.members), 0) + 1
+    ranked = sorted(wins.items(), key=lambda kv: -kv[1])
+    return [Share(members=list(m), share=k / resamples) for m, k in ranked]
+
+
 def calibrate(records: Sequence[Record], *, n_labelled: int = 20, seed: int = 0,
               protocol: Literal["default", "paper"] = "default", round_selection: bool = False,
               resamples: int = 1000, labelled: Sequence[int] | None = None) -> Calibration:
@@ -289,5 +321,8 @@ def calibrate(records: Sequence[Record], *, n_labelled: int = 20, seed: int = 0,
         evaluation_members=[score_team(rest, [m], round_mean=True, ci=True, resamples=resamples, seed=seed, **kw)
                             for m in members] if rest else [],
         all_members=score_team(rest, members, round_mean=True, **kw) if rest else None,
+        stability=selection_stability(chosen_set, teams, resamples=min(resamples, STABILITY_RESAMPLES), seed=seed,
+                                      round_mean=round_selection, **kw),
+        stability_resamples=min(resamples, STABILITY_RESAMPLES),
         model=first.model, prompt_version=first.prompt_version,
     )
