@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 
 from sejury.checks.mutation import WEAK_SUITE
 from sejury.execution.evidence import TestExecution
-from sejury.schema import Sample, Status, Task, Verdict
+from sejury.schema import Sample, Status, Task, TeamFile, Verdict
 
 if TYPE_CHECKING:
     from sejury.api import Judge
@@ -199,8 +199,18 @@ def _request(value: Any) -> Sample:
     return JudgeRequest.model_validate(value).sample()
 
 
+def default_policy(judge: Judge) -> ReviewPolicy:
+    """The default policy, passing at the team file's calibrated pass mark when it has one
+    (``sejury calibrate`` on pass/fail labels writes it), else at 50."""
+    team = judge.config.team
+    if isinstance(team, TeamFile) and team.threshold is not None:
+        return ReviewPolicy(threshold=team.threshold)
+    return ReviewPolicy()
+
+
 def as_runnable(judge: Judge, policy: ReviewPolicy | None = None) -> Runnable[Any, Feedback]:
     """A Runnable: a ``JudgeRequest`` (or a ``Sample``, or a dict of either) in, ``Feedback`` out."""
+    policy = policy or default_policy(judge)
 
     async def run(value: Any) -> Feedback:
         return feedback_of(await judge.ajudge(_request(value)), policy)
@@ -214,7 +224,7 @@ def as_runnable(judge: Judge, policy: ReviewPolicy | None = None) -> Runnable[An
 def as_tool(judge: Judge, policy: ReviewPolicy | None = None, *, name: str = "judge_code",
             description: str | None = None) -> StructuredTool:
     """A LangChain tool: the agent reads ``Feedback.text()``; the ``Feedback`` is the artifact."""
-    p = policy or ReviewPolicy()
+    p = policy or default_policy(judge)
 
     async def arun(**kwargs: Any) -> tuple[str, dict[str, Any]]:
         fb = feedback_of(await judge.ajudge(JudgeRequest(**kwargs).sample()), p)

@@ -19,7 +19,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from sejury.agent import ReviewPolicy
-from sejury.calibrate import Record, team_scores
+from sejury.calibrate import Record, best_threshold, team_scores
 from sejury.schema import Scale, Strategy
 from sejury.stats import cohen_kappa
 
@@ -112,14 +112,6 @@ def outcome(r: Record) -> bool | None:
     return None
 
 
-def _best_threshold(scored: Sequence[tuple[float, bool]]) -> float:
-    """The score threshold with the best accuracy on ``scored`` (ties: the lowest); 50 without data."""
-    if not scored:
-        return 50.0
-    cuts = sorted({s for s, _ in scored})
-    return max(cuts, key=lambda t: (sum((s >= t) == ok for s, ok in scored), -t))
-
-
 def _ece(scored: Sequence[tuple[float, bool]]) -> float:
     total, n = 0.0, len(scored)
     for b in range(ECE_BINS):
@@ -143,7 +135,7 @@ def binary(name: str, labelled: Sequence[Record], rest: Sequence[Record], member
     test = scored(rest)
     if not test:
         return None
-    threshold = _best_threshold(scored(labelled))
+    threshold = best_threshold(scored(labelled))
     tp = sum(s >= threshold and ok for s, ok in test)
     fp = sum(s >= threshold and not ok for s, ok in test)
     tn = sum(s < threshold and not ok for s, ok in test)
@@ -200,7 +192,7 @@ def review_flag(labelled: Sequence[Record], rest: Sequence[Record], members: Seq
     p = policy or ReviewPolicy()
     need = min(p.min_scored, len(members))
     graded = all(outcome(r) is None for r in rest)
-    threshold = _best_threshold([(s, o) for r, s in team_scores(labelled, members) if (o := outcome(r)) is not None])
+    threshold = best_threshold([(s, o) for r, s in team_scores(labelled, members) if (o := outcome(r)) is not None])
     n = flagged = flagged_wrong = unflagged_wrong = unscored = 0
     for r in rest:
         got = [r.scores[m] for m in members if m in r.scores]

@@ -238,6 +238,8 @@ class TeamFile(BaseModel):
     task: Task | None = None  # None: any task
     strategies: list[Strategy]
     calibration: dict[str, Any] = Field(default_factory=dict)  # written by `sejury calibrate`
+    # a pass mark calibrated on pass/fail labels: a score at or above it passes (the agent tool's default)
+    threshold: float | None = Field(None, ge=0, le=100)
 
     @field_validator("strategies", mode="before")
     @classmethod

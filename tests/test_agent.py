@@ -16,7 +16,7 @@ from sejury.api import run_sync
 from sejury.errors import InputError
 from sejury.execution.evidence import SuiteRun
 from sejury.execution.evidence import TestExecution as Execution
-from sejury.schema import Spread, Status, Strategy, StrategyResult, Task, Verdict
+from sejury.schema import Spread, Status, Strategy, StrategyResult, Task, TeamFile, Verdict
 
 MakeJudge = Callable[..., tuple[Judge, ScriptedChatModel]]
 
@@ -117,6 +117,21 @@ def test_the_runnable_takes_a_request_or_a_sample(make_judge: MakeJudge, codegen
         assert fb.score == expected and fb.passed is (fb.score is not None and fb.score >= 90)
     with pytest.raises(Exception, match="candidate"):
         r.invoke({"problem": "no candidate"})
+
+
+def test_a_team_file_with_a_calibrated_pass_mark_sets_the_default_policy(make_judge: MakeJudge,
+                                                                           codegen: Sample) -> None:
+    # direct scores 80: it passes at the default 50, fails at the team file's calibrated 85
+    plain, _ = make_judge(team="direct")
+    assert plain.as_runnable().invoke(codegen).passed is True
+    judge, _ = make_judge(team=TeamFile(strategies=[Strategy.DIRECT], threshold=85))
+    for fb in (judge.as_runnable().invoke(codegen),
+               Feedback.model_validate(judge.as_tool().invoke(
+                   {"name": "judge_code", "id": "c1", "type": "tool_call",
+                    "args": {"problem": codegen.problem, "candidate": codegen.candidate}}).artifact)):
+        assert (fb.score, fb.threshold, fb.passed) == (80, 85, False)
+    # a policy given explicitly wins over the team file's mark
+    assert judge.as_runnable(ReviewPolicy(threshold=70)).invoke(codegen).passed is True
 
 
 def test_every_judgment_gets_an_id_and_its_trace_is_stored(make_judge: MakeJudge, codegen: Sample) -> None:

@@ -131,6 +131,30 @@ def test_calibration_picks_the_informative_team_and_excludes_the_labelled(tmp_pa
     assert f"(best first; 2 of {len(cal.teams)})" in text and f"{len(cal.teams) - 2} more teams" in text
 
 
+def test_against_pass_fail_labels_the_pass_mark_is_chosen_on_the_labelled_set(tmp_path: Path) -> None:
+    # a juror whose right candidates score 100 and wrong ones 60-90 (they fail a test or two): at 50
+    # it accepts every wrong one; the pass mark with the best accuracy on the labelled set is 100
+    rng = random.Random(4)
+    rows = []
+    for i in range(40):
+        ok = i % 3 == 0
+        rows.append(verdict(i, 1.0 if ok else 0.0, {"direct": 100.0 if ok else rng.choice([60.0, 75.0, 90.0])},
+                            scale="0-1"))
+    cal = calibrate(read_run(write(tmp_path, rows)), n_labelled=20, seed=7, resamples=50)
+    assert cal.threshold == 100.0 and cal.evaluation is not None
+    e = cal.evaluation
+    assert (e.threshold, e.wrong_accepted, e.accuracy) == (100.0, 0, 1.0) and e.wrong
+    at_50 = score_team(read_run(write(tmp_path, rows)), [S.DIRECT])  # the default mark accepts every wrong one
+    assert at_50.threshold == 50.0 and at_50.wrong_accepted == at_50.wrong == 26
+    assert "at the pass mark 100 (chosen on the labelled set" in report(cal)
+    tf = cal.team_file()
+    assert tf.threshold == 100.0
+    assert TeamFile.model_validate_json(tf.model_dump_json()).threshold == 100.0
+    # graded labels: no pass mark
+    graded = [verdict(i, float(i % 5), {"direct": float(20 * (i % 5))}) for i in range(40)]
+    assert calibrate(read_run(write(tmp_path, graded)), n_labelled=20, seed=7, resamples=0).threshold is None
+
+
 def test_the_report_says_how_settled_the_choice_is_on_resamples_of_the_labelled_set(tmp_path: Path) -> None:
     # direct tracks the grade closely: chosen again in (nearly) every resample
     clear = calibrate(read_run(write(tmp_path, synthetic())), n_labelled=20, seed=7, resamples=200)

@@ -11,6 +11,7 @@ from sejury.calibrate._select import (
     Calibration,
     Record,
     TeamScore,
+    best_threshold,
     calibrate,
     candidate_teams,
     labelled_indices,
@@ -20,5 +21,5 @@ from sejury.calibrate._select import (
 )
 from sejury.calibrate._workflow import run
 
-__all__ = ["Calibration", "Record", "TeamScore", "calibrate", "candidate_teams", "labelled_indices", "read_run",
-           "report", "run", "score_team", "team_scores"]
+__all__ = ["Calibration", "Record", "TeamScore", "best_threshold", "calibrate", "candidate_teams", "labelled_indices",
+           "read_run", "report", "run", "score_team", "team_scores"]

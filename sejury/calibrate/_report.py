@@ -14,11 +14,13 @@ def _f(x: float) -> str:
 
 
 def _accepts(t: TeamScore) -> str:
-    """Against pass/fail labels: the wrong candidates accepted (a score of 50 or more), and accuracy."""
+    """Against pass/fail labels: the wrong candidates accepted at the pass mark, and accuracy."""
     if t.wrong is None:
         return ""
-    return (f" Against the pass/fail labels: {t.wrong_accepted} of the {t.wrong} wrong candidates accepted "
-            f"(scored {ACCEPT:.0f} or more), accuracy {_f(t.accuracy or 0.0)}.")
+    mark = ACCEPT if t.threshold is None else t.threshold
+    return (f" Against the pass/fail labels, at the pass mark {mark:.4g} (chosen on the labelled set for best "
+            f"accuracy; a score at or above it passes): {t.wrong_accepted} of the {t.wrong} wrong candidates accepted, "
+            f"accuracy {_f(t.accuracy or 0.0)}.")
 
 
 def _stability(cal: Calibration, names: Callable[[Sequence[Strategy]], str]) -> list[str]:
@@ -70,13 +72,13 @@ def report(cal: Calibration, *, max_teams: int = 25) -> str:
     held = {tuple(t.members): t for t in cal.evaluation_members}
     binary = any(t.wrong is not None for t in cal.evaluation_members)
     lines += ["", "## Each member alone", "", "| member | labelled tau | rho | mean | held-out mean | 95% CI |"
-              + (" held-out wrong accepted | accuracy |" if binary else "") + " calls/sample |",
-              "| --- | --- | --- | --- | --- | --- |" + (" --- | --- |" if binary else "") + " --- |"]
+              + (" pass mark | held-out wrong accepted | accuracy |" if binary else "") + " calls/sample |",
+              "| --- | --- | --- | --- | --- | --- |" + (" --- | --- | --- |" if binary else "") + " --- |"]
     for s in cal.strategies:
         h = held.get(tuple(s.members))
         ci = f"{_f(h.ci.low)} to {_f(h.ci.high)}" if h and h.ci else ""
-        verdicts = (f" {h.wrong_accepted}/{h.wrong} | {_f(h.accuracy or math.nan)} |" if h and h.wrong is not None
-                    else " | |") if binary else ""
+        verdicts = (f" {h.threshold:.4g} | {h.wrong_accepted}/{h.wrong} | {_f(h.accuracy or math.nan)} |"
+                    if h and h.wrong is not None and h.threshold is not None else " | | |") if binary else ""
         lines.append(f"| {names(s.members)} | {_f(s.tau)} | {_f(s.rho)} | {_f(s.mean)} | "
                      f"{_f(h.mean) if h else ''} | {ci} |{verdicts} {s.llm_calls:.1f} |")
     if cal.all_members is not None:

@@ -38,6 +38,8 @@ from sejury.errors import InputError
 from sejury.schema import Scale, Strategy, Task, TeamFile, team_mean
 from sejury.stats import Correlation, Interval, bootstrap_ci, correlate
 
+ACCEPT = 50.0  # the default pass mark: a score at or above it accepts the candidate
+
 
 class Record(BaseModel):
     """One judged sample of a run file: the members' scores and the human label."""
@@ -128,7 +130,8 @@ class TeamScore(BaseModel):
     llm_calls: float  # per sample
     tokens: float  # per sample
     ci: Interval | None = None  # bootstrap interval of the mean
-    # against pass/fail labels (every label 0 or 1, default protocol): a score of ACCEPT or more accepts
+    # against pass/fail labels (every label 0 or 1, default protocol): a score at or above the pass mark accepts
+    threshold: float | None = None  # the pass mark (in `calibrate`: the one with the best accuracy on the labelled set)
     wrong: int | None = None  # the candidates the label calls wrong
     wrong_accepted: int | None = None  # of them, the ones the team accepts
     accuracy: float | None = None  # accepted == passed, over every scored candidate
@@ -157,6 +160,7 @@ class Calibration(BaseModel):
     # how settled the choice is: the teams that came first in resamples of the labelled set, most often first
     stability: list[Share] = Field(default_factory=list)
     stability_resamples: int = 0
+    threshold: float | None = None  # pass/fail labels: the chosen team's pass mark, best accuracy on the labelled set
     model: str = ""
     prompt_version: str = ""
 
@@ -166,7 +170,7 @@ class Calibration(BaseModel):
         record = json.loads(self.model_dump_json(exclude={"teams"}))
         record["teams"] = [{"members": [m.value for m in t.members], "tau": _r(t.tau), "rho": _r(t.rho),
                             "mean": _r(t.mean), "llm_calls": round(t.llm_calls, 2)} for t in self.teams]
-        return TeamFile(task=self.task, strategies=self.chosen.members, calibration=record)
+        return TeamFile(task=self.task, strategies=self.chosen.members, calibration=record, threshold=self.threshold)
 
 
 def _r(x: float) -> float | None:
@@ -200,11 +204,32 @@ def team_scores(records: Sequence[Record], members: Sequence[Strategy], *, proto
     return out
 
 
-ACCEPT = 50.0  # a score that accepts the candidate, against pass/fail labels
+def binary_labels(records: Sequence[Record]) -> bool:
+    """Every label is 0 or 1 (a pass/fail outcome, e.g. ``--label test_passed``)."""
+    return bool(records) and all(r.human in (0.0, 1.0) for r in records)
+
+
+def best_threshold(scored: Sequence[tuple[float, bool]]) -> float:
+    """The pass mark with the best accuracy on ``scored`` (score, right) pairs, a score at or above it
+    passing (ties: the lowest); ``ACCEPT`` without data."""
+    if not scored:
+        return ACCEPT
+    cuts = sorted({s for s, _ in scored})
+    return max(cuts, key=lambda t: (sum((s >= t) == ok for s, ok in scored), -t))
+
+
+def pass_mark(records: Sequence[Record], members: Sequence[Strategy], *, protocol: str = "default") -> float | None:
+    """The team's pass mark chosen on ``records`` with pass/fail labels (None otherwise)."""
+    if protocol != "default" or not binary_labels(records):
+        return None
+    return best_threshold([(s, r.human == 1.0) for r, s in team_scores(records, members)])
 
 
 def score_team(records: Sequence[Record], members: Sequence[Strategy], *, protocol: str = "default",
-               round_mean: bool = False, ci: bool = False, resamples: int = 1000, seed: int = 0) -> TeamScore:
+               round_mean: bool = False, ci: bool = False, resamples: int = 1000, seed: int = 0,
+               threshold: float | None = ACCEPT) -> TeamScore:
+    """A team's agreement with the labels on ``records``; against pass/fail labels also the wrong
+    candidates it accepts and its accuracy, a score of ``threshold`` or more passing (None: not asked)."""
     pairs = team_scores(records, members, protocol=protocol, round_mean=round_mean)
     pred, gold = [s for _, s in pairs], [r.human for r, _ in pairs]
     c = correlate(pred, gold) if len(pred) >= 2 else Correlation(n=len(pred), tau=math.nan, rho=math.nan, r=math.nan)
@@ -216,9 +241,9 @@ def score_team(records: Sequence[Record], members: Sequence[Strategy], *, protoc
     interval = bootstrap_ci(pred, gold, lambda x: x.mean, resamples=resamples, seed=seed) \
         if ci and pred and resamples > 0 else None
     verdicts: dict[str, Any] = {}
-    if protocol == "default" and gold and all(g in (0.0, 1.0) for g in gold):
-        accepted = [p >= ACCEPT for p in pred]
-        verdicts = {"wrong": gold.count(0.0),
+    if threshold is not None and protocol == "default" and gold and all(g in (0.0, 1.0) for g in gold):
+        accepted = [p >= threshold for p in pred]
+        verdicts = {"threshold": threshold, "wrong": gold.count(0.0),
                     "wrong_accepted": sum(a for a, g in zip(accepted, gold, strict=True) if g == 0.0),
                     "accuracy": sum(a == (g == 1.0) for a, g in zip(accepted, gold, strict=True)) / len(gold)}
     return TeamScore(members=list(members), n=c.n, tau=c.tau, rho=c.rho, mean=c.mean, pearson=c.r, llm_calls=calls,
@@ -280,7 +305,7 @@ def selection_stability(labelled: Sequence[Record], teams: Sequence[TeamScore], 
     wins: dict[tuple[Strategy, ...], int] = {}
     for _ in range(resamples):
         sample = [labelled[rng.randrange(len(labelled))] for _ in labelled]
-        best = min((score_team(sample, t.members, **kw) for t in top), key=_rank_key)
+        best = min((score_team(sample, t.members, threshold=None, **kw) for t in top), key=_rank_key)
         wins[tuple(best.members)] = wins.get(tuple(best.members), 0) + 1
     ranked = sorted(wins.items(), key=lambda kv: -kv[1])
     return [Share(members=list(m), share=k / resamples) for m, k in ranked]
@@ -303,24 +328,30 @@ def calibrate(records: Sequence[Record], *, n_labelled: int = 20, seed: int = 0,
         raise InputError("no S1 variant (direct or direct_ref) scored on the labelled set: under the paper "
                          "protocol every candidate team must contain S1", field="strategies")
     kw: dict[str, Any] = {"protocol": protocol}
-    teams = [score_team(chosen_set, t, round_mean=round_selection, **kw)
+    # on the labelled set the pass mark is chosen, not tested: no pass/fail figures there
+    teams = [score_team(chosen_set, t, round_mean=round_selection, threshold=None, **kw)
              for t in candidate_teams(members, protocol=protocol)]
     if not teams:
         raise InputError("no juror scored on the labelled set: nothing to choose from" if protocol == "default"
                          else "fewer than two members scored on the labelled set: nothing to choose from")
     teams.sort(key=_rank_key)
     chosen = teams[0]
-    singles = [score_team(chosen_set, [m], round_mean=round_selection, **kw) for m in members]
-    evaluation = score_team(rest, chosen.members, round_mean=True, ci=True, resamples=resamples, seed=seed, **kw) \
-        if rest else None
+    singles = [score_team(chosen_set, [m], round_mean=round_selection, threshold=None, **kw) for m in members]
+    def mark(ms: Sequence[Strategy]) -> float:  # the pass mark chosen on the labelled set (pass/fail labels)
+        t = pass_mark(chosen_set, ms, protocol=protocol)
+        return ACCEPT if t is None else t
+
+    evaluation = score_team(rest, chosen.members, round_mean=True, ci=True, resamples=resamples, seed=seed,
+                            threshold=mark(chosen.members), **kw) if rest else None
     first = records[0]
     return Calibration(
         protocol=protocol, task=first.task, seed=seed, n_labelled=len(chosen_set),
         labelled_ids=[r.sample_id for r in chosen_set], round_selection=round_selection, chosen=chosen,
         teams=teams, strategies=singles, evaluation=evaluation,
-        evaluation_members=[score_team(rest, [m], round_mean=True, ci=True, resamples=resamples, seed=seed, **kw)
-                            for m in members] if rest else [],
-        all_members=score_team(rest, members, round_mean=True, **kw) if rest else None,
+        evaluation_members=[score_team(rest, [m], round_mean=True, ci=True, resamples=resamples, seed=seed,
+                                       threshold=mark([m]), **kw) for m in members] if rest else [],
+        all_members=score_team(rest, members, round_mean=True, threshold=mark(members), **kw) if rest else None,
+        threshold=pass_mark(chosen_set, chosen.members, protocol=protocol),
         stability=selection_stability(chosen_set, teams, resamples=min(resamples, STABILITY_RESAMPLES), seed=seed,
                                       round_mean=round_selection, **kw),
         stability_resamples=min(resamples, STABILITY_RESAMPLES),
