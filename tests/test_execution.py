@@ -364,8 +364,53 @@ async def test_s5_fuzz_catches_a_wrong_candidate_that_passes_every_test(sandbox:
     assert a["mismatches"] and fuzz.llm_calls == 0
     right = await judge.ajudge(count("    return sum(1 for x in xs if t < x)\n"))
     assert right.strategies["test_fuzz"].score == 100 and right.score == 100
-    js = await judge.ajudge(Sample(id="j", task="code_generation", language="javascript", problem="add(a, b)",
-                                   candidate="function add(a, b) { return a + b; }",
-                                   reference="function add(a, b) { return a + b; }"))
-    assert js.strategies["test_fuzz"].status is Status.UNSCORED
-    assert "Python-only" in (js.strategies["test_fuzz"].detail or "")
+    go = await judge.ajudge(Sample(id="g", task="code_generation", language="go", problem="func Add(a, b int) int",
+                                   candidate="func Add(a, b int) int { return a + b }",
+                                   reference="func Add(a, b int) int { return a + b }"))
+    assert go.strategies["test_fuzz"].status is Status.UNSCORED
+    assert "not go" in (go.strategies["test_fuzz"].detail or "")
+
+
+COUNT_JS = "// How many of xs are above t.\nfunction countAbove(xs, t) {\n"
+COUNT_JS_REF = "  return xs.filter((x) => x > t).length;\n}\n"
+
+
+async def test_s5_fuzz_reads_and_writes_javascript_literals(sandbox: DockerSandbox) -> None:
+    """The same case in JavaScript: S5's one test (an array, a number; the call inside the string
+    is not a seed) passes a ``>=`` candidate; S5-fuzz's new inputs, written back as JavaScript,
+    catch it, and a right candidate written another way (CommonJS export and all) agrees on all."""
+    one = ("```javascript\nconst assert = require('assert');\n"
+           "assert.strictEqual(countAbove([1, 5, 7], 4), 2, 'countAbove([9], 9)');\n```")
+    model = ScriptedChatModel(script=script(one))
+    judge = Judge(model, team=["S5-exec", "S5-fuzz"], cache=False, execute=True, sandbox=sandbox)
+
+    def count(candidate: str) -> Sample:
+        return Sample(id="fj", task="code_generation", language="javascript", problem=COUNT_JS,
+                      candidate=candidate, reference=COUNT_JS_REF)
+
+    wrong = await judge.ajudge(count("  return xs.filter((x) => x >= t).length;\n}\n"))
+    fuzz = wrong.strategies["test_fuzz"]
+    assert wrong.strategies["test_pass"].score == 100
+    assert fuzz.status is Status.SCORED and fuzz.score is not None and fuzz.score < 100, fuzz
+    a = fuzz.artifacts
+    assert (a["seeds"], a["made"]) == (1, 30) and 0 < a["inputs"] <= 30 and a["agreed"] < a["inputs"]
+    assert any("countAbove([" in m["test"] for m in a["mismatches"])
+    right = await judge.ajudge(count("  let n = 0;\n  for (const x of xs) if (t < x) n++;\n  return n;\n}\n"
+                                     "module.exports = countAbove;\n"))
+    assert right.strategies["test_fuzz"].score == 100 and right.score == 100
+
+
+def test_javascript_literals_are_read_as_values_and_written_back() -> None:
+    from sejury.execution.fuzz import render_call, seed_calls
+    from sejury.execution.js_literals import seed_calls as every_call
+
+    tests = ("assert.deepStrictEqual(f([1, -2, 3.5], 'a\\'b\\n', {k: 1, \"s\": [true, null]}), 3);\n"
+             "console.assert(f([], `x`, {}) === 0); // f(9, 9, 9)\n"
+             "assert.strictEqual(f(xs, 1), 2); const s = \"f(1, 2)\"; f(`${s}`, 1); f(0x1F, 1e3, -0.5, 10n);\n"
+             "assert.equal(f([], `x`, {}), 0);\n")
+    assert every_call(tests, "f")[-1] == (([], "x", {}), ())  # duplicates kept here, in order
+    seeds = seed_calls(tests, "f", "javascript")
+    assert seeds == [(([1, -2, 3.5], "a'b\n", {"k": 1, "s": [True, None]}), ()), (([], "x", {}), ())]
+    assert seed_calls("f(0x1F, 1e3, -0.5)", "f", "javascript") == [((31, 1000.0, -0.5), ())]
+    assert render_call("f", seeds[0], "javascript") == 'f([1, -2, 3.5], "a\'b\\n", {"k": 1, "s": [true, null]})'
+

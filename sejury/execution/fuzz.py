@@ -1,4 +1,4 @@
-"""More inputs than the model wrote: EvalPlus's type-aware input mutation, in Python.
+"""More inputs than the model wrote: EvalPlus's type-aware input mutation, in Python and JavaScript.
 
 The seeds are the calls of the problem's function in S5's tests whose arguments are literals
 (``f([1, 2], 3)``); each new input changes one argument of a seed by a rule that keeps its type:
@@ -26,14 +26,22 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from sejury.execution import js_literals
+
 Args = tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]  # positional, keyword (name, value)
 
 MAX_INT = 10 ** 6
 MAX_LEN = 64  # a mutation never grows a container or string beyond this
 
 
-def seed_calls(tests: str, function: str) -> list[Args]:
-    """The literal arguments of every call of ``function`` in ``tests`` (Python), in order, once each."""
+LANGUAGES = ("python", "javascript")  # those whose literals are read and written here
+
+
+def seed_calls(tests: str, function: str, language: str = "python") -> list[Args]:
+    """The literal arguments of every call of ``function`` in ``tests``, in order, once each
+    (JavaScript's literals are read by ``js_literals``)."""
+    if language == "javascript":
+        return _dedupe(js_literals.seed_calls(tests, function))
     try:
         tree = ast.parse(tests)
     except SyntaxError:
@@ -76,7 +84,9 @@ def _dedupe(calls: Iterator[Args] | list[Args]) -> list[Args]:
     return out
 
 
-def render_call(function: str, call: Args) -> str:
+def render_call(function: str, call: Args, language: str = "python") -> str:
+    if language == "javascript":
+        return js_literals.render_call(function, call)
     args, kwargs = call
     return f"{function}({', '.join([*map(repr, args), *(f'{k}={v!r}' for k, v in kwargs)])})"
 

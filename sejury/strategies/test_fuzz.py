@@ -6,8 +6,9 @@ makes up to ``FUZZ_INPUTS`` new inputs from them by EvalPlus's type-aware mutati
 (``execution/fuzz.py``: an integer off by one, a list emptied or reversed, a string shortened,
 ...).  The reference answers them in the sandbox (an input it raises or hangs on is dropped, as
 outside the problem's domain) and the score is ``100 * agreed / inputs``: the share on which the
-candidate returns the reference's value.  Python only so far; elsewhere it is unscored and says
-so.  Inputs that are legal for the reference may still lie outside the problem's stated domain,
+candidate returns the reference's value.  Python and JavaScript so far (their literals are read
+and written in ``execution/fuzz.py`` and ``execution/js_literals.py``); elsewhere it is unscored and
+says so.  Inputs that are legal for the reference may still lie outside the problem's stated domain,
 where a correct candidate may differ: calibration weighs it with the others.
 """
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 from sejury.context import JudgeContext
 from sejury.execution.differential import Mismatch, compare, record_calls, recorded_function
 from sejury.execution.evidence import programs
-from sejury.execution.fuzz import mutate_inputs, render_call, seed_calls
+from sejury.execution.fuzz import LANGUAGES, mutate_inputs, render_call, seed_calls
 from sejury.execution.languages import Suite
 from sejury.execution.patching import PatchError
 from sejury.execution.runner import run_suite
@@ -36,8 +37,9 @@ def applies(sample: Sample) -> str | None:
 
 
 async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
-    if sample.language != "python":
-        return Outcome(None, detail=f"type-aware input mutation is Python-only so far, not {sample.language}")
+    if sample.language not in LANGUAGES:
+        return Outcome(None, detail=f"type-aware input mutation reads the literals of "
+                                    f"{' and '.join(LANGUAGES)} only so far, not {sample.language}")
     if feed is None or not feed.artifacts.get("tests"):
         return Outcome(None, detail="S5 wrote no tests, so there are no seed inputs")
     if ctx.sandbox is None:
@@ -45,7 +47,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     function = recorded_function(sample.problem)
     if function is None:
         return Outcome(None, detail="the problem declares no function returning a value")
-    seeds = seed_calls(str(feed.artifacts["tests"]), function)
+    seeds = seed_calls(str(feed.artifacts["tests"]), function, sample.language)
     if not seeds:
         return Outcome(None, detail=f"no call of {function} with literal arguments in S5's tests")
     inputs = mutate_inputs(seeds, FUZZ_INPUTS, seed=int(sample.content_hash()[:8], 16))
@@ -56,7 +58,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
                                                  sample.reference or "", sample.candidate, sample.metadata)
     except PatchError as exc:
         return Outcome(None, detail=str(exc))
-    units = [record_calls(render_call(function, c), i, function) for i, c in enumerate(inputs)]
+    units = [record_calls(render_call(function, c, sample.language), i, function) for i, c in enumerate(inputs)]
     suite = Suite("", units)
     on_ref = await run_suite(ctx.sandbox, sample.language, reference, suite, timeout=FUZZ_TIMEOUT)
     if not on_ref.loaded:
@@ -86,7 +88,7 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="test_fuzz", paper_name="S5-fuzz", aliases=("fuzz",), kind=Kind.EVIDENCE, run=run, rank=54,
-    version=lambda: f"fuzz-3|{FUZZ_INPUTS}", applies=applies, needs_execute=True, feeders=("generate_tests",),
+    version=lambda: f"fuzz-4|{FUZZ_INPUTS}", applies=applies, needs_execute=True, feeders=("generate_tests",),
     detail_lines=detail_lines,
     summary="the share of new inputs (S5's calls, mutated by type) on which the candidate returns the "
             "reference's value"))
