@@ -414,3 +414,40 @@ def test_javascript_literals_are_read_as_values_and_written_back() -> None:
     assert seed_calls("f(0x1F, 1e3, -0.5)", "f", "javascript") == [((31, 1000.0, -0.5), ())]
     assert render_call("f", seeds[0], "javascript") == 'f([1, -2, 3.5], "a\'b\\n", {"k": 1, "s": [true, null]})'
 
+
+
+def test_the_problems_examples_are_read_as_calls_with_literal_arguments() -> None:
+    from sejury.execution.fuzz import example_calls
+
+    py = ('def intersperse(numbers: List[int], delimeter: int) -> List[int]:\n'
+          '    """ Insert delimeter between every two elements; intersperse(numbers, 0) in prose.\n'
+          '    >>> intersperse([], 4)\n    []\n    >>> intersperse([1, 2, 3], 4)\n    [1, 4, 2, 4, 3]\n'
+          '    >>> intersperse([], 4)\n    """\n')
+    assert example_calls(py, "intersperse") == [(([], 4), ()), (([1, 2, 3], 4), ())]  # the signature: not a call
+    js = ("// valid_date('03-11-2000') => true\n// valid_date(\"15-01-2012\") => false\n"
+          "// notvalid_date('x'), valid_date(date)\nfunction valid_date(date){\n")
+    assert example_calls(js, "valid_date", "javascript") == [(("03-11-2000",), ()), (("15-01-2012",), ())]
+    assert example_calls("def f(x):\n    '''Return x.'''\n", "f") == []
+
+
+async def test_ex_fuzz_judges_on_the_problems_examples_with_no_model_call(sandbox: DockerSandbox) -> None:
+    """Ex-fuzz needs no model: the problem's example (``count_above([1, 5, 7], 4)``) and its
+    mutations, answered by the reference, catch the ``>=`` candidate; a right one agrees on all;
+    a problem with no example leaves it unscored, saying so."""
+    problem = COUNT_PROBLEM.replace('above t."""', 'above t.\n    >>> count_above([1, 5, 7], 4)\n    2\n    """')
+    model = ScriptedChatModel(script=lambda messages: pytest.fail("Ex-fuzz called the model"))
+    judge = Judge(model, team=["Ex-fuzz"], cache=False, execute=True, sandbox=sandbox)
+
+    def count(candidate: str, p: str = problem) -> Sample:
+        return Sample(id="e", task="code_generation", language="python", problem=p, candidate=candidate,
+                      reference=COUNT_REF)
+
+    wrong = (await judge.ajudge(count(WRONG_COUNT))).strategies["example_fuzz"]
+    assert wrong.status is Status.SCORED and wrong.score is not None and wrong.score < 100, wrong
+    a = wrong.artifacts
+    assert a["seeds"] == 1 and a["made"] == 30 and a["inputs"] == 31 and a["agreed"] < 31 and wrong.llm_calls == 0
+    right = await judge.ajudge(count("    return sum(1 for x in xs if t < x)\n"))
+    assert right.strategies["example_fuzz"].score == 100 and right.score == 100
+    bare = (await judge.ajudge(count(WRONG_COUNT, COUNT_PROBLEM))).strategies["example_fuzz"]
+    assert bare.status is Status.UNSCORED and "shows no call of count_above" in (bare.detail or "")
+    assert model.calls == 0

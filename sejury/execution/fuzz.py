@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from sejury.execution import js_literals
+from sejury.execution.languages import _clike
 
 Args = tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]  # positional, keyword (name, value)
 
@@ -47,6 +49,27 @@ def seed_calls(tests: str, function: str, language: str = "python") -> list[Args
     except SyntaxError:
         return _seed_lines(tests, function)
     return _dedupe(_calls(tree, function))
+
+
+def example_calls(problem: str, function: str, language: str = "python") -> list[Args]:
+    """The calls of ``function`` with literal arguments that the problem's text shows (its
+    examples: ``>>> f([1, 2])`` in a docstring, ``// f('03-11-2000') => true`` in a comment), in
+    order, once each.  Each ``function(`` is cut at its closing bracket and read as a call of
+    ``language``; the signature (``def f(xs: list)``) and prose are not literal calls and are skipped."""
+    found: list[Args] = []
+    for m in re.finditer(rf"(?<![\w$.]){re.escape(function)}\s*\(", problem):
+        close = _clike.closing(problem, m.end() - 1)
+        if close < 0:
+            continue
+        call = problem[m.start():close + 1]
+        if language == "javascript":
+            found += js_literals.seed_calls(call, function)
+            continue
+        try:
+            found += _calls(ast.parse(call, mode="eval"), function)
+        except (SyntaxError, ValueError):
+            continue
+    return _dedupe(found)
 
 
 def _seed_lines(tests: str, function: str) -> list[Args]:

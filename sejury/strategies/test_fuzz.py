@@ -17,7 +17,7 @@ from __future__ import annotations
 from sejury.context import JudgeContext
 from sejury.execution.differential import Mismatch, compare, record_calls, recorded_function
 from sejury.execution.evidence import programs
-from sejury.execution.fuzz import LANGUAGES, mutate_inputs, render_call, seed_calls
+from sejury.execution.fuzz import LANGUAGES, Args, mutate_inputs, render_call, seed_calls
 from sejury.execution.languages import Suite
 from sejury.execution.patching import PatchError
 from sejury.execution.runner import run_suite
@@ -53,6 +53,15 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     inputs = mutate_inputs(seeds, FUZZ_INPUTS, seed=int(sample.content_hash()[:8], 16))
     if not inputs:
         return Outcome(None, detail=f"the arguments of {function} in S5's tests have no type with mutation rules")
+    return await agree_on(sample, ctx, function, inputs, {"seeds": len(seeds), "made": len(inputs)})
+
+
+async def agree_on(sample: Sample, ctx: JudgeContext, function: str, inputs: list[Args],
+                   artifacts: dict[str, object]) -> Outcome:
+    """The reference answers ``inputs`` in the sandbox (one it raises or hangs on is dropped),
+    the candidate runs on the same ones; the score is the share on which it returns the
+    reference's value.  ``artifacts`` (what made the inputs) are kept in the result."""
+    assert ctx.sandbox is not None
     try:
         reference, candidate, why_not = programs(sample.task.value, sample.language, sample.problem,
                                                  sample.reference or "", sample.candidate, sample.metadata)
@@ -63,7 +72,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     on_ref = await run_suite(ctx.sandbox, sample.language, reference, suite, timeout=FUZZ_TIMEOUT)
     if not on_ref.loaded:
         return Outcome(None, detail="the reference does not load in the sandbox, so it answers no input")
-    artifacts: dict[str, object] = {"seeds": len(seeds), "made": len(inputs), "function": function}
+    artifacts = {**artifacts, "function": function}
     if candidate is None:
         return Outcome(ParsedReply(score=0.0), detail=why_not, artifacts={**artifacts, "inputs": 0, "agreed": 0})
     on_cand = await run_suite(ctx.sandbox, sample.language, candidate, suite, timeout=FUZZ_TIMEOUT)
@@ -72,7 +81,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     artifacts |= {"inputs": diff.inputs, "agreed": diff.agreed, "loads": on_cand.loaded,
                   "mismatches": [m.model_dump() for m in diff.mismatches]}
     if diff.ratio is None:
-        return Outcome(None, detail=f"the reference raised or hung on every one of the {len(inputs)} new inputs",
+        return Outcome(None, detail=f"the reference raised or hung on every one of the {len(inputs)} inputs",
                        artifacts=artifacts)
     return Outcome(ParsedReply(score=round(100 * diff.ratio, 2)), artifacts=artifacts)
 

@@ -1,0 +1,61 @@
+"""Ex-fuzz: the candidate against the reference on the problem's own examples and mutations of
+them.  No LLM call at all: the inputs come from the problem's text, the answers from the reference.
+
+Most benchmark problems show calls of their function (``>>> intersperse([1, 2, 3], 4)`` in a
+docstring, ``// valid_date('03-11-2000') => true`` in a comment).  Those calls are inputs inside
+the problem's domain by construction, whatever the model knows: the seeds here, in place of the
+model's own calls that S5-fuzz mutates (and that may lie outside the domain).  The inputs are the
+examples themselves and up to ``FUZZ_INPUTS`` type-aware mutations of them (``execution/fuzz.py``,
+kept inside the domain the examples show); the reference answers them in the sandbox and the score
+is ``100 * agreed / inputs``, as for S5-fuzz.  The examples' stated outputs are not read: the
+reference's values are the expected ones.  Python and JavaScript; a problem that shows no call
+with literal arguments leaves it unscored, saying so.
+"""
+
+from __future__ import annotations
+
+from sejury.context import JudgeContext
+from sejury.execution.differential import Mismatch, recorded_function
+from sejury.execution.fuzz import LANGUAGES, example_calls, mutate_inputs
+from sejury.schema import Sample, StrategyResult, Task
+from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register
+from sejury.strategies.test_fuzz import FUZZ_INPUTS, agree_on
+
+
+def applies(sample: Sample) -> str | None:
+    if sample.task is not Task.CODE_GENERATION:
+        return "the problem's examples are calls of a function to generate"
+    return None if sample.reference else "no reference to answer the examples' inputs"
+
+
+async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
+    if sample.language not in LANGUAGES:
+        return Outcome(None, detail=f"examples are read as literals of {' and '.join(LANGUAGES)} only so far, "
+                                    f"not {sample.language}")
+    if ctx.sandbox is None:
+        return Outcome(None, detail="no sandbox configured")
+    function = recorded_function(sample.problem)
+    if function is None:
+        return Outcome(None, detail="the problem declares no function returning a value")
+    seeds = example_calls(sample.problem, function, sample.language)
+    if not seeds:
+        return Outcome(None, detail=f"the problem shows no call of {function} with literal arguments")
+    made = mutate_inputs(seeds, FUZZ_INPUTS, seed=int(sample.problem_digest()[:8], 16))
+    return await agree_on(sample, ctx, function, [*seeds, *made], {"seeds": len(seeds), "made": len(made)})
+
+
+def detail_lines(result: StrategyResult) -> list[str]:
+    a = result.artifacts
+    if "agreed" not in a:
+        return []
+    lines = [f"candidate returned the reference's values on {a['agreed']}/{a['inputs']} inputs of {a['function']} "
+             f"(the problem's {a['seeds']} examples and {a['made']} mutations of them)"]
+    return lines + Mismatch.lines(a.get("mismatches", []))
+
+
+SPEC = register(StrategySpec(
+    value="example_fuzz", paper_name="Ex-fuzz", aliases=("examples",), kind=Kind.EVIDENCE, run=run, rank=57,
+    version=lambda: f"example-fuzz-1|{FUZZ_INPUTS}", applies=applies, needs_execute=True,
+    detail_lines=detail_lines,
+    summary="the share of the problem's example inputs (and type-aware mutations of them) on which the "
+            "candidate returns the reference's value; no LLM call"))
