@@ -202,6 +202,13 @@ def test_baselines_are_never_chosen_and_a_feeder_is_paid_for() -> None:
     assert alone.chosen.members == [S.TEST_PASS] and alone.chosen.llm_calls == 2
     assert all(S.VANILLA not in t.members for t in alone.teams)
     assert "**The evidence alone won**: S5-exec beat every team" in report(alone)
+    assert "S5 writes the tests" in report(alone) and "no model call at all" not in report(alone)
+    # a juror that needs no feeder (Ex-fuzz: the problem's own examples) makes no call at all
+    free = [r.model_copy(update={"scores": {S.DIRECT: r.scores[S.DIRECT], S("example_fuzz"): r.scores[S.TEST_PASS]},
+                                 "calls": {S.DIRECT: 1, S("example_fuzz"): 0}}) for r in recs]
+    ex = calibrate(free, labelled=[0, 1, 2, 3, 4], resamples=0)
+    assert ex.chosen.members == [S("example_fuzz")] and ex.chosen.llm_calls == 0
+    assert "**The evidence alone won**: Ex-fuzz beat every team" in report(ex) and "no model call at all" in report(ex)
     assert "The evidence alone won" not in report(cal) and "the paper's rule" in report(cal)
 
 

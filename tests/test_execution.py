@@ -428,6 +428,15 @@ def test_the_problems_examples_are_read_as_calls_with_literal_arguments() -> Non
           "// notvalid_date('x'), valid_date(date)\nfunction valid_date(date){\n")
     assert example_calls(js, "valid_date", "javascript") == [(("03-11-2000",), ()), (("15-01-2012",), ())]
     assert example_calls("def f(x):\n    '''Return x.'''\n", "f") == []
+    # values given to the parameters by name, on one line or lines in a row (and never `k <= 3`)
+    minpath = ("// Input: grid = [ [1,2,3], [4,5,6]], k = 3\n// Output: [1, 2, 1]\n// 1 <= k <= 9, grid = [[1]]\n"
+               "// Input: grid = [[5]],\n//        k = 1\nfunction minPath(grid, k){\n")
+    assert example_calls(minpath, "minPath", "javascript") == [(([[1, 2, 3], [4, 5, 6]], 3), ()), (([[5]], 1), ())]
+    assert example_calls('def hex_key(num):\n    """For num = "AB" the output should be 1."""\n', "hex_key") == \
+        [(("AB",), ())]
+    # calls of one other name with the function's arity, when the examples misname it
+    misnamed = 'def sorted_list_sum(lst):\n    """assert list_sort(["aa", "a"]) => ["aa"]; len(x, 1)"""\n'
+    assert example_calls(misnamed, "sorted_list_sum") == [((["aa", "a"],), ())]
 
 
 async def test_ex_fuzz_judges_on_the_problems_examples_with_no_model_call(sandbox: DockerSandbox) -> None:

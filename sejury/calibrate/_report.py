@@ -63,9 +63,11 @@ def report(cal: Calibration, *, max_teams: int = 25) -> str:
     cheap = [m for m in cal.chosen.members if not m.is_llm]
     if cheap and len(cheap) == len(cal.chosen.members):
         what = "The evidence alone won" if all(m.is_evidence for m in cheap) else "No LLM opinion is in the team"
+        why = ("It makes no model call at all." if cal.chosen.llm_calls == 0 else
+               "The model may still run for it (S5 writes the tests S5-exec runs), but its own judgment of the "
+               "candidate does not count.")
         lines += ["", f"**{what}**: {names(cheap)} beat every team with a model opinion (S1-S5) in it on the "
-                  "labelled set. The model may still run for it (S5 writes the tests S5-exec runs), but its own "
-                  "judgment of the candidate does not count."]
+                  f"labelled set. {why}"]
     elif cheap:
         lines += ["", f"The team leans on non-LLM jurors ({names(cheap)}): on the labelled set they added to what "
                   "the model's own judgments could do."]

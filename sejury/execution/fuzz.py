@@ -52,16 +52,41 @@ def seed_calls(tests: str, function: str, language: str = "python") -> list[Args
 
 
 def example_calls(problem: str, function: str, language: str = "python") -> list[Args]:
-    """The calls of ``function`` with literal arguments that the problem's text shows (its
-    examples: ``>>> f([1, 2])`` in a docstring, ``// f('03-11-2000') => true`` in a comment), in
-    order, once each.  Each ``function(`` is cut at its closing bracket and read as a call of
-    ``language``; the signature (``def f(xs: list)``) and prose are not literal calls and are skipped."""
+    """The inputs of ``function`` that the problem's text shows (its examples), in order, once each:
+
+    - calls with literal arguments: ``>>> f([1, 2])`` in a docstring, ``// f('03-11-2000') => true``
+      in a comment (each ``f(`` cut at its closing bracket and read as a call of ``language``; the
+      signature and prose are not literal calls and are skipped);
+    - else, values given to the parameters by name, all of them on one line or on lines in a row:
+      ``For lst = [1,2,3] the output should be 14``, ``Input: grid = [[1,2],[3,4]], k = 3``;
+    - else, calls of one other name with as many literal arguments as the function has parameters
+      (HumanEval's ``sorted_list_sum`` shows ``list_sort(["aa", "a"])``)."""
+    params = parameters(problem, function)
+    found = _literal_calls(problem, function, language)
+    if not found and params:
+        found = _parse_calls([f"{function}({', '.join(v)})" for v in _assigned(problem, params)], function, language)
+    if not found and params:
+        others = {m.group(1) for m in re.finditer(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*\(", problem)} - {function}
+        named = {name: [c for c in _literal_calls(problem, name, language) if len(c[0]) == len(params)]
+                 for name in others}
+        named = {name: calls for name, calls in named.items() if calls}
+        if len(named) == 1:
+            found = next(iter(named.values()))
+    return _dedupe(found)
+
+
+def _literal_calls(text: str, function: str, language: str) -> list[Args]:
+    calls = []
+    for m in re.finditer(rf"(?<![\w$.]){re.escape(function)}\s*\(", text):
+        close = _clike.closing(text, m.end() - 1)
+        if close > 0:
+            calls.append(text[m.start():close + 1])
+    return _parse_calls(calls, function, language)
+
+
+def _parse_calls(calls: list[str], function: str, language: str) -> list[Args]:
     found: list[Args] = []
-    for m in re.finditer(rf"(?<![\w$.]){re.escape(function)}\s*\(", problem):
-        close = _clike.closing(problem, m.end() - 1)
-        if close < 0:
-            continue
-        call = problem[m.start():close + 1]
+    for call in calls:
         if language == "javascript":
             found += js_literals.seed_calls(call, function)
             continue
@@ -69,7 +94,76 @@ def example_calls(problem: str, function: str, language: str = "python") -> list
             found += _calls(ast.parse(call, mode="eval"), function)
         except (SyntaxError, ValueError):
             continue
-    return _dedupe(found)
+    return found
+
+
+def parameters(problem: str, function: str) -> list[str]:
+    """The parameter names of ``function``'s signature in the problem (Python or JavaScript)."""
+    m = re.search(rf"(?:\bdef|\bfunction)\s+{re.escape(function)}\s*\(", problem)
+    if m is None:
+        return []
+    close = _clike.closing(problem, m.end() - 1)
+    inside = problem[m.end():close] if close > 0 else ""
+    names: list[str] = []
+    for part in _top_level_split(inside):
+        name = re.match(r"\s*([A-Za-z_$][\w$]*)", part)
+        if name is None or name.group(1) in ("self", "cls"):
+            return [] if name is None else names
+        names.append(name.group(1))
+    return names
+
+
+def _top_level_split(text: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return [p for p in [*parts, text[start:]] if p.strip()]
+
+
+_SCALAR = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\b|True\b|False\b|true\b|false\b|None\b|null\b")
+
+
+def _assigned(problem: str, params: list[str]) -> list[list[str]]:
+    """Each run of lines that gives every parameter a literal by name (``name = value`` or
+    ``name : value``): the values' texts, in the parameters' order."""
+    found: list[list[str]] = []
+    current: dict[str, str] = {}
+    for line in problem.splitlines():
+        hits: dict[str, str] = {}
+        for name in params:
+            for m in re.finditer(rf"(?<![\w$.]){re.escape(name)}\s*(?:=(?!=)|:(?!:))\s*", line):
+                value = _literal_at(line, m.end())
+                if value is not None:
+                    hits.setdefault(name, value)
+        if not hits:
+            current = {}
+            continue
+        if params[0] in hits:
+            current = {}
+        current |= hits
+        if all(p in current for p in params):
+            found.append([current[p] for p in params])
+            current = {}
+    return found
+
+
+def _literal_at(text: str, i: int) -> str | None:
+    """The text of the literal starting at ``text[i]`` (a bracketed value, a string, a number,
+    a boolean, None/null), or None."""
+    if i >= len(text):
+        return None
+    if text[i] in "[({":
+        close = _clike.closing(text, i)
+        return text[i:close + 1] if close > 0 else None
+    if text[i] in "\"'":
+        end = _clike.string_end(text, i)
+        return text[i:end + 1] if end < len(text) and text[end] == text[i] else None
+    m = _SCALAR.match(text, i)
+    return m.group(0) if m else None
 
 
 def _seed_lines(tests: str, function: str) -> list[Args]:

@@ -55,7 +55,7 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="example_fuzz", paper_name="Ex-fuzz", aliases=("examples",), kind=Kind.EVIDENCE, run=run, rank=57,
-    version=lambda: f"example-fuzz-1|{FUZZ_INPUTS}", applies=applies, needs_execute=True,
+    version=lambda: f"example-fuzz-2|{FUZZ_INPUTS}", applies=applies, needs_execute=True,
     detail_lines=detail_lines,
     summary="the share of the problem's example inputs (and type-aware mutations of them) on which the "
             "candidate returns the reference's value; no LLM call"))
