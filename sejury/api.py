@@ -31,12 +31,21 @@ from sejury.io import RunFile
 from sejury.llm import ChatClient, sample_rank, set_repeat
 from sejury.models import ModelSettings, make_client
 from sejury.sandbox.base import SandboxProvider
-from sejury.schema import Sample, Strategy, Verdict
+from sejury.schema import Sample, Strategy, TeamFile, Verdict
+from sejury.strategies import Kind, spec
 from sejury.traces.store import TraceStore, default_trace_path
 
 __all__ = ["Judge", "JudgeConfig", "ajudge", "as_sample", "judge", "judge_many", "load_team_file", "run_sync"]
 
 T = TypeVar("T")
+
+
+def makes_no_model_call(team: TeamFile | list[Strategy] | None) -> bool:
+    """Whether every member of a configured team, and whatever feeds it, judges without the model
+    (Ex-fuzz, the sample's own tests, the metrics): then the model is started only if a call comes."""
+    members = team.strategies if isinstance(team, TeamFile) else team
+    return bool(members) and all(
+        spec(m).kind is not Kind.LLM and spec(m).llm_calls == 0 and not spec(m).feeders for m in members or [])
 
 
 def as_sample(sample: Sample | dict[str, Any]) -> Sample:
@@ -63,7 +72,8 @@ class Judge:
             client = model
         else:
             ms = ModelSettings.of(cfg, custom=isinstance(model, BaseChatModel))
-            client = make_client(ms, chat_model=model if isinstance(model, BaseChatModel) else None)
+            client = make_client(ms, chat_model=model if isinstance(model, BaseChatModel) else None,
+                                 lazy=makes_no_model_call(cfg.team))
         self.cache: ResultCache | None = None
         if cfg.cache:
             self.cache = ResultCache(cfg.results_path())

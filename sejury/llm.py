@@ -12,8 +12,9 @@ import contextlib
 import contextvars
 import heapq
 import itertools
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,11 +140,18 @@ class ChatClient:
     """Wraps any LangChain chat model.  One instance is shared by every judgment of a run,
     so ``max_concurrency`` bounds the in-flight calls of the whole run, not of one sample."""
 
-    def __init__(self, model: BaseChatModel, *, name: str, max_concurrency: int = 4,
-                 timeout: float | None = 600.0, structured: bool = False) -> None:
+    def __init__(self, model: BaseChatModel | None, *, name: str, max_concurrency: int = 4,
+                 timeout: float | None = 600.0, structured: bool = False,
+                 factory: Callable[[], BaseChatModel] | None = None) -> None:
+        """``model=None`` with a ``factory``: the model is built at the first call (a team that
+        makes no model call never starts the embedded model's server)."""
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be >= 1")
-        self.model = model
+        if model is None and factory is None:
+            raise ValueError("a ChatClient needs a model or a factory that builds one")
+        self._model = model
+        self._factory = factory
+        self._building = threading.Lock()
         self.name = name
         self.max_concurrency = max_concurrency
         self.timeout = timeout
@@ -157,10 +165,27 @@ class ChatClient:
         self.in_flight = 0
         self.peak_in_flight = 0
 
+    @property
+    def model(self) -> BaseChatModel:
+        """The chat model, built now if it was left to its first use (blocks while it starts)."""
+        if self._model is None:
+            with self._building:
+                if self._model is None:
+                    assert self._factory is not None
+                    self._model = self._factory()
+        return self._model
+
+    @property
+    def started(self) -> bool:
+        """Whether the model is built (always, unless it was left to its first call)."""
+        return self._model is not None
+
     async def aclose(self) -> None:
         """Release the model's connections, where it holds some (``OpenAICompatibleChat``); a call
         after this opens them again."""
-        close = getattr(self.model, "aclose", None)
+        if self._model is None:
+            return
+        close = getattr(self._model, "aclose", None)
         if close is not None and asyncio.iscoroutinefunction(close):
             await close()
 
@@ -175,6 +200,8 @@ class ChatClient:
                        schema: type[BaseModel] | None = None) -> Reply:
         """One call.  With ``schema`` and structured output on, the model is asked for that schema;
         ``Reply.structured`` then holds the parsed object and ``Reply.text`` the raw content."""
+        if self._model is None:  # left to its first call: start it off the event loop
+            await asyncio.to_thread(lambda: self.model)
         if schema is not None and self.structured:
             try:
                 return await self._complete(messages, schema)

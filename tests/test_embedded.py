@@ -286,3 +286,24 @@ def test_a_multi_model_jury_of_the_embedded_model_and_a_second_endpoint(tmp_path
         assert v["score"] == pytest.approx((mine["score"] + 80) / 2, abs=0.01)
     else:  # an unreadable reply is unscored, never 0: the team is the other member
         assert v["score"] == 80
+
+
+@pytest.mark.docker
+def test_a_team_that_makes_no_model_call_never_starts_the_model_server(tmp_path: Path) -> None:
+    """`sejury judge --team Ex-fuzz --execute` on the embedded model (the default): the verdict
+    comes from the problem's example and the sandbox alone, and no llama.cpp server is started
+    (none registered in the run directory) — an agent loop pays nothing for the model."""
+    import os
+
+    problem = COUNT_PROBLEM.replace('above t."""', 'above t.\n    >>> count_above([1, 5, 7], 4)\n    2\n    """')
+    run_dir = tmp_path / "run"
+    out = subprocess.run(
+        [sys.executable, "-m", "sejury.cli", "judge", "--team", "Ex-fuzz", "--execute", "--json", "--no-cache",
+         "--task", "code_generation", "--problem", problem,
+         "--candidate", COUNT_REF.replace("x > t", "x >= t"), "--reference", COUNT_REF],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "SEJURY_RUN_DIR": str(run_dir)})
+    assert out.returncode == 0, out.stderr
+    verdict = json.loads(out.stdout.splitlines()[-1])
+    ex = verdict["strategies"]["example_fuzz"]
+    assert ex["status"] == "scored" and ex["score"] < 100 and ex["llm_calls"] == 0
+    assert not run_dir.exists() or not any(run_dir.iterdir()), "a model server was started"

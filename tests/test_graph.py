@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from fakes import GOOD_REPLIES, ScriptedChatModel, step_of
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import BaseMessage, HumanMessage
 
 from sejury import InputError, Judge, Sample, Status, Strategy, TeamFile
 from sejury.strategies import spec
@@ -315,3 +316,32 @@ async def test_one_samples_calls_go_together_when_calls_queue(make_judge: MakeJu
     # superstep), lets one of B's in first.  Served in arrival order they would alternate.
     switches = sum(1 for x, y in itertools.pairwise(order) if x != y)
     assert switches <= 3, "".join(order)
+
+
+async def test_a_model_left_to_its_first_call_is_built_once_and_only_when_called() -> None:
+    from sejury.llm import ChatClient
+
+    built: list[int] = []
+
+    def factory() -> ScriptedChatModel:
+        built.append(1)
+        return ScriptedChatModel(script=lambda messages: "Score: 70")
+
+    client = ChatClient(None, name="lazy", factory=factory)
+    assert not client.started and not built
+    await client.aclose()  # nothing to close yet, nothing started
+    assert not built
+    replies = await asyncio.gather(*(client.complete([HumanMessage("hi")]) for _ in range(3)))
+    assert [r.text for r in replies] == ["Score: 70"] * 3 and built == [1] and client.started
+    with pytest.raises(ValueError, match="a model or a factory"):
+        ChatClient(None, name="none")
+
+
+def test_only_a_team_of_jurors_that_never_call_the_model_leaves_it_unstarted() -> None:
+    from sejury.api import makes_no_model_call
+
+    assert makes_no_model_call([Strategy("example_fuzz"), Strategy("sample_tests")])
+    assert not makes_no_model_call([Strategy("example_fuzz"), Strategy("direct")])
+    assert not makes_no_model_call([Strategy("test_diff")])  # fed by S5, which calls the model
+    assert not makes_no_model_call(None) and not makes_no_model_call([])  # the default team calls it
+    assert not Judge(team="sample_tests,Ex-fuzz", cache=False, traces=False).llm.started

@@ -121,13 +121,19 @@ def model_name(settings: ModelSettings) -> str:
 
 
 def make_client(settings: ModelSettings | None = None, *, chat_model: BaseChatModel | None = None,
-                name: str | None = None) -> ChatClient:
-    """Build the run's one ``ChatClient``.  Pass ``chat_model`` to use any LangChain chat model."""
+                name: str | None = None, lazy: bool = False) -> ChatClient:
+    """Build the run's one ``ChatClient``.  Pass ``chat_model`` to use any LangChain chat model.
+    ``lazy``: the embedded model's server is started at the first call, not now (for a team that
+    may make none)."""
     s = settings or ModelSettings()
     if chat_model is not None:
         label = name or type(chat_model).__name__
         return ChatClient(chat_model, name=s.identity(label), max_concurrency=s.max_concurrency or 4,
                           timeout=s.timeout, structured=bool(s.structured))
+    if lazy and s.model == EMBEDDED and s.base_url is None:
+        label = model_label(s)
+        return ChatClient(None, name=s.identity(label), max_concurrency=s.max_concurrency or 1, timeout=s.timeout,
+                          structured=bool(s.structured), factory=lambda: _build(s)[0])
     model, label, default_conc, structured = _build(s)
     return ChatClient(model, name=s.identity(label), max_concurrency=s.max_concurrency or default_conc,
                       timeout=s.timeout, structured=structured if s.structured is None else s.structured)
