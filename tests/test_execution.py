@@ -439,6 +439,70 @@ def test_the_problems_examples_are_read_as_calls_with_literal_arguments() -> Non
     assert example_calls(misnamed, "sorted_list_sum") == [((["aa", "a"],), ())]
 
 
+JAVA_FILTER = """import java.util.*;
+class Problem {
+    // Count the numbers above t in xs.
+    // >>> count_above([1, 5, 7], 4)
+    // 2
+    public static long countAbove(ArrayList<Long> xs, long t) {
+"""
+CPP_FILTER = """#include<bits/stdc++.h>
+// Count the numbers above t in xs.
+// >>> count_above([1, 5, 7], 4)
+// 2
+long count_above(std::vector<long> xs, long t) {
+"""
+
+
+def test_java_and_cpp_examples_are_read_as_python_literals_and_written_by_the_parameter_types() -> None:
+    from sejury.execution.fuzz import call_writer, example_calls
+    from sejury.execution.typed_literals import parse_type, quoted, typed_parameters, write
+
+    # MultiPL-E's Java keeps the Python name (count_above) for the camelCase method (countAbove)
+    assert example_calls(JAVA_FILTER, "countAbove", "java") == [(([1, 5, 7], 4), ())]
+    assert example_calls(CPP_FILTER, "count_above", "cpp") == [(([1, 5, 7], 4), ())]
+    assert example_calls(CPP_FILTER.replace("[1, 5, 7]", "{1, 5, 7}"), "count_above", "cpp") == [(([1, 5, 7], 4), ())]
+    java, cpp = call_writer(JAVA_FILTER, "countAbove", "java"), call_writer(CPP_FILTER, "count_above", "cpp")
+    assert java is not None and cpp is not None
+    assert java((([1, 5, 7], 4), ())) == "countAbove(new ArrayList<Long>(Arrays.<Long>asList(1L, 5L, 7L)), 4L);"
+    assert cpp((([1, 5, 7], 4), ())) == "count_above(std::vector<long>{1, 5, 7}, 4);"
+    assert java((([1.5], 4), ())) is None and java((([1], 4, 5), ())) is None  # not the type, not the arity
+    assert [(t.text(), n) for t, n in typed_parameters(
+        "std::tuple<long, long> f(const std::vector<std::tuple<long, long>>& xs, std::string s) {", "f") or []] \
+        == [("std::vector<std::tuple<long, long>>", "xs"), ("std::string", "s")]
+    assert write(2 ** 31, parse_type("int"), "java") is None
+    assert write(2 ** 31, parse_type("long"), "java") == "2147483648L"
+    assert write({"a": 1}, parse_type("HashMap<String,Long>"), "java") == \
+        'new HashMap<String, Long>(Map.<String, Long>ofEntries(Map.entry("a", 1L)))'
+    assert write([3, 4], parse_type("Pair<Integer, Integer>"), "java") == "Pair.<Integer, Integer>with(3, 4)"
+    assert write(None, parse_type("std::optional<long>"), "cpp") == "std::optional<long>()"
+    assert write(2, parse_type("float"), "java") == "2.0f" and write(True, parse_type("long"), "cpp") is None
+    assert quoted('a"\\\n\x01é', "java") == '"a\\"\\\\\\n\\001\\u00e9"' and quoted("é?", "cpp") == '"é\\?"'
+    assert parse_type("Union_int_float_String") is not None
+    assert write(1, parse_type("Union_int_float_String"), "java") is None  # no rule: the input is left out
+
+
+def test_java_and_cpp_literals_in_s5s_tests_are_read_as_values() -> None:
+    from sejury.execution.fuzz import seed_calls
+
+    java = ("public class Main { public static void main(String[] a) {\n"
+            "  assert Problem.f(new ArrayList<Long>(Arrays.asList(1L, -2L)), List.of(\"a\\n\"), 1.5f, 'c',\n"
+            "                   Pair.with(1, 2), new int[]{1, 2}, Optional.empty(), new ArrayList<>()) == 3;\n"
+            "  s.f(Map.of(\"a\", 1), new HashMap<>(Map.of(\"b\", 2)), Set.of(3), -0x1F, 017, 1e3, Optional.of(4));\n"
+            "  new Solution().f(x, 1);  // f(9) in a comment, f(y) with a variable: no seed\n"
+            "  String s = \"f(1)\";\n}}\n")
+    assert seed_calls(java, "f", "java") == [
+        (([1, -2], ["a\n"], 1.5, "c", (1, 2), [1, 2], None, []), ()),
+        (({"a": 1}, {"b": 2}, {3}, -31, 15, 1000.0, 4), ())]
+    cpp = ("int main() {\n  assert(f(std::vector<long>({1, -2}), {3, 4}, std::string(\"x\"), 1.5f, true, '\\n',\n"
+           "           std::make_tuple(1, 2), std::nullopt, 10L, std::map<std::string, long>{{\"a\", 1}}) == 3);\n"
+           "  assert(issame(f({}, \"ab\" \"c\", 0x1FUL, -2.5e-3, (long)5, std::vector<std::vector<long>>{{1}}), {}));"
+           "\n  f(x);\n}\n")
+    assert seed_calls(cpp, "f", "cpp") == [
+        (([1, -2], [3, 4], "x", 1.5, True, "\n", (1, 2), None, 10, {"a": 1}), ()),
+        (([], "abc", 31, -0.0025, 5, [[1]]), ())]
+
+
 async def test_ex_fuzz_judges_on_the_problems_examples_with_no_model_call(sandbox: DockerSandbox) -> None:
     """Ex-fuzz needs no model: the problem's example (``count_above([1, 5, 7], 4)``) and its
     mutations, answered by the reference, catch the ``>=`` candidate; a right one agrees on all;
@@ -460,3 +524,62 @@ async def test_ex_fuzz_judges_on_the_problems_examples_with_no_model_call(sandbo
     bare = (await judge.ajudge(count(WRONG_COUNT, COUNT_PROBLEM))).strategies["example_fuzz"]
     assert bare.status is Status.UNSCORED and "shows no call of count_above" in (bare.detail or "")
     assert model.calls == 0
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize(("language", "problem", "right", "wrong"), [
+    ("java", JAVA_FILTER, "        return xs.stream().filter(x -> x > t).count();\n    }\n}\n",
+     "        return xs.stream().filter(x -> x >= t).count();\n    }\n}\n"),
+    ("cpp", CPP_FILTER, "    long n = 0;\n    for (long x : xs) n += x > t;\n    return n;\n}\n",
+     "    long n = 0;\n    for (long x : xs) n += x >= t;\n    return n;\n}\n"),
+])
+async def test_ex_fuzz_writes_the_examples_as_java_and_cpp_calls_of_the_declared_types(
+        sandbox: DockerSandbox, language: str, problem: str, right: str, wrong: str) -> None:
+    """MultiPL-E's Java and C++ problems show Python examples; Ex-fuzz reads them, writes each
+    input in the parameters' types (``new ArrayList<Long>(...)``, ``std::vector<long>{...}``),
+    and the reference answers: the ``>=`` candidate is caught, the right one agrees on all."""
+    judge = Judge(ScriptedChatModel(script=lambda messages: pytest.fail("Ex-fuzz called the model")),
+                  team=["Ex-fuzz"], cache=False, execute=True, sandbox=sandbox)
+
+    def sample(candidate: str) -> Sample:
+        return Sample(id="e", task="code_generation", language=language, problem=problem, candidate=candidate,
+                      reference=right)
+
+    caught = (await judge.ajudge(sample(wrong))).strategies["example_fuzz"]
+    assert caught.status is Status.SCORED and caught.score is not None and caught.score < 100, caught
+    assert caught.artifacts["seeds"] == 1 and caught.artifacts["inputs"] > 10, caught.artifacts
+    agreed = (await judge.ajudge(sample(right))).strategies["example_fuzz"]
+    assert agreed.score == 100 and agreed.artifacts["inputs"] == caught.artifacts["inputs"], agreed
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize(("language", "problem", "right", "wrong", "tests"), [
+    ("java", JAVA_FILTER.replace("    // >>> count_above([1, 5, 7], 4)\n    // 2\n", ""),
+     "        return xs.stream().filter(x -> x > t).count();\n    }\n}\n",
+     "        return xs.stream().filter(x -> x >= t).count();\n    }\n}\n",
+     "```java\npublic class Main {\n    public static void main(String[] args) {\n"
+     "        assert Problem.countAbove(new ArrayList<>(Arrays.asList(1L, 5L, 7L)), 4L) == 2L;\n    }\n}\n```"),
+    ("cpp", CPP_FILTER.replace("// >>> count_above([1, 5, 7], 4)\n// 2\n", ""),
+     "    long n = 0;\n    for (long x : xs) n += x > t;\n    return n;\n}\n",
+     "    long n = 0;\n    for (long x : xs) n += x >= t;\n    return n;\n}\n",
+     "```cpp\nint main() {\n    assert(count_above({1, 5, 7}, 4) == 2);\n}\n```"),
+])
+async def test_s5_fuzz_reads_java_and_cpp_literals_and_writes_inputs_by_the_declared_types(
+        sandbox: DockerSandbox, language: str, problem: str, right: str, wrong: str, tests: str) -> None:
+    """S5's one Java (C++) test passes a ``>=`` candidate; S5-fuzz reads its literal arguments
+    (``new ArrayList<>(Arrays.asList(1L, 5L, 7L))``, ``{1, 5, 7}``), mutates them, writes each new
+    input in the signature's types and catches the candidate; the right one agrees on all."""
+    judge = Judge(ScriptedChatModel(script=script(tests)), team=["S5-exec", "S5-fuzz"], cache=False, execute=True,
+                  sandbox=sandbox)
+
+    def sample(candidate: str) -> Sample:
+        return Sample(id="fc", task="code_generation", language=language, problem=problem, candidate=candidate,
+                      reference=right)
+
+    caught = await judge.ajudge(sample(wrong))
+    fuzz = caught.strategies["test_fuzz"]
+    assert caught.strategies["test_pass"].score == 100
+    assert fuzz.status is Status.SCORED and fuzz.score is not None and fuzz.score < 100, fuzz
+    assert fuzz.artifacts["seeds"] == 1 and 10 < fuzz.artifacts["inputs"] <= 30, fuzz.artifacts
+    agreed = (await judge.ajudge(sample(right))).strategies["test_fuzz"]
+    assert agreed.score == 100 and agreed.artifacts["inputs"] == fuzz.artifacts["inputs"], agreed

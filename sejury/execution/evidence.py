@@ -174,11 +174,11 @@ async def run_reference(provider: SandboxProvider, language: str, reference: str
     return report, notes
 
 
-async def run_reference_program(provider: SandboxProvider, language: str, reference: str, suite: Suite,
-                                ) -> tuple[RunReport, list[str], str]:
+async def run_reference_program(provider: SandboxProvider, language: str, reference: str, suite: Suite, *,
+                                timeout: float | None = None) -> tuple[RunReport, list[str], str]:
     """``run_reference``, also returning the program that ran (the adapted one, when kept)."""
     lang = languages.get(language)
-    report = first = await run_suite(provider, language, reference, suite)
+    report = first = await run_suite(provider, language, reference, suite, timeout=timeout)
     program, notes = reference, []
     for _ in range(MAX_ADAPT_ROUNDS):
         if report.loaded or lang is None or lang.adapt_reference is None:
@@ -188,7 +188,7 @@ async def run_reference_program(provider: SandboxProvider, language: str, refere
             break
         program, more = adapted
         notes += more
-        report = await run_suite(provider, language, program, suite)
+        report = await run_suite(provider, language, program, suite, timeout=timeout)
     return (report, notes, program) if report.loaded else (first, [], reference)
 
 

@@ -1,4 +1,5 @@
-"""More inputs than the model wrote: EvalPlus's type-aware input mutation, in Python and JavaScript.
+"""More inputs than the model wrote: EvalPlus's type-aware input mutation, in Python, JavaScript,
+Java and C++ (inputs are Python values; each language reads and writes its own literals).
 
 The seeds are the calls of the problem's function in S5's tests whose arguments are literals
 (``f([1, 2], 3)``); each new input changes one argument of a seed by a rule that keeps its type:
@@ -27,7 +28,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from sejury.execution import js_literals
+from sejury.execution import clike_literals, js_literals, typed_literals
 from sejury.execution.languages import _clike
 
 Args = tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]  # positional, keyword (name, value)
@@ -36,14 +37,18 @@ MAX_INT = 10 ** 6
 MAX_LEN = 64  # a mutation never grows a container or string beyond this
 
 
-LANGUAGES = ("python", "javascript")  # those whose literals are read and written here
+# those whose literals are read and written: Python's and JavaScript's here and in ``js_literals``;
+# Java's and C++'s read in ``clike_literals`` and written back by the parameter types in ``typed_literals``
+LANGUAGES = ("python", "javascript", *typed_literals.LANGUAGES)
 
 
 def seed_calls(tests: str, function: str, language: str = "python") -> list[Args]:
     """The literal arguments of every call of ``function`` in ``tests``, in order, once each
-    (JavaScript's literals are read by ``js_literals``)."""
+    (JavaScript's literals are read by ``js_literals``, Java's and C++'s by ``clike_literals``)."""
     if language == "javascript":
         return _dedupe(js_literals.seed_calls(tests, function))
+    if language in clike_literals.LANGUAGES:
+        return _dedupe(clike_literals.seed_calls(tests, function, language))
     try:
         tree = ast.parse(tests)
     except SyntaxError:
@@ -61,8 +66,11 @@ def example_calls(problem: str, function: str, language: str = "python") -> list
       ``For lst = [1,2,3] the output should be 14``, ``Input: grid = [[1,2],[3,4]], k = 3``;
     - else, calls of one other name with as many literal arguments as the function has parameters
       (HumanEval's ``sorted_list_sum`` shows ``list_sort(["aa", "a"])``)."""
-    params = parameters(problem, function)
+    params = parameters(problem, function, language)
     found = _literal_calls(problem, function, language)
+    snake = re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), function)
+    if not found and snake != function:  # MultiPL-E's Java keeps the Python name in its examples
+        found = _literal_calls(problem, snake, language, function)
     if not found and params:
         found = _parse_calls([f"{function}({', '.join(v)})" for v in _assigned(problem, params)], function, language)
     if not found and params:
@@ -75,30 +83,41 @@ def example_calls(problem: str, function: str, language: str = "python") -> list
     return _dedupe(found)
 
 
-def _literal_calls(text: str, function: str, language: str) -> list[Args]:
+def _literal_calls(text: str, function: str, language: str, as_name: str | None = None) -> list[Args]:
     calls = []
     for m in re.finditer(rf"(?<![\w$.]){re.escape(function)}\s*\(", text):
         close = _clike.closing(text, m.end() - 1)
         if close > 0:
-            calls.append(text[m.start():close + 1])
-    return _parse_calls(calls, function, language)
+            calls.append((as_name or function) + text[m.end() - 1:close + 1])
+    return _parse_calls(calls, as_name or function, language)
 
 
 def _parse_calls(calls: list[str], function: str, language: str) -> list[Args]:
+    """Each call's literal arguments, read as ``language``'s literals; the Java and C++ problems
+    of the benchmarks write their examples as Python's (``f([1, 2])``), and C++ ones may use
+    braces for a list (``f({1, 2})``), read as brackets."""
     found: list[Args] = []
     for call in calls:
         if language == "javascript":
             found += js_literals.seed_calls(call, function)
             continue
-        try:
-            found += _calls(ast.parse(call, mode="eval"), function)
-        except (SyntaxError, ValueError):
-            continue
+        forms = [call.replace("{", "[").replace("}", "]"), call] if language == "cpp" and "{" in call else [call]
+        for form in forms:
+            try:
+                got = list(_calls(ast.parse(form, mode="eval"), function))
+            except (SyntaxError, ValueError):
+                continue
+            if got:
+                found += got
+                break
     return found
 
 
-def parameters(problem: str, function: str) -> list[str]:
-    """The parameter names of ``function``'s signature in the problem (Python or JavaScript)."""
+def parameters(problem: str, function: str, language: str = "python") -> list[str]:
+    """The parameter names of ``function``'s signature in the problem (Python or JavaScript; Java
+    and C++ by ``typed_literals``)."""
+    if language in typed_literals.LANGUAGES:
+        return [name for _, name in typed_literals.typed_parameters(problem, function) or []]
     m = re.search(rf"(?:\bdef|\bfunction)\s+{re.escape(function)}\s*\(", problem)
     if m is None:
         return []
@@ -199,6 +218,18 @@ def _dedupe(calls: Iterator[Args] | list[Args]) -> list[Args]:
             seen.add(key)
             out.append(c)
     return out
+
+
+def call_writer(problem: str, function: str, language: str) -> Callable[[Args], str | None] | None:
+    """How an input is written as a call in ``language``: Python's and JavaScript's literals as
+    they are; Java's and C++'s by the declared parameter types (None when the signature's types
+    do not parse; the writer gives None for an input that does not fit them)."""
+    if language in typed_literals.LANGUAGES:
+        params = typed_literals.typed_parameters(problem, function)
+        if params is None:
+            return None
+        return lambda call: typed_literals.write_call(function, params, call, language)
+    return lambda call: render_call(function, call, language)
 
 
 def render_call(function: str, call: Args, language: str = "python") -> str:

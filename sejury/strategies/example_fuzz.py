@@ -8,15 +8,19 @@ model's own calls that S5-fuzz mutates (and that may lie outside the domain).  T
 examples themselves and up to ``FUZZ_INPUTS`` type-aware mutations of them (``execution/fuzz.py``,
 kept inside the domain the examples show); the reference answers them in the sandbox and the score
 is ``100 * agreed / inputs``, as for S5-fuzz.  The examples' stated outputs are not read: the
-reference's values are the expected ones.  Python and JavaScript; a problem that shows no call
-with literal arguments leaves it unscored, saying so.
+reference's values are the expected ones.  Python and JavaScript; Java and C++ too, where the
+examples are written as Python's literals (as MultiPL-E's problems do) and each input is written
+back by the signature's parameter types (``typed_literals``; one that does not fit is left out).
+A problem that shows no call with literal arguments leaves it unscored, saying so.
 """
 
 from __future__ import annotations
 
 from sejury.context import JudgeContext
 from sejury.execution.differential import Mismatch, recorded_function
-from sejury.execution.fuzz import LANGUAGES, example_calls, mutate_inputs
+from sejury.execution.fuzz import LANGUAGES, call_writer, example_calls, mutate_inputs
+from sejury.execution.typed_literals import LANGUAGES as TYPED
+from sejury.execution.typed_literals import typed_parameters
 from sejury.schema import Sample, StrategyResult, Task
 from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register
 from sejury.strategies.test_fuzz import FUZZ_INPUTS, agree_on
@@ -30,7 +34,7 @@ def applies(sample: Sample) -> str | None:
 
 async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
     if sample.language not in LANGUAGES:
-        return Outcome(None, detail=f"examples are read as literals of {' and '.join(LANGUAGES)} only so far, "
+        return Outcome(None, detail=f"examples are read and written in {', '.join(LANGUAGES)} only so far, "
                                     f"not {sample.language}")
     if ctx.sandbox is None:
         return Outcome(None, detail="no sandbox configured")
@@ -40,8 +44,17 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     seeds = example_calls(sample.problem, function, sample.language)
     if not seeds:
         return Outcome(None, detail=f"the problem shows no call of {function} with literal arguments")
-    made = mutate_inputs(seeds, FUZZ_INPUTS, seed=int(sample.problem_digest()[:8], 16))
-    return await agree_on(sample, ctx, function, [*seeds, *made], {"seeds": len(seeds), "made": len(made)})
+    write = call_writer(sample.problem, function, sample.language)
+    if write is None:
+        return Outcome(None, detail=f"the parameter types of {function}'s signature are not read")
+    typed = sample.language in TYPED
+    made = mutate_inputs(seeds, FUZZ_INPUTS * (3 if typed else 1), seed=int(sample.problem_digest()[:8], 16))
+    shown = [c for c in map(write, seeds) if c is not None]
+    if not shown:
+        types = ", ".join(t.text() for t, _ in typed_parameters(sample.problem, function) or [])
+        return Outcome(None, detail=f"the problem's examples of {function} do not fit its parameter types ({types})")
+    new = [c for c in map(write, made) if c is not None][:FUZZ_INPUTS]
+    return await agree_on(sample, ctx, function, [*shown, *new], {"seeds": len(shown), "made": len(new)})
 
 
 def detail_lines(result: StrategyResult) -> list[str]:
@@ -55,7 +68,7 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="example_fuzz", paper_name="Ex-fuzz", aliases=("examples",), kind=Kind.EVIDENCE, run=run, rank=57,
-    version=lambda: f"example-fuzz-2|{FUZZ_INPUTS}", applies=applies, needs_execute=True,
+    version=lambda: f"example-fuzz-4|{FUZZ_INPUTS}", applies=applies, needs_execute=True,
     detail_lines=detail_lines,
     summary="the share of the problem's example inputs (and type-aware mutations of them) on which the "
             "candidate returns the reference's value; no LLM call"))

@@ -6,9 +6,10 @@ makes up to ``FUZZ_INPUTS`` new inputs from them by EvalPlus's type-aware mutati
 (``execution/fuzz.py``: an integer off by one, a list emptied or reversed, a string shortened,
 ...).  The reference answers them in the sandbox (an input it raises or hangs on is dropped, as
 outside the problem's domain) and the score is ``100 * agreed / inputs``: the share on which the
-candidate returns the reference's value.  Python and JavaScript so far (their literals are read
-and written in ``execution/fuzz.py`` and ``execution/js_literals.py``); elsewhere it is unscored and
-says so.  Inputs that are legal for the reference may still lie outside the problem's stated domain,
+candidate returns the reference's value.  Python, JavaScript, Java and C++ (their literals are
+read in ``execution/fuzz.py``, ``js_literals.py`` and ``clike_literals.py``; Java's and C++'s new
+inputs are written back by the signature's parameter types, ``typed_literals.py``); in Go it is
+unscored and says so.  Inputs that are legal for the reference may still lie outside the problem's stated domain,
 where a correct candidate may differ: calibration weighs it with the others.
 """
 
@@ -16,11 +17,12 @@ from __future__ import annotations
 
 from sejury.context import JudgeContext
 from sejury.execution.differential import Mismatch, compare, record_calls, recorded_function
-from sejury.execution.evidence import programs
-from sejury.execution.fuzz import LANGUAGES, Args, mutate_inputs, render_call, seed_calls
+from sejury.execution.evidence import load_error_line, programs, run_reference_program
+from sejury.execution.fuzz import LANGUAGES, call_writer, mutate_inputs, seed_calls
 from sejury.execution.languages import Suite
 from sejury.execution.patching import PatchError
 from sejury.execution.runner import run_suite
+from sejury.execution.typed_literals import LANGUAGES as TYPED
 from sejury.schema import Sample, StrategyResult, Task
 from sejury.scoring import ParsedReply
 from sejury.strategies import generate_tests
@@ -39,7 +41,7 @@ def applies(sample: Sample) -> str | None:
 async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
     if sample.language not in LANGUAGES:
         return Outcome(None, detail=f"type-aware input mutation reads the literals of "
-                                    f"{' and '.join(LANGUAGES)} only so far, not {sample.language}")
+                                    f"{', '.join(LANGUAGES)} only so far, not {sample.language}")
     if feed is None or not feed.artifacts.get("tests"):
         return Outcome(None, detail="S5 wrote no tests, so there are no seed inputs")
     if ctx.sandbox is None:
@@ -50,29 +52,38 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     seeds = seed_calls(str(feed.artifacts["tests"]), function, sample.language)
     if not seeds:
         return Outcome(None, detail=f"no call of {function} with literal arguments in S5's tests")
-    inputs = mutate_inputs(seeds, FUZZ_INPUTS, seed=int(sample.content_hash()[:8], 16))
-    if not inputs:
-        return Outcome(None, detail=f"the arguments of {function} in S5's tests have no type with mutation rules")
-    return await agree_on(sample, ctx, function, inputs, {"seeds": len(seeds), "made": len(inputs)})
+    write = call_writer(sample.problem, function, sample.language)
+    if write is None:
+        return Outcome(None, detail=f"the parameter types of {function}'s signature are not read")
+    typed = sample.language in TYPED  # some new inputs may not fit the declared types: make more, keep 30
+    made = mutate_inputs(seeds, FUZZ_INPUTS * (3 if typed else 1), seed=int(sample.content_hash()[:8], 16))
+    calls = [c for c in map(write, made) if c is not None][:FUZZ_INPUTS]
+    if not calls:
+        return Outcome(None, detail=f"the arguments of {function} in S5's tests have no type with mutation rules"
+                                    + (" that its declared types accept" if made else ""))
+    return await agree_on(sample, ctx, function, calls, {"seeds": len(seeds), "made": len(calls)})
 
 
-async def agree_on(sample: Sample, ctx: JudgeContext, function: str, inputs: list[Args],
+async def agree_on(sample: Sample, ctx: JudgeContext, function: str, calls: list[str],
                    artifacts: dict[str, object]) -> Outcome:
-    """The reference answers ``inputs`` in the sandbox (one it raises or hangs on is dropped),
-    the candidate runs on the same ones; the score is the share on which it returns the
-    reference's value.  ``artifacts`` (what made the inputs) are kept in the result."""
+    """The reference answers the inputs (``calls`` of ``function``, written in the sample's
+    language) in the sandbox (one it raises or hangs on is dropped), the candidate runs on the same
+    ones; the score is the share on which it returns the reference's value.  ``artifacts`` (what
+    made the inputs) are kept in the result."""
     assert ctx.sandbox is not None
     try:
         reference, candidate, why_not = programs(sample.task.value, sample.language, sample.problem,
                                                  sample.reference or "", sample.candidate, sample.metadata)
     except PatchError as exc:
         return Outcome(None, detail=str(exc))
-    units = [record_calls(render_call(function, c, sample.language), i, function) for i, c in enumerate(inputs)]
+    units = [record_calls(c, i, function) for i, c in enumerate(calls)]
     suite = Suite("", units)
-    on_ref = await run_suite(ctx.sandbox, sample.language, reference, suite, timeout=FUZZ_TIMEOUT)
+    on_ref, adapted, _ = await run_reference_program(ctx.sandbox, sample.language, reference, suite,
+                                                     timeout=FUZZ_TIMEOUT)
     if not on_ref.loaded:
-        return Outcome(None, detail="the reference does not load in the sandbox, so it answers no input")
-    artifacts = {**artifacts, "function": function}
+        return Outcome(None, detail="the reference does not load in the sandbox, so it answers no input: "
+                                    + load_error_line(on_ref.load_error))
+    artifacts = {**artifacts, "function": function} | ({"reference_adapted": adapted} if adapted else {})
     if candidate is None:
         return Outcome(ParsedReply(score=0.0), detail=why_not, artifacts={**artifacts, "inputs": 0, "agreed": 0})
     on_cand = await run_suite(ctx.sandbox, sample.language, candidate, suite, timeout=FUZZ_TIMEOUT)
@@ -81,7 +92,7 @@ async def agree_on(sample: Sample, ctx: JudgeContext, function: str, inputs: lis
     artifacts |= {"inputs": diff.inputs, "agreed": diff.agreed, "loads": on_cand.loaded,
                   "mismatches": [m.model_dump() for m in diff.mismatches]}
     if diff.ratio is None:
-        return Outcome(None, detail=f"the reference raised or hung on every one of the {len(inputs)} inputs",
+        return Outcome(None, detail=f"the reference raised or hung on every one of the {len(calls)} inputs",
                        artifacts=artifacts)
     return Outcome(ParsedReply(score=round(100 * diff.ratio, 2)), artifacts=artifacts)
 
@@ -97,7 +108,7 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="test_fuzz", paper_name="S5-fuzz", aliases=("fuzz",), kind=Kind.EVIDENCE, run=run, rank=54,
-    version=lambda: f"fuzz-4|{FUZZ_INPUTS}", applies=applies, needs_execute=True, feeders=("generate_tests",),
+    version=lambda: f"fuzz-5|{FUZZ_INPUTS}", applies=applies, needs_execute=True, feeders=("generate_tests",),
     detail_lines=detail_lines,
     summary="the share of new inputs (S5's calls, mutated by type) on which the candidate returns the "
             "reference's value"))

@@ -1,0 +1,206 @@
+"""Java and C++ literal arguments as Python values, for S5-fuzz's seeds in those languages.
+
+S5's tests call the problem's function with values written the language's way: ``Problem.f(new
+ArrayList<>(Arrays.asList(1L, -2L)), "a\\n", 1.5f)``, ``f(std::vector<long>({1, -2}), {3, 4},
+std::string("x"))``.  They are read here with tree-sitter's Java and C++ grammars (CodeBLEU
+brings them), as plain values: lists (``Arrays.asList``, ``List.of``, ``new int[]{...}``, a brace
+list, ``std::vector<T>{...}``), sets, maps (``Map.of``, ``std::map<K, V>{{k, v}}``), tuples
+(``Pair.with``, ``std::make_tuple``), ``Optional``/``std::optional`` (``None`` when empty),
+numbers (suffixes dropped), strings, characters and booleans; a call with any other argument (a
+variable, an expression) is skipped.  The values are written back by the parameter types of the
+signature (``typed_literals``), so the type a test wrote a value in never matters.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from functools import cache
+from typing import Any
+
+import tree_sitter as ts
+
+from sejury.execution.js_literals import NotLiteral
+
+Args = tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]
+
+LANGUAGES = ("java", "cpp")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "\\": "\\", "'": "'", '"': '"',
+            "?": "?", "a": "\a", "v": "\v", "s": " "}
+_ESCAPE = re.compile(r"\\(u+[0-9a-fA-F]{4}|x[0-9a-fA-F]+|[0-7]{1,3}|.)", re.S)
+_LISTS = {"asList", "newArrayList", "Stream"}  # Arrays.asList, Stream.of, Lists.newArrayList
+_SEQUENCES = {"vector", "list", "deque", "array", "ArrayList", "LinkedList", "List", "Vector", "ArrayDeque"}
+_SETS = {"set", "unordered_set", "HashSet", "TreeSet", "LinkedHashSet", "Set"}
+_MAPS = {"map", "unordered_map", "HashMap", "TreeMap", "LinkedHashMap", "Map"}
+_TUPLES = {"tuple", "pair", "make_tuple", "make_pair", "Pair", "Triplet", "Quartet"}
+
+
+@cache
+def _parser(language: str) -> ts.Parser:
+    if language == "java":
+        import tree_sitter_java as grammar
+    else:
+        import tree_sitter_cpp as grammar  # type: ignore[no-redef]
+    return ts.Parser(ts.Language(grammar.language()))
+
+
+def seed_calls(tests: str, function: str, language: str) -> list[Args]:
+    """The literal arguments of every call of ``function`` in ``tests`` (``f(...)``,
+    ``Problem.f(...)``, ``new Solution().f(...)``, ``s.f(...)``), in order, duplicates kept."""
+    root = _parser(language).parse(tests.encode()).root_node
+    found: list[tuple[int, Args]] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        arguments = _called(node, function, language)
+        if arguments is not None:
+            with contextlib.suppress(NotLiteral, ValueError, RecursionError):
+                args = tuple(value(a, language) for a in arguments.named_children if "comment" not in a.type)
+                found.append((node.start_byte, (args, ())))
+        stack.extend(node.children)
+    return [args for _, args in sorted(found, key=lambda f: f[0])]
+
+
+def _called(node: ts.Node, function: str, language: str) -> ts.Node | None:
+    """The argument list when ``node`` is a call of ``function``, else None."""
+    if language == "java" and node.type == "method_invocation":
+        name = node.child_by_field_name("name")
+        return node.child_by_field_name("arguments") if name is not None and _text(name) == function else None
+    if language == "cpp" and node.type == "call_expression":
+        callee = node.child_by_field_name("function")
+        if callee is not None and callee.type == "field_expression":
+            callee = callee.child_by_field_name("field")
+        if callee is not None and _text(callee).rsplit("::", 1)[-1] == function:
+            return node.child_by_field_name("arguments")
+    return None
+
+
+def _text(node: ts.Node) -> str:
+    return (node.text or b"").decode()
+
+
+def _type_name(node: ts.Node | None) -> str:
+    """``std::vector<long>`` -> ``vector``; ``ArrayList<>`` -> ``ArrayList``; ``Arrays.asList`` ->
+    ``asList``."""
+    text = re.sub(r"<.*", "", _text(node) if node is not None else "", flags=re.S)
+    return re.split(r"::|\.", text.strip())[-1].strip()
+
+
+def value(node: ts.Node, language: str) -> Any:
+    """The Python value of a literal node; ``NotLiteral`` for anything else."""
+    kind = node.type
+    if kind in ("decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal",
+                "decimal_floating_point_literal", "number_literal"):
+        return _number(_text(node))
+    if kind in ("string_literal", "character_literal", "char_literal"):
+        return _string(_text(node), kind != "string_literal")
+    if kind == "concatenated_string":
+        return "".join(_string(_text(c), False) for c in node.named_children if c.type == "string_literal")
+    if kind in ("true", "false"):
+        return kind == "true"
+    if kind == "null_literal":
+        return None
+    if kind == "unary_expression":
+        op, arg = node.child_by_field_name("operator"), node.child_by_field_name("argument") or (
+            node.child_by_field_name("operand"))
+        sign = _text(op) if op is not None else ""
+        inner = value(arg, language) if arg is not None and sign in ("-", "+") else None
+        if isinstance(inner, (int, float)) and not isinstance(inner, bool):
+            return -inner if sign == "-" else inner
+        raise NotLiteral(kind)
+    if kind in ("parenthesized_expression", "cast_expression"):
+        inner_node = node.child_by_field_name("value") or (node.named_children[-1] if node.named_children else None)
+        if inner_node is None:
+            raise NotLiteral(kind)
+        return value(inner_node, language)
+    if kind in ("array_initializer", "initializer_list"):
+        return [value(c, language) for c in node.named_children if "comment" not in c.type]
+    if kind == "array_creation_expression":
+        init = node.child_by_field_name("value")
+        if init is None:
+            raise NotLiteral(kind)
+        return value(init, language)
+    if kind == "qualified_identifier" and _text(node).replace(" ", "") == "std::nullopt":
+        return None
+    if kind == "method_invocation":  # List.of / Set.of / Map.of / Optional.of are told apart by their class
+        name, owner = _type_name(node.child_by_field_name("name")), _type_name(node.child_by_field_name("object"))
+        return _built(owner if name in ("of", "copyOf") and owner else name, node.child_by_field_name("arguments"),
+                      language)
+    if kind == "object_creation_expression":
+        return _built(_type_name(node.child_by_field_name("type")), node.child_by_field_name("arguments"), language)
+    if kind == "call_expression":
+        return _built(_type_name(node.child_by_field_name("function")), node.child_by_field_name("arguments"),
+                      language)
+    if kind == "compound_literal_expression":
+        return _built(_type_name(node.child_by_field_name("type")), node.child_by_field_name("value"), language,
+                      braced=True)
+    raise NotLiteral(kind)
+
+
+def _built(name: str, args: ts.Node | None, language: str, *, braced: bool = False) -> Any:
+    """The value a constructor or factory call builds from literal arguments (``name`` is the
+    type, or the factory: ``asList``, ``with``, ``make_tuple``, ``Map`` for ``Map.of``)."""
+    items = [value(c, language) for c in args.named_children if "comment" not in c.type] if args else []
+    # T(...) copying one container (std::vector<long>({1, 2}), new ArrayList<>(Arrays.asList(...))); T{...} lists
+    copies = name in _SEQUENCES | _SETS | _MAPS and len(items) == 1 and isinstance(items[0], (list, set, dict))
+    if copies and not braced:
+        items = list(items[0].items()) if isinstance(items[0], dict) else list(items[0])  # a copy of one container
+    if name in _LISTS | _SEQUENCES | {"emptyList"}:
+        return list(items)
+    if name in _SETS | {"emptySet"}:
+        return set(items)
+    if name in _MAPS | {"ofEntries", "emptyMap"}:
+        if all(isinstance(p, (list, tuple)) and len(p) == 2 for p in items):
+            return {k: v for k, v in items}
+        if name == "Map" and len(items) % 2 == 0:  # Map.of(k1, v1, k2, v2)
+            return dict(zip(items[::2], items[1::2], strict=True))
+        raise NotLiteral(name)
+    if name in _TUPLES | {"with", "entry"}:
+        return tuple(items)
+    if name == "string" and len(items) == 1 and isinstance(items[0], str):
+        return items[0]
+    if name in ("optional", "Optional", "ofNullable") and len(items) <= 1:
+        return items[0] if items else None
+    if name == "empty" and not items:
+        return None
+    raise NotLiteral(name)
+
+
+def _number(text: str) -> int | float:
+    text = text.replace("_", "").replace("'", "")
+    sign, text = (-1, text[1:]) if text.startswith("-") else (1, text.removeprefix("+"))
+    if re.match(r"^0[xX]", text):
+        return sign * int(re.sub(r"[uUlL]+$", "", text), 16)
+    if re.match(r"^0[bB]", text):
+        return sign * int(re.sub(r"[uUlL]+$", "", text), 2)
+    body = re.sub(r"[uUlLfFdD]+$", "", text)
+    if re.fullmatch(r"\d+", body):
+        return sign * (int(body, 8) if len(body) > 1 and body.startswith("0") else int(body))
+    try:
+        return sign * float(body)
+    except ValueError as exc:
+        raise NotLiteral(text) from exc
+
+
+def _string(text: str, char: bool) -> str:
+    quote = "'" if char else '"'
+    start = text.find(quote)
+    if start < 0 or len(text) < start + 2 or text[-1] != quote or text[:start] not in ("", "L", "u8", "u", "U"):
+        raise NotLiteral(text)  # raw strings and the like
+    out = _ESCAPE.sub(_unescape, text[start + 1:-1])
+    if char and len(out) != 1:
+        raise NotLiteral(text)
+    return out
+
+
+def _unescape(m: re.Match[str]) -> str:
+    code = m.group(1)
+    if code[0] == "u":
+        return chr(int(code.lstrip("u"), 16))
+    if code[0] == "x":
+        return chr(int(code[1:], 16) % 0x110000)
+    if code[0] in "01234567":
+        return chr(int(code, 8))
+    if code in _ESCAPES:
+        return _ESCAPES[code]
+    raise NotLiteral("\\" + code)
