@@ -124,23 +124,12 @@ def parameters(problem: str, function: str, language: str = "python") -> list[st
     close = _clike.closing(problem, m.end() - 1)
     inside = problem[m.end():close] if close > 0 else ""
     names: list[str] = []
-    for part in _top_level_split(inside):
+    for part in _clike.split_commas(inside):
         name = re.match(r"\s*([A-Za-z_$][\w$]*)", part)
         if name is None or name.group(1) in ("self", "cls"):
             return [] if name is None else names
         names.append(name.group(1))
     return names
-
-
-def _top_level_split(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        depth += ch in "([{"
-        depth -= ch in ")]}"
-        if ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    return [p for p in [*parts, text[start:]] if p.strip()]
 
 
 _SCALAR = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\b|True\b|False\b|true\b|false\b|None\b|null\b")

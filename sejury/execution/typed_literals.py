@@ -87,24 +87,13 @@ def typed_parameters(problem: str, function: str) -> list[tuple[Type, str]] | No
     if found is None:
         return None
     params: list[tuple[Type, str]] = []
-    for part in _split_params(found):
+    for part in _clike.split_commas(found, "<([{", ">)]}"):
         decl = re.match(r"(.*?)([A-Za-z_]\w*)\s*(\[\])?\s*$", part.strip(), re.S)
         kind = parse_type(decl.group(1) + (decl.group(3) or "")) if decl and decl.group(1).strip() else None
         if decl is None or kind is None:
             return None
         params.append((kind, decl.group(2)))
     return params
-
-
-def _split_params(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        depth += ch in "<([{"
-        depth -= ch in ">)]}"
-        if ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    return [p for p in [*parts, text[start:]] if p.strip()]
 
 
 def write_call(function: str, params: list[tuple[Type, str]], call: tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]],

@@ -185,3 +185,16 @@ def top_level_items(body: str) -> list[str]:
         j += 1
     items.append(body[start:])
     return [x.strip() for x in items if x.strip()]
+
+
+def split_commas(text: str, opening: str = "([{", closing_: str = ")]}") -> list[str]:
+    """``text`` split at the commas outside brackets (``opening``/``closing_``; add ``<``/``>``
+    for a parameter list with generic types), blank parts dropped."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch in opening
+        depth -= ch in closing_
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return [p for p in [*parts, text[start:]] if p.strip()]
