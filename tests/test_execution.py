@@ -364,11 +364,11 @@ async def test_s5_fuzz_catches_a_wrong_candidate_that_passes_every_test(sandbox:
     assert a["mismatches"] and fuzz.llm_calls == 0
     right = await judge.ajudge(count("    return sum(1 for x in xs if t < x)\n"))
     assert right.strategies["test_fuzz"].score == 100 and right.score == 100
-    go = await judge.ajudge(Sample(id="g", task="code_generation", language="go", problem="func Add(a, b int) int",
+    go = await judge.ajudge(Sample(id="g", task="code_generation", language="go", problem="func Add(a, b int) int {",
                                    candidate="func Add(a, b int) int { return a + b }",
                                    reference="func Add(a, b int) int { return a + b }"))
-    assert go.strategies["test_fuzz"].status is Status.UNSCORED
-    assert "not go" in (go.strategies["test_fuzz"].detail or "")
+    assert go.strategies["test_fuzz"].status is Status.UNSCORED  # S5's (Python) tests hold no Go call of Add
+    assert "no call of Add with literal arguments" in (go.strategies["test_fuzz"].detail or "")
 
 
 COUNT_JS = "// How many of xs are above t.\nfunction countAbove(xs, t) {\n"
@@ -446,6 +446,14 @@ class Problem {
     // 2
     public static long countAbove(ArrayList<Long> xs, long t) {
 """
+GO_FILTER = """package main
+
+// CountAbove counts the numbers above t in xs.
+// >>> CountAbove([]int{1, 5, 7}, 4)
+// 2
+func CountAbove(xs []int, t int) int {
+"""
+GO_RIGHT = "\tn := 0\n\tfor _, x := range xs {\n\t\tif x > t {\n\t\t\tn++\n\t\t}\n\t}\n\treturn n\n}\n"
 CPP_FILTER = """#include<bits/stdc++.h>
 // Count the numbers above t in xs.
 // >>> count_above([1, 5, 7], 4)
@@ -454,7 +462,7 @@ long count_above(std::vector<long> xs, long t) {
 """
 
 
-def test_java_and_cpp_examples_are_read_as_python_literals_and_written_by_the_parameter_types() -> None:
+def test_examples_are_read_and_written_by_the_parameter_types_in_java_cpp_and_go() -> None:
     from sejury.execution.fuzz import call_writer, example_calls
     from sejury.execution.typed_literals import parse_type, quoted, typed_parameters, write
 
@@ -478,11 +486,15 @@ def test_java_and_cpp_examples_are_read_as_python_literals_and_written_by_the_pa
     assert write(None, parse_type("std::optional<long>"), "cpp") == "std::optional<long>()"
     assert write(2, parse_type("float"), "java") == "2.0f" and write(True, parse_type("long"), "cpp") is None
     assert quoted('a"\\\n\x01é', "java") == '"a\\"\\\\\\n\\001\\u00e9"' and quoted("é?", "cpp") == '"é\\?"'
+    gofn = call_writer(GO_FILTER.replace("t int)", "t int, m map[string]float64, s string)"), "CountAbove", "go")
+    assert gofn is not None and gofn((([1, -5], 4, {"k": 2}, "a\x01"), ())) == \
+        'CountAbove([]int{1, -5}, 4, map[string]float64{"k": 2.0}, "a\\x01");'
+    assert example_calls(GO_FILTER, "CountAbove", "go") == [(([1, 5, 7], 4), ())]
     assert parse_type("Union_int_float_String") is not None
     assert write(1, parse_type("Union_int_float_String"), "java") is None  # no rule: the input is left out
 
 
-def test_java_and_cpp_literals_in_s5s_tests_are_read_as_values() -> None:
+def test_java_cpp_and_go_literals_in_s5s_tests_are_read_as_values() -> None:
     from sejury.execution.fuzz import seed_calls
 
     java = ("public class Main { public static void main(String[] a) {\n"
@@ -498,6 +510,10 @@ def test_java_and_cpp_literals_in_s5s_tests_are_read_as_values() -> None:
            "           std::make_tuple(1, 2), std::nullopt, 10L, std::map<std::string, long>{{\"a\", 1}}) == 3);\n"
            "  assert(issame(f({}, \"ab\" \"c\", 0x1FUL, -2.5e-3, (long)5, std::vector<std::vector<long>>{{1}}), {}));"
            "\n  f(x);\n}\n")
+    go = ("func TestF(t *testing.T) {\n  if F([]int{1, -2}, map[string]int{\"a\": 1}, `r\\n`, 'c', float64(3), nil,"
+          " [][]int{{1}, {}}) != 2 { t.Fatal(\"F(9)\") }\n  s.F(0x10, -1.5e3); F(x)\n}\n")
+    assert seed_calls(go, "F", "go") == [
+        (([1, -2], {"a": 1}, "r\\n", "c", 3, None, [[1], []]), ()), ((16, -1500.0), ())]
     assert seed_calls(cpp, "f", "cpp") == [
         (([1, -2], [3, 4], "x", 1.5, True, "\n", (1, 2), None, 10, {"a": 1}), ()),
         (([], "abc", 31, -0.0025, 5, [[1]]), ())]
@@ -532,12 +548,14 @@ async def test_ex_fuzz_judges_on_the_problems_examples_with_no_model_call(sandbo
      "        return xs.stream().filter(x -> x >= t).count();\n    }\n}\n"),
     ("cpp", CPP_FILTER, "    long n = 0;\n    for (long x : xs) n += x > t;\n    return n;\n}\n",
      "    long n = 0;\n    for (long x : xs) n += x >= t;\n    return n;\n}\n"),
+    ("go", GO_FILTER, GO_RIGHT, GO_RIGHT.replace("x > t", "x >= t")),
 ])
-async def test_ex_fuzz_writes_the_examples_as_java_and_cpp_calls_of_the_declared_types(
+async def test_ex_fuzz_writes_the_examples_as_java_cpp_and_go_calls_of_the_declared_types(
         sandbox: DockerSandbox, language: str, problem: str, right: str, wrong: str) -> None:
-    """MultiPL-E's Java and C++ problems show Python examples; Ex-fuzz reads them, writes each
-    input in the parameters' types (``new ArrayList<Long>(...)``, ``std::vector<long>{...}``),
-    and the reference answers: the ``>=`` candidate is caught, the right one agrees on all."""
+    """MultiPL-E's Java and C++ problems show Python examples, a HumanEval-X Go problem Go's own
+    (``[]int{1, 5, 7}``); Ex-fuzz reads them, writes each input in the parameters' types (``new
+    ArrayList<Long>(...)``, ``std::vector<long>{...}``, ``[]int{...}``), and the reference
+    answers: the ``>=`` candidate is caught, the right one agrees on all."""
     judge = Judge(ScriptedChatModel(script=lambda messages: pytest.fail("Ex-fuzz called the model")),
                   team=["Ex-fuzz"], cache=False, execute=True, sandbox=sandbox)
 
@@ -563,8 +581,12 @@ async def test_ex_fuzz_writes_the_examples_as_java_and_cpp_calls_of_the_declared
      "    long n = 0;\n    for (long x : xs) n += x > t;\n    return n;\n}\n",
      "    long n = 0;\n    for (long x : xs) n += x >= t;\n    return n;\n}\n",
      "```cpp\nint main() {\n    assert(count_above({1, 5, 7}, 4) == 2);\n}\n```"),
+    ("go", GO_FILTER.replace("// >>> CountAbove([]int{1, 5, 7}, 4)\n// 2\n", ""), GO_RIGHT,
+     GO_RIGHT.replace("x > t", "x >= t"),
+     "```go\nfunc TestCountAbove(t *testing.T) {\n\tif CountAbove([]int{1, 5, 7}, 4) != 2 {\n"
+     "\t\tt.Fatal(\"wrong\")\n\t}\n}\n```"),
 ])
-async def test_s5_fuzz_reads_java_and_cpp_literals_and_writes_inputs_by_the_declared_types(
+async def test_s5_fuzz_reads_java_cpp_and_go_literals_and_writes_inputs_by_the_declared_types(
         sandbox: DockerSandbox, language: str, problem: str, right: str, wrong: str, tests: str) -> None:
     """S5's one Java (C++) test passes a ``>=`` candidate; S5-fuzz reads its literal arguments
     (``new ArrayList<>(Arrays.asList(1L, 5L, 7L))``, ``{1, 5, 7}``), mutates them, writes each new

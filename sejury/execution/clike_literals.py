@@ -8,7 +8,9 @@ list, ``std::vector<T>{...}``), sets, maps (``Map.of``, ``std::map<K, V>{{k, v}}
 (``Pair.with``, ``std::make_tuple``), ``Optional``/``std::optional`` (``None`` when empty),
 numbers (suffixes dropped), strings, characters and booleans; a call with any other argument (a
 variable, an expression) is skipped.  The values are written back by the parameter types of the
-signature (``typed_literals``), so the type a test wrote a value in never matters.
+signature (``typed_literals``), so the type a test wrote a value in never matters.  Go's literals
+too (``[]int{1, -2}``, ``map[string]int{"a": 1}``, raw strings, runes, ``nil``, conversions such as
+``float64(3)``), from S5's tests and from the examples in a Go problem's doc comment.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from sejury.execution.js_literals import NotLiteral
 
 Args = tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]
 
-LANGUAGES = ("java", "cpp")
+LANGUAGES = ("java", "cpp", "go")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "\\": "\\", "'": "'", '"': '"',
             "?": "?", "a": "\a", "v": "\v", "s": " "}
 _ESCAPE = re.compile(r"\\(u+[0-9a-fA-F]{4}|x[0-9a-fA-F]+|[0-7]{1,3}|.)", re.S)
@@ -39,15 +41,24 @@ _TUPLES = {"tuple", "pair", "make_tuple", "make_pair", "Pair", "Triplet", "Quart
 def _parser(language: str) -> ts.Parser:
     if language == "java":
         import tree_sitter_java as grammar
+    elif language == "go":
+        import tree_sitter_go as grammar  # type: ignore[no-redef]
     else:
         import tree_sitter_cpp as grammar  # type: ignore[no-redef]
     return ts.Parser(ts.Language(grammar.language()))
 
 
+def parse(text: str, language: str) -> ts.Node:
+    """The syntax tree of ``text`` (a Go fragment is read inside a function of a package)."""
+    if language == "go" and not re.search(r"^\s*package\s", text, re.M):
+        text = "package p\nfunc _() {\n" + text + "\n}\n" if "func " not in text else "package p\n" + text
+    return _parser(language).parse(text.encode()).root_node
+
+
 def seed_calls(tests: str, function: str, language: str) -> list[Args]:
     """The literal arguments of every call of ``function`` in ``tests`` (``f(...)``,
     ``Problem.f(...)``, ``new Solution().f(...)``, ``s.f(...)``), in order, duplicates kept."""
-    root = _parser(language).parse(tests.encode()).root_node
+    root = parse(tests, language)
     found: list[tuple[int, Args]] = []
     stack = [root]
     while stack:
@@ -66,9 +77,9 @@ def _called(node: ts.Node, function: str, language: str) -> ts.Node | None:
     if language == "java" and node.type == "method_invocation":
         name = node.child_by_field_name("name")
         return node.child_by_field_name("arguments") if name is not None and _text(name) == function else None
-    if language == "cpp" and node.type == "call_expression":
+    if language in ("cpp", "go") and node.type == "call_expression":
         callee = node.child_by_field_name("function")
-        if callee is not None and callee.type == "field_expression":
+        if callee is not None and callee.type in ("field_expression", "selector_expression"):
             callee = callee.child_by_field_name("field")
         if callee is not None and _text(callee).rsplit("::", 1)[-1] == function:
             return node.child_by_field_name("arguments")
@@ -90,10 +101,19 @@ def value(node: ts.Node, language: str) -> Any:
     """The Python value of a literal node; ``NotLiteral`` for anything else."""
     kind = node.type
     if kind in ("decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal",
-                "decimal_floating_point_literal", "number_literal"):
+                "decimal_floating_point_literal", "number_literal", "int_literal", "float_literal"):
         return _number(_text(node))
-    if kind in ("string_literal", "character_literal", "char_literal"):
-        return _string(_text(node), kind != "string_literal")
+    if kind in ("string_literal", "character_literal", "char_literal", "interpreted_string_literal", "rune_literal"):
+        return _string(_text(node), kind not in ("string_literal", "interpreted_string_literal"))
+    if kind == "raw_string_literal":
+        return _text(node)[1:-1].replace("\r", "")
+    if kind == "nil":
+        return None
+    if kind == "composite_literal":  # Go: []int{1, 2}, map[string]int{"a": 1}, [][]int{{1}}
+        body = node.child_by_field_name("body")
+        if body is None:
+            raise NotLiteral(kind)
+        return _go_body(body, language)
     if kind == "concatenated_string":
         return "".join(_string(_text(c), False) for c in node.named_children if c.type == "string_literal")
     if kind in ("true", "false"):
@@ -128,6 +148,13 @@ def value(node: ts.Node, language: str) -> Any:
                       language)
     if kind == "object_creation_expression":
         return _built(_type_name(node.child_by_field_name("type")), node.child_by_field_name("arguments"), language)
+    if kind == "call_expression" and language == "go":  # a conversion: float64(3), int64(-1), string("x")
+        args = node.child_by_field_name("arguments")
+        callee = _text(node.child_by_field_name("function") or node)
+        if args is None or args.named_child_count != 1 or not re.fullmatch(r"u?int\d*|float\d+|string|rune|byte",
+                                                                            callee):
+            raise NotLiteral(kind)
+        return value(args.named_children[0], language)
     if kind == "call_expression":
         return _built(_type_name(node.child_by_field_name("function")), node.child_by_field_name("arguments"),
                       language)
@@ -135,6 +162,24 @@ def value(node: ts.Node, language: str) -> Any:
         return _built(_type_name(node.child_by_field_name("type")), node.child_by_field_name("value"), language,
                       braced=True)
     raise NotLiteral(kind)
+
+
+def _go_body(body: ts.Node, language: str) -> Any:
+    """A Go ``literal_value``: a list, or a map when its elements are keyed (``{"a": 1}``)."""
+    elements = [c for c in body.named_children if "comment" not in c.type]
+    if elements and all(e.type == "keyed_element" for e in elements):
+        pairs = [[_go_element(x, language) for x in e.named_children] for e in elements]
+        if not all(len(p) == 2 for p in pairs):
+            raise NotLiteral("keyed_element")
+        return {k: v for k, v in pairs}
+    if any(e.type == "keyed_element" for e in elements):
+        raise NotLiteral("keyed_element")
+    return [_go_element(e, language) for e in elements]
+
+
+def _go_element(node: ts.Node, language: str) -> Any:
+    inner = node.named_children[0] if node.type == "literal_element" and node.named_children else node
+    return _go_body(inner, language) if inner.type == "literal_value" else value(inner, language)
 
 
 def _built(name: str, args: ts.Node | None, language: str, *, braced: bool = False) -> Any:

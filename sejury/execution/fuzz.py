@@ -101,6 +101,9 @@ def _parse_calls(calls: list[str], function: str, language: str) -> list[Args]:
         if language == "javascript":
             found += js_literals.seed_calls(call, function)
             continue
+        if language == "go" and (got := clike_literals.seed_calls(call, function, "go")):
+            found += got  # Go's own literals ([]int{1, 2}); else read as Python's, below
+            continue
         forms = [call.replace("{", "[").replace("}", "]"), call] if language == "cpp" and "{" in call else [call]
         for form in forms:
             try:
@@ -117,7 +120,7 @@ def parameters(problem: str, function: str, language: str = "python") -> list[st
     """The parameter names of ``function``'s signature in the problem (Python or JavaScript; Java
     and C++ by ``typed_literals``)."""
     if language in typed_literals.LANGUAGES:
-        return [name for _, name in typed_literals.typed_parameters(problem, function) or []]
+        return [name for _, name in typed_literals.typed_parameters(problem, function, language) or []]
     m = re.search(rf"(?:\bdef|\bfunction)\s+{re.escape(function)}\s*\(", problem)
     if m is None:
         return []
@@ -214,7 +217,7 @@ def call_writer(problem: str, function: str, language: str) -> Callable[[Args], 
     they are; Java's and C++'s by the declared parameter types (None when the signature's types
     do not parse; the writer gives None for an input that does not fit them)."""
     if language in typed_literals.LANGUAGES:
-        params = typed_literals.typed_parameters(problem, function)
+        params = typed_literals.typed_parameters(problem, function, language)
         if params is None:
             return None
         return lambda call: typed_literals.write_call(function, params, call, language)

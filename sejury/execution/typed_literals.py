@@ -1,4 +1,4 @@
-"""Python values written as Java or C++ expressions of a parameter's declared type.
+"""Python values written as Java, C++ or Go expressions of a parameter's declared type.
 
 The benchmarks' Java and C++ problems (MultiPL-E's HumanEval, as in ``../shared/data``) keep the
 original problem's examples in Python's syntax (``>>> closest_integer("10")``, ``specialFilter([15,
@@ -7,9 +7,9 @@ original problem's examples in Python's syntax (``>>> closest_integer("10")``, `
 (``fuzz.example_calls``) and this module writes each input back as a call the language compiles,
 argument by argument, by the parameter's type: ``[1, -2]`` for ``ArrayList<Integer>`` is
 ``new ArrayList<Integer>(Arrays.<Integer>asList(1, -2))``, for ``std::vector<long>`` it is
-``std::vector<long>{1, -2}``.  A value that does not fit its type (a float for an ``int``, an int
-beyond 32 bits, a type with no rule such as MultiPL-E's ``Union_int_float_String``) gives no call:
-that input is left out, never guessed.
+``std::vector<long>{1, -2}``, for Go's ``[]int`` ``[]int{1, -2}``.  A value that does not fit
+its type (a float for an ``int``, an int beyond 32 bits, a type with no rule such as MultiPL-E's
+``Union_int_float_String``) gives no call: that input is left out, never guessed.
 """
 
 from __future__ import annotations
@@ -19,9 +19,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import tree_sitter as ts
+
 from sejury.execution.languages import _clike
 
-LANGUAGES = ("java", "cpp")
+LANGUAGES = ("java", "cpp", "go")
+GO_SLICE, GO_MAP = "go:[]", "go:map"  # Go's []T and map[K]V, as ``Type`` names
 INT32 = 2 ** 31
 INT64 = 2 ** 63
 
@@ -34,6 +37,10 @@ class Type:
     args: tuple[Type, ...] = ()
 
     def text(self) -> str:
+        if self.name == GO_SLICE:
+            return "[]" + self.args[0].text()
+        if self.name == GO_MAP:
+            return f"map[{self.args[0].text()}]{self.args[1].text()}"
         return f"{self.name}<{', '.join(a.text() for a in self.args)}>" if self.args else self.name
 
     @property
@@ -76,9 +83,11 @@ def _parse(text: str) -> tuple[Type | None, str]:
     return Type(name, tuple(args)), rest
 
 
-def typed_parameters(problem: str, function: str) -> list[tuple[Type, str]] | None:
+def typed_parameters(problem: str, function: str, language: str = "java") -> list[tuple[Type, str]] | None:
     """The declared parameters of ``function`` (its last signature in the problem) as (type,
     name); None when there is no such signature or one of its types does not parse."""
+    if language == "go":
+        return _go_parameters(problem, function)
     found = None
     for m in re.finditer(rf"[\w>\]&*]\s+{re.escape(function)}\s*\(", problem):
         close = _clike.closing(problem, m.end() - 1)
@@ -94,6 +103,43 @@ def typed_parameters(problem: str, function: str) -> list[tuple[Type, str]] | No
             return None
         params.append((kind, decl.group(2)))
     return params
+
+
+def _go_parameters(problem: str, function: str) -> list[tuple[Type, str]] | None:
+    from sejury.execution.clike_literals import parse
+
+    found = None
+    stack = [parse(problem, "go")]
+    while stack:
+        node = stack.pop()
+        name = node.child_by_field_name("name")
+        if node.type == "function_declaration" and name is not None and name.text == function.encode():
+            found = node.child_by_field_name("parameters")
+        stack.extend(node.children)
+    if found is None:
+        return None
+    params: list[tuple[Type, str]] = []
+    for decl in found.named_children:
+        type_node = decl.child_by_field_name("type")
+        kind = _go_type(type_node) if decl.type == "parameter_declaration" and type_node is not None else None
+        if kind is None:
+            return None
+        params += [(kind, (n.text or b"").decode()) for n in decl.children_by_field_name("name")]
+    return params
+
+
+def _go_type(node: ts.Node) -> Type | None:
+    if node.type in ("type_identifier", "qualified_type"):
+        return Type((node.text or b"").decode())
+    if node.type == "slice_type":
+        element = node.child_by_field_name("element")
+        inner = _go_type(element) if element is not None else None
+        return Type(GO_SLICE, (inner,)) if inner else None
+    if node.type == "map_type":
+        key, val = node.child_by_field_name("key"), node.child_by_field_name("value")
+        k, v = (_go_type(key) if key else None), (_go_type(val) if val else None)
+        return Type(GO_MAP, (k, v)) if k and v else None
+    return None
 
 
 def write_call(function: str, params: list[tuple[Type, str]], call: tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]],
@@ -123,7 +169,7 @@ _FLOATS = {"float", "Float", "double", "Double", "long double"}
 
 def write(value: Any, kind: Type, language: str) -> str | None:
     """``value`` as a ``language`` expression of type ``kind``, or None."""
-    return _java(value, kind) if language == "java" else _cpp(value, kind)
+    return {"java": _java, "cpp": _cpp, "go": _go}[language](value, kind)
 
 
 def _number(value: Any, kind: Type, ints: dict[str, int]) -> str | None:
@@ -220,6 +266,37 @@ def _cpp(value: Any, kind: Type) -> str | None:
     return None
 
 
+_GO_INTS = {"int": (-INT64, INT64), "int64": (-INT64, INT64), "int32": (-INT32, INT32), "rune": (-INT32, INT32),
+            "int16": (-2 ** 15, 2 ** 15), "int8": (-2 ** 7, 2 ** 7), "uint": (0, 2 * INT64),
+            "uint64": (0, 2 * INT64), "uint32": (0, 2 * INT32), "uint8": (0, 2 ** 8), "byte": (0, 2 ** 8)}
+
+
+def _go(value: Any, kind: Type) -> str | None:
+    name, targs = kind.name, kind.args
+    if name == "bool":
+        return ("true" if value else "false") if isinstance(value, bool) else None
+    if name == "rune" and isinstance(value, str):
+        return _char(value, "go")
+    if name in _GO_INTS:
+        low, high = _GO_INTS[name]
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) and low <= value < high else None
+    if name in ("float64", "float32"):
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        return repr(float(value)) if ok else None
+    if name == "string":
+        return quoted(value, "go") if isinstance(value, str) else None
+    if name == GO_SLICE:
+        elements = _elements(value, False)
+        items = [_go(v, targs[0]) for v in elements] if elements is not None else [None]
+        return None if None in items else f"{kind.text()}{{{', '.join(map(str, items))}}}"
+    if name == GO_MAP and isinstance(value, dict):
+        entries = [(_go(k, targs[0]), _go(v, targs[1])) for k, v in value.items()]
+        if any(k is None or v is None for k, v in entries):
+            return None
+        return f"{kind.text()}{{{', '.join(f'{k}: {v}' for k, v in entries)}}}"
+    return None
+
+
 def _elements(value: Any, a_set: bool) -> list[Any] | None:
     """A list's (or tuple's) items in order, a set's sorted; None when the container's kind is not
     the type's (a set for a list type, or the reverse)."""
@@ -245,6 +322,8 @@ def quoted(text: str, language: str) -> str:
             out.append("\\" + ch)
         elif ch in "\n\t\r":
             out.append({"\n": "\\n", "\t": "\\t", "\r": "\\r"}[ch])
+        elif (code < 32 or code == 127) and language == "go":
+            out.append(f"\\x{code:02x}")
         elif code < 32 or code == 127:
             out.append(f"\\{code:03o}")
         elif code > 126 and language == "java":

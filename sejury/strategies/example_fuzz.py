@@ -8,9 +8,10 @@ model's own calls that S5-fuzz mutates (and that may lie outside the domain).  T
 examples themselves and up to ``FUZZ_INPUTS`` type-aware mutations of them (``execution/fuzz.py``,
 kept inside the domain the examples show); the reference answers them in the sandbox and the score
 is ``100 * agreed / inputs``, as for S5-fuzz.  The examples' stated outputs are not read: the
-reference's values are the expected ones.  Python and JavaScript; Java and C++ too, where the
-examples are written as Python's literals (as MultiPL-E's problems do) and each input is written
-back by the signature's parameter types (``typed_literals``; one that does not fit is left out).
+reference's values are the expected ones.  All five languages: Java's and C++'s examples may be
+written as Python's literals (as MultiPL-E's problems do), Go's as Go's (HumanEval-X), and each
+input is written back by the signature's parameter types (``typed_literals``; one that does not
+fit is left out).
 A problem that shows no call with literal arguments leaves it unscored, saying so.
 """
 
@@ -51,7 +52,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     made = mutate_inputs(seeds, FUZZ_INPUTS * (3 if typed else 1), seed=int(sample.problem_digest()[:8], 16))
     shown = [c for c in map(write, seeds) if c is not None]
     if not shown:
-        types = ", ".join(t.text() for t, _ in typed_parameters(sample.problem, function) or [])
+        types = ", ".join(t.text() for t, _ in typed_parameters(sample.problem, function, sample.language) or [])
         return Outcome(None, detail=f"the problem's examples of {function} do not fit its parameter types ({types})")
     new = [c for c in map(write, made) if c is not None][:FUZZ_INPUTS]
     return await agree_on(sample, ctx, function, [*shown, *new], {"seeds": len(shown), "made": len(new)})

@@ -6,11 +6,11 @@ makes up to ``FUZZ_INPUTS`` new inputs from them by EvalPlus's type-aware mutati
 (``execution/fuzz.py``: an integer off by one, a list emptied or reversed, a string shortened,
 ...).  The reference answers them in the sandbox (an input it raises or hangs on is dropped, as
 outside the problem's domain) and the score is ``100 * agreed / inputs``: the share on which the
-candidate returns the reference's value.  Python, JavaScript, Java and C++ (their literals are
-read in ``execution/fuzz.py``, ``js_literals.py`` and ``clike_literals.py``; Java's and C++'s new
-inputs are written back by the signature's parameter types, ``typed_literals.py``); in Go it is
-unscored and says so.  Inputs that are legal for the reference may still lie outside the problem's stated domain,
-where a correct candidate may differ: calibration weighs it with the others.
+candidate returns the reference's value.  All five languages (their literals are read in
+``execution/fuzz.py``, ``js_literals.py`` and ``clike_literals.py``; Java's, C++'s and Go's new
+inputs are written back by the signature's parameter types, ``typed_literals.py``).  Inputs that
+are legal for the reference may still lie outside the problem's stated domain, where a correct
+candidate may differ: calibration weighs it with the others.
 """
 
 from __future__ import annotations
