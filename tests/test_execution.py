@@ -485,6 +485,7 @@ def test_examples_are_read_and_written_by_the_parameter_types_in_java_cpp_and_go
     assert write([3, 4], parse_type("Pair<Integer, Integer>"), "java") == "Pair.<Integer, Integer>with(3, 4)"
     assert write(None, parse_type("std::optional<long>"), "cpp") == "std::optional<long>()"
     assert write(2, parse_type("float"), "java") == "2.0f" and write(True, parse_type("long"), "cpp") is None
+    assert write(-3, parse_type("short"), "java") == "(short) -3" and write(300, parse_type("byte"), "java") is None
     assert quoted('a"\\\n\x01é', "java") == '"a\\"\\\\\\n\\001\\u00e9"' and quoted("é?", "cpp") == '"é\\?"'
     gofn = call_writer(GO_FILTER.replace("t int)", "t int, m map[string]float64, s string)"), "CountAbove", "go")
     assert gofn is not None and gofn((([1, -5], 4, {"k": 2}, "a\x01"), ())) == \
@@ -605,3 +606,20 @@ async def test_s5_fuzz_reads_java_cpp_and_go_literals_and_writes_inputs_by_the_d
     assert fuzz.artifacts["seeds"] == 1 and 10 < fuzz.artifacts["inputs"] <= 30, fuzz.artifacts
     agreed = (await judge.ajudge(sample(right))).strategies["test_fuzz"]
     assert agreed.score == 100 and agreed.artifacts["inputs"] == fuzz.artifacts["inputs"], agreed
+
+
+@pytest.mark.docker
+async def test_calls_that_do_not_compile_against_the_reference_leave_the_fuzz_juror_unscored(
+        sandbox: DockerSandbox) -> None:
+    """Our failure is never the candidate's: when the calls Ex-fuzz writes from the problem's
+    signature do not compile against the reference (here the reference's method takes a String),
+    the juror is unscored and says it is the harness's failure, not scored 0."""
+    judge = Judge(ScriptedChatModel(script=lambda messages: pytest.fail("Ex-fuzz called the model")),
+                  team=["Ex-fuzz"], cache=False, execute=True, sandbox=sandbox)
+    other = ("import java.util.*;\nclass Problem {\n    public static long countAbove(String xs, long t) {\n"
+             "        return xs.length();\n    }\n}\n")
+    stub = JAVA_FILTER + "        return 0;\n    }\n}\n"  # complete code: reference and candidate stand alone
+    result = (await judge.ajudge(Sample(id="nc", task="code_generation", language="java", problem=stub,
+                                        candidate=other, reference=other))).strategies["example_fuzz"]
+    assert result.status is Status.UNSCORED, result
+    assert "do not compile against the reference (the harness's failure" in (result.detail or ""), result.detail

@@ -161,7 +161,8 @@ def write_call(function: str, params: list[tuple[Type, str]], call: tuple[tuple[
     return f"{function}({', '.join(w for w in written if w is not None)});"
 
 
-_JAVA_INTS = {"int": INT32, "Integer": INT32, "long": INT64, "Long": INT64, "short": 2 ** 15, "Short": 2 ** 15}
+_JAVA_INTS = {"int": INT32, "Integer": INT32, "long": INT64, "Long": INT64, "short": 2 ** 15, "Short": 2 ** 15,
+              "byte": 2 ** 7, "Byte": 2 ** 7}
 _CPP_INTS = {"int": INT32, "long": INT64, "long long": INT64, "short": 2 ** 15, "signed long": INT64,
              "int64_t": INT64, "int32_t": INT32, "size_t": INT64, "unsigned long": INT64, "unsigned": INT32}
 _FLOATS = {"float", "Float", "double", "Double", "long double"}
@@ -194,6 +195,8 @@ def _java(value: Any, kind: Type) -> str | None:
         return ("true" if value else "false") if isinstance(value, bool) else None
     if bare in _JAVA_INTS or bare in _FLOATS:
         out = _number(value, kind, _JAVA_INTS)
+        if out and bare.lower() in ("short", "byte"):
+            return f"({bare.lower()}) {out}"  # an int literal is not narrowed in a call
         return out + "L" if out and bare in ("long", "Long") and not out.endswith("L") else out
     if bare in ("String", "CharSequence"):
         return quoted(value, "java") if isinstance(value, str) else None

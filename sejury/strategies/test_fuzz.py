@@ -84,6 +84,11 @@ async def agree_on(sample: Sample, ctx: JudgeContext, function: str, calls: list
         return Outcome(None, detail="the reference does not load in the sandbox, so it answers no input: "
                                     + load_error_line(on_ref.load_error))
     artifacts = {**artifacts, "function": function} | ({"reference_adapted": adapted} if adapted else {})
+    if not on_ref.values and on_ref.reasons and all("compile" in r for r in on_ref.reasons):
+        # our writing of the calls, not the candidate: say so and leave the juror unscored
+        return Outcome(None, detail=f"the {len(calls)} calls written for the inputs do not compile against the "
+                                    f"reference (the harness's failure, not the candidate's): {calls[0][:120]}",
+                       artifacts=artifacts)
     if candidate is None:
         return Outcome(ParsedReply(score=0.0), detail=why_not, artifacts={**artifacts, "inputs": 0, "agreed": 0})
     on_cand = await run_suite(ctx.sandbox, sample.language, candidate, suite, timeout=FUZZ_TIMEOUT)
