@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from fakes import GOOD_REPLIES, ScriptedChatModel, step_of
@@ -623,3 +624,25 @@ async def test_calls_that_do_not_compile_against_the_reference_leave_the_fuzz_ju
                                         candidate=other, reference=other))).strategies["example_fuzz"]
     assert result.status is Status.UNSCORED, result
     assert "do not compile against the reference (the harness's failure" in (result.detail or ""), result.detail
+
+
+def test_the_bundled_ex_fuzz_examples_are_judged_by_the_cli_with_no_model(tmp_path: Path) -> None:
+    """`sejury judge examples/ex_fuzz/*.json --team Ex-fuzz --execute` (the README's line): the
+    problem's example and its mutations, in Java and Go, catch the candidate that skips 1-digit
+    numbers, with no model call."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    files = sorted(str(p) for p in (Path(__file__).parent.parent / "examples" / "ex_fuzz").glob("*.json"))
+    out = subprocess.run([sys.executable, "-m", "sejury.cli", "judge", *files, "--team", "Ex-fuzz", "--execute",
+                          "--json", "--no-cache"], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "SEJURY_RUN_DIR": str(tmp_path / "run")})
+    assert out.returncode == 0, out.stderr
+    verdicts = [json.loads(line) for line in out.stdout.splitlines()]
+    assert sorted(v["sample_id"] for v in verdicts) == ["ex-fuzz-go-add-elements", "ex-fuzz-java-add-elements"]
+    for v in verdicts:
+        ex = v["strategies"]["example_fuzz"]
+        assert ex["status"] == "scored" and ex["score"] < 50 and ex["llm_calls"] == 0, ex
+        assert ex["artifacts"]["mismatches"], ex
