@@ -127,7 +127,7 @@ class StrategyResult(BaseModel):
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0  # the model's time and the sandbox's, for this juror's own calls and runs
     cached: bool = False
     trace: list[TraceEvent] = Field(default_factory=list)
     # its share in the team's mean, relative to the others' 1: an execution juror whose tests

@@ -62,8 +62,9 @@ class Recorder:
 
 
     def sandbox_event(self, step: str, run: SuiteRun | None) -> None:
-        """A suite's run in the sandbox, in the trace."""
+        """A suite's run in the sandbox, in the trace; its time counts in the juror's seconds."""
         if run is not None:
+            self.seconds += run.seconds
             self.events.append(TraceEvent(kind="sandbox_run", strategy=self.strategy.value, step=step,
                                           seconds=run.seconds, detail=run.model_dump()))
 

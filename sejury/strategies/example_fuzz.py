@@ -55,7 +55,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
         types = ", ".join(t.text() for t, _ in typed_parameters(sample.problem, function, sample.language) or [])
         return Outcome(None, detail=f"the problem's examples of {function} do not fit its parameter types ({types})")
     new = [c for c in map(write, made) if c is not None][:FUZZ_INPUTS]
-    return await agree_on(sample, ctx, function, [*shown, *new], {"seeds": len(shown), "made": len(new)})
+    return await agree_on(sample, ctx, rec, function, [*shown, *new], {"seeds": len(shown), "made": len(new)})
 
 
 def detail_lines(result: StrategyResult) -> list[str]:

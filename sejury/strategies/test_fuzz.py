@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from sejury.context import JudgeContext
 from sejury.execution.differential import Mismatch, compare, record_calls, recorded_function
-from sejury.execution.evidence import load_error_line, programs, run_reference_program
+from sejury.execution.evidence import SuiteRun, load_error_line, programs, run_reference_program
 from sejury.execution.fuzz import LANGUAGES, call_writer, mutate_inputs, seed_calls
 from sejury.execution.languages import Suite
 from sejury.execution.patching import PatchError
@@ -61,10 +61,10 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     if not calls:
         return Outcome(None, detail=f"the arguments of {function} in S5's tests have no type with mutation rules"
                                     + (" that its declared types accept" if made else ""))
-    return await agree_on(sample, ctx, function, calls, {"seeds": len(seeds), "made": len(calls)})
+    return await agree_on(sample, ctx, rec, function, calls, {"seeds": len(seeds), "made": len(calls)})
 
 
-async def agree_on(sample: Sample, ctx: JudgeContext, function: str, calls: list[str],
+async def agree_on(sample: Sample, ctx: JudgeContext, rec: Recorder, function: str, calls: list[str],
                    artifacts: dict[str, object]) -> Outcome:
     """The reference answers the inputs (``calls`` of ``function``, written in the sample's
     language) in the sandbox (one it raises or hangs on is dropped), the candidate runs on the same
@@ -80,6 +80,7 @@ async def agree_on(sample: Sample, ctx: JudgeContext, function: str, calls: list
     suite = Suite("", units)
     on_ref, adapted, _ = await run_reference_program(ctx.sandbox, sample.language, reference, suite,
                                                      timeout=FUZZ_TIMEOUT)
+    rec.sandbox_event("answer_on_reference", SuiteRun.of(on_ref, units))
     if not on_ref.loaded:
         return Outcome(None, detail="the reference does not load in the sandbox, so it answers no input: "
                                     + load_error_line(on_ref.load_error))
@@ -92,6 +93,7 @@ async def agree_on(sample: Sample, ctx: JudgeContext, function: str, calls: list
     if candidate is None:
         return Outcome(ParsedReply(score=0.0), detail=why_not, artifacts={**artifacts, "inputs": 0, "agreed": 0})
     on_cand = await run_suite(ctx.sandbox, sample.language, candidate, suite, timeout=FUZZ_TIMEOUT)
+    rec.sandbox_event("run_candidate", SuiteRun.of(on_cand, units))
     diff = compare(function, units, on_ref.values, on_cand.values, set(range(len(units))),
                    dict(enumerate(on_cand.reasons)))
     artifacts |= {"inputs": diff.inputs, "agreed": diff.agreed, "loads": on_cand.loaded,
