@@ -516,6 +516,15 @@ def test_java_cpp_and_go_literals_in_s5s_tests_are_read_as_values() -> None:
           " [][]int{{1}, {}}) != 2 { t.Fatal(\"F(9)\") }\n  s.F(0x10, -1.5e3); F(x)\n}\n")
     assert seed_calls(go, "F", "go") == [
         (([1, -2], {"a": 1}, "r\\n", "c", 3, None, [[1], []]), ()), ((16, -1500.0), ())]
+    # a variable given a literal before the call stands for it, as its last assignment left it
+    java_vars = ("class T { void m() { ArrayList<Integer> l = new ArrayList<>(Arrays.asList(5, 3)); int k = 3;\n"
+                 "  assert unique(l, k); l = new ArrayList<>(); assert unique(l, k); k += 1; assert unique(l, k);\n"
+                 "  l = other(); assert unique(l, 2); } }")
+    assert seed_calls(java_vars, "unique", "java") == [(([5, 3], 3), ()), (([], 3), ())]
+    cpp_vars = ("int main() { std::vector<long> v = {1, 2}; long k{3}; std::vector<long> w{5};\n"
+                "  assert(f(v, k) == f(w, 1)); }")
+    assert seed_calls(cpp_vars, "f", "cpp") == [(([1, 2], 3), ()), (([5], 1), ())]
+    assert seed_calls("arr := []int{1, 2}\nk := 4\nF(arr, k)\nk += 1\nF(arr, k)", "F", "go") == [(([1, 2], 4), ())]
     assert seed_calls(cpp, "f", "cpp") == [
         (([1, -2], [3, 4], "x", 1.5, True, "\n", (1, 2), None, 10, {"a": 1}), ()),
         (([], "abc", 31, -0.0025, 5, [[1]]), ())]

@@ -16,6 +16,8 @@ too (``[]int{1, -2}``, ``map[string]int{"a": 1}``, raw strings, runes, ``nil``, 
 from __future__ import annotations
 
 import contextlib
+import contextvars
+import copy
 import re
 from functools import cache
 from typing import Any
@@ -57,19 +59,65 @@ def parse(text: str, language: str) -> ts.Node:
 
 def seed_calls(tests: str, function: str, language: str) -> list[Args]:
     """The literal arguments of every call of ``function`` in ``tests`` (``f(...)``,
-    ``Problem.f(...)``, ``new Solution().f(...)``, ``s.f(...)``), in order, duplicates kept."""
-    root = parse(tests, language)
-    found: list[tuple[int, Args]] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        arguments = _called(node, function, language)
-        if arguments is not None:
-            with contextlib.suppress(NotLiteral, ValueError, RecursionError):
-                args = tuple(value(a, language) for a in arguments.named_children if "comment" not in a.type)
-                found.append((node.start_byte, (args, ())))
-        stack.extend(node.children)
-    return [args for _, args in sorted(found, key=lambda f: f[0])]
+    ``Problem.f(...)``, ``new Solution().f(...)``, ``s.f(...)``), in order, duplicates kept.  A
+    variable given a literal before the call stands for that value (``ArrayList<Integer> l = new
+    ArrayList<>(Arrays.asList(5, 3)); assert unique(l)...``, ``arr := []int{1, 2}``), as the last
+    assignment before the call in the text left it."""
+    found: list[Args] = []
+    env: dict[str, Any] = {}
+    token = _ENV.set(env)
+    try:
+        stack = [parse(tests, language)]
+        while stack:  # in the text's order
+            node = stack.pop()
+            for name, bound in _bindings(node, language):
+                try:
+                    env[name] = value(bound, language) if bound is not None else _UNSET
+                except (NotLiteral, ValueError, RecursionError):
+                    env[name] = _UNSET
+            arguments = _called(node, function, language)
+            if arguments is not None:
+                with contextlib.suppress(NotLiteral, ValueError, RecursionError):
+                    args = tuple(value(a, language) for a in arguments.named_children if "comment" not in a.type)
+                    found.append((args, ()))
+            stack.extend(reversed(node.children))
+    finally:
+        _ENV.reset(token)
+    return found
+
+
+_UNSET = object()  # a variable whose value is not a literal: never an input
+_ENV: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar("sejury_literal_env")
+_SCALAR_TYPES = {"primitive_type", "sized_type_specifier", "integral_type", "floating_point_type", "boolean_type"}
+
+
+def _bindings(node: ts.Node, language: str) -> list[tuple[str, ts.Node | None]]:
+    """The variables ``node`` gives a value (declarations and plain assignments), with the value's
+    node (None: declared with no value)."""
+    kind = node.type
+    if kind in ("variable_declarator", "init_declarator"):  # Java; C++
+        name = node.child_by_field_name("name" if kind == "variable_declarator" else "declarator")
+        bound = node.child_by_field_name("value")
+        if kind == "init_declarator" and bound is not None and bound.type == "initializer_list" and (
+                node.parent is not None and (t := node.parent.child_by_field_name("type")) is not None
+                and t.type in _SCALAR_TYPES and bound.named_child_count == 1):
+            bound = bound.named_children[0]  # long k{3}: a scalar, not a list
+        return [(_text(name), bound)] if name is not None and name.type == "identifier" else []
+    if kind == "assignment_expression":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        op = node.child_by_field_name("operator")
+        plain = op is None or _text(op) == "="
+        return [(_text(left), right if plain else None)] if left is not None and left.type == "identifier" else []
+    if kind in ("short_var_declaration", "assignment_statement", "var_spec"):  # Go
+        names = (node.child_by_field_name("left") if kind != "var_spec" else None)
+        values = node.child_by_field_name("right" if kind != "var_spec" else "value")
+        lefts = names.named_children if names is not None else node.children_by_field_name("name")
+        rights = values.named_children if values is not None else []
+        if kind == "assignment_statement" and _text(node.child_by_field_name("operator") or node).strip() != "=":
+            rights = []
+        return [(_text(n), rights[i] if len(rights) == len(lefts) else None)
+                for i, n in enumerate(lefts) if n.type == "identifier"]
+    return []
 
 
 def _called(node: ts.Node, function: str, language: str) -> ts.Node | None:
@@ -98,8 +146,14 @@ def _type_name(node: ts.Node | None) -> str:
 
 
 def value(node: ts.Node, language: str) -> Any:
-    """The Python value of a literal node; ``NotLiteral`` for anything else."""
+    """The Python value of a literal node (or of a variable bound to one before, while
+    ``seed_calls`` reads); ``NotLiteral`` for anything else."""
     kind = node.type
+    if kind == "identifier":
+        bound = _ENV.get({}).get(_text(node), _UNSET)
+        if bound is _UNSET:
+            raise NotLiteral(kind)
+        return copy.deepcopy(bound)
     if kind in ("decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal",
                 "decimal_floating_point_literal", "number_literal", "int_literal", "float_literal"):
         return _number(_text(node))

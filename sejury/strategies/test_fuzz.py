@@ -115,7 +115,7 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="test_fuzz", paper_name="S5-fuzz", aliases=("fuzz",), kind=Kind.EVIDENCE, run=run, rank=54,
-    version=lambda: f"fuzz-5|{FUZZ_INPUTS}", applies=applies, needs_execute=True, feeders=("generate_tests",),
+    version=lambda: f"fuzz-6|{FUZZ_INPUTS}", applies=applies, needs_execute=True, feeders=("generate_tests",),
     detail_lines=detail_lines,
     summary="the share of new inputs (S5's calls, mutated by type) on which the candidate returns the "
             "reference's value"))
