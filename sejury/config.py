@@ -109,6 +109,8 @@ class JudgeConfig(BaseSettings):
     llm_concurrency: int | None = Field(None, ge=1)  # calls in flight (default 1 embedded, 8 otherwise)
     structured: bool | None = None  # structured output (default: off for the embedded model)
     prompt_cache_mb: int = Field(1024, ge=0)  # the embedded server's RAM prompt cache, MiB (0: off)
+    # the embedded server: llama.cpp's llama-server when installed (auto), or llama-cpp-python's
+    embedded_runtime: Literal["auto", "native", "python"] = "auto"
     # more models for a multi-model jury: name -> "MODEL" or "MODEL@URL" (``S1@name`` asks that one)
     jury_models: Annotated[dict[str, str], NoDecode] = Field(default_factory=dict)
     # the jury

@@ -102,16 +102,17 @@ def test_execute_in_five_languages_on_the_embedded_model(tmp_path: Path) -> None
 SERVER_USER = (
     "import sys, time\n"
     "from sejury.models.embedded import EmbeddedServer, ServerConfig, ensure_model\n"
-    "s = EmbeddedServer.shared(ServerConfig(model_path=ensure_model()))\n"
+    "s = EmbeddedServer.shared(ServerConfig(model_path=ensure_model()))  # SEJURY_EMBEDDED_RUNTIME's runtime\n"
     "print(s.pid, s.port, s.joined, flush=True)\n"
     "sys.stdin.readline()\n")  # holds the server until told to go (a line on stdin) or killed
 
 
-def _user(run_dir: Path) -> tuple[subprocess.Popen[str], int, int, bool]:
+def _user(run_dir: Path, runtime: str = "auto") -> tuple[subprocess.Popen[str], int, int, bool]:
     import os
 
     proc = subprocess.Popen([sys.executable, "-c", SERVER_USER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True, env={**os.environ, "SEJURY_RUN_DIR": str(run_dir)})
+                            text=True, env={**os.environ, "SEJURY_RUN_DIR": str(run_dir),
+                                            "SEJURY_EMBEDDED_RUNTIME": runtime})
     assert proc.stdout is not None
     pid, port, joined = proc.stdout.readline().split()
     return proc, int(pid), int(port), joined == "True"
@@ -130,22 +131,70 @@ def _gone(pid: int, within: float = 15.0) -> bool:
     return True
 
 
-def test_the_model_server_dies_with_a_killed_parent(tmp_path: Path) -> None:
-    """A run killed with SIGKILL (no atexit) must not leave its model server behind."""
+def _children(pid: int) -> list[int]:
+    return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def _runtimes() -> list[Any]:
+    """Both embedded runtimes; the native one (llama.cpp's llama-server, which setup.sh builds) is
+    required where SEJURY_REQUIRE_NATIVE_SERVER=1 (CI), skipped with the reason elsewhere."""
+    import os
+
+    from sejury.models.embedded import native_server_binary
+
+    native: Any = "native"
+    if native_server_binary() is None:
+        if os.environ.get("SEJURY_REQUIRE_NATIVE_SERVER") == "1":
+            raise AssertionError("SEJURY_REQUIRE_NATIVE_SERVER=1 but llama-server is not installed (setup.sh)")
+        native = pytest.param("native", marks=pytest.mark.skip(reason="no llama-server: run scripts/setup.sh"))
+    return [native, "python"]
+
+
+@pytest.mark.parametrize("runtime", _runtimes())
+def test_the_model_server_dies_with_a_killed_parent(tmp_path: Path, runtime: str) -> None:
+    """A run killed with SIGKILL (no atexit) must not leave its model server behind, nor, for the
+    native runtime, the llama-server process the watcher runs."""
     import os
     import signal
 
-    parent, server_pid, _, joined = _user(tmp_path)  # its own registry: it starts the server
+    parent, server_pid, _, joined = _user(tmp_path, runtime)  # its own registry: it starts the server
     assert not joined
     os.kill(server_pid, 0)  # the server is up
+    native = _children(server_pid)
+    if runtime == "native":
+        assert len(native) == 1 and "llama-server" in Path(f"/proc/{native[0]}/cmdline").read_text()
+    else:
+        assert native == []  # llama-cpp-python's server runs in the watcher's own process
     parent.send_signal(signal.SIGKILL)
     parent.wait(timeout=10)
-    if not _gone(server_pid):
+    for pid in (server_pid, *native):
+        if not _gone(pid):
+            os.kill(pid, signal.SIGKILL)
+            pytest.fail(f"the model server ({pid}) outlived its SIGKILLed parent")
+
+
+@pytest.mark.parametrize("runtime", _runtimes())
+def test_the_native_server_dies_with_its_watcher(tmp_path: Path, runtime: str) -> None:
+    """The watcher SIGKILLed itself (no chance to clean up): the kernel takes llama-server along."""
+    import os
+    import signal
+
+    if runtime != "native":
+        pytest.skip("llama-cpp-python's server is the watcher's own process")
+    parent, server_pid, _, _ = _user(tmp_path, runtime)
+    try:
+        (native,) = _children(server_pid)
         os.kill(server_pid, signal.SIGKILL)
-        pytest.fail("the model server outlived its SIGKILLed parent")
+        if not _gone(native):
+            os.kill(native, signal.SIGKILL)
+            pytest.fail("llama-server outlived its SIGKILLed watcher")
+    finally:
+        parent.kill()
+        parent.wait(timeout=10)
 
 
-def test_concurrent_runs_share_one_model_server(tmp_path: Path) -> None:
+@pytest.mark.parametrize("runtime", _runtimes())
+def test_concurrent_runs_share_one_model_server(tmp_path: Path, runtime: str) -> None:
     """Two sejury processes on one machine use one llama.cpp server (two would fight for the
     cores); it outlives the one that started it while the other still uses it, and the last user
     out stops it."""
@@ -154,8 +203,9 @@ def test_concurrent_runs_share_one_model_server(tmp_path: Path) -> None:
 
     import httpx
 
-    first, pid, port, joined = _user(tmp_path)
-    second, pid2, port2, joined2 = _user(tmp_path)
+    first, pid, port, joined = _user(tmp_path, runtime)
+    second, pid2, port2, joined2 = _user(tmp_path, runtime)
+    native = _children(pid)
     try:
         assert not joined and joined2 and (pid2, port2) == (pid, port)
         first.send_signal(signal.SIGKILL)  # the starter dies the hard way
@@ -169,6 +219,7 @@ def test_concurrent_runs_share_one_model_server(tmp_path: Path) -> None:
         second.stdin.flush()
         second.wait(timeout=30)
         assert _gone(pid, within=3.0), "the last user's exit did not stop the server"
+        assert all(_gone(c, within=3.0) for c in native), "llama-server outlived its watcher"
         assert not (Path(tmp_path) / next(iter(os.listdir(tmp_path))) / "server.json").exists()
     finally:
         for p in (first, second):
@@ -179,11 +230,14 @@ def test_concurrent_runs_share_one_model_server(tmp_path: Path) -> None:
 RAMBLE = "Count from 1 to 2000, one number per line, and write nothing else."
 
 
+@pytest.mark.parametrize("runtime", _runtimes())
 @pytest.mark.parametrize("path", ["embedded", "base_url"])
-def test_the_reply_cap_holds_on_the_real_server(path: str) -> None:
+def test_the_reply_cap_holds_on_the_real_server(path: str, runtime: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """llama-cpp-python's server ignores ``max_completion_tokens`` (what langchain-openai sends) and
-    would count to 2000; the cap must stop it at the limit, on every OpenAI-compatible path, and the
-    cut-off reply must say so (``finish_reason == "length"``, a parse failure for a score)."""
+    would count to 2000; the cap must stop it at the limit, on every OpenAI-compatible path and both
+    embedded runtimes, and the cut-off reply must say so (``finish_reason == "length"``, a parse
+    failure for a score)."""
+    monkeypatch.setenv("SEJURY_EMBEDDED_RUNTIME", runtime)
     from langchain_core.messages import HumanMessage
 
     from sejury.api import run_sync  # the sync API's one loop: langchain-openai's pooled client is per loop

@@ -58,6 +58,9 @@ MODEL_OPTIONS: dict[str, inspect.Parameter] = {
         "Sampling temperature (default 0: greedy). Above 0 the model samples, seeded: "
         "`sejury batch --repeats K` measures how much a verdict moves.")),
     "prompt_cache_mb": _opt(int | None, None, "The embedded server's RAM prompt cache in MiB (default 1024; 0: off)."),
+    "embedded_runtime": _opt(str | None, None, (
+        "The embedded model's server: auto (default: llama.cpp's llama-server when setup.sh built it), "
+        "native, or python (llama-cpp-python's).")),
     "parse_retries": _opt(int | None, None, "Repair turns after a reply with no readable score (default 1)."),
     "model_path": _opt(Path | None, None, "Another GGUF file for the embedded backends."),
     "execute": _opt(bool | None, None, (

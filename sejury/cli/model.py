@@ -33,22 +33,29 @@ def model_info() -> None:
     from sejury.models import embedded as e
 
     path = e.cache_dir() / "models" / e.MODEL_FILE
+    native = e.native_server_binary()
     info: dict[str, Any] = {"model": e.MODEL_ALIAS, "path": str(path), "assembled": path.is_file(),
                             "sha256": e.MODEL_SHA256,
-                            "llama_cpp_installed": importlib.util.find_spec("llama_cpp") is not None}
+                            "llama_cpp_installed": importlib.util.find_spec("llama_cpp") is not None,
+                            "llama_server": None if native is None else str(native),
+                            "runtime": e.resolve_runtime("auto")}
     out.print_json(json.dumps(info))
 
 
 @model_app.command("serve")
 def model_serve(port: Annotated[int, typer.Option()] = 8765,
-                n_ctx: Annotated[int, typer.Option()] = 8192) -> None:
+                n_ctx: Annotated[int, typer.Option()] = 8192,
+                runtime: Annotated[str, typer.Option(help="auto, native (llama-server) or python")] = "auto",
+                prompt_cache_mb: Annotated[int, typer.Option(help="RAM prompt cache in MiB (0: off)")] = 1024) -> None:
     """Serve the embedded model on 127.0.0.1 (OpenAI-compatible); point --base-url at it."""
-    from sejury.models.embedded import ServerConfig, ensure_model, serve_forever
+    from sejury.models.embedded import ServerConfig, ensure_model, resolve_runtime, serve_forever
 
     try:
         path = ensure_model(progress=True)
+        config = ServerConfig(model_path=path, n_ctx=n_ctx, prompt_cache_mb=prompt_cache_mb,
+                              runtime=resolve_runtime(runtime))
     except SejuryError as exc:
         raise fail(exc) from None
     err.print(f"serving on http://127.0.0.1:{port}/v1 — use: --model qwen2.5-coder-1.5b-instruct-q4_k_m "
               f"--base-url http://127.0.0.1:{port}/v1")
-    serve_forever(ServerConfig(model_path=path, n_ctx=n_ctx), port)
+    serve_forever(config, port)

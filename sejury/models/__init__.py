@@ -2,7 +2,8 @@
 
 Specs:
 - ``embedded`` (default): the bundled Qwen2.5-Coder-1.5B GGUF behind a managed llama.cpp
-  OpenAI-compatible server on loopback.
+  OpenAI-compatible server on loopback (llama.cpp's ``llama-server`` when installed, else
+  llama-cpp-python's: ``embedded_runtime``).
 - ``embedded-inprocess``: the same model in-process through langchain-community's ``ChatLlamaCpp``.
 - any name with ``base_url``: an OpenAI-compatible server (vLLM, Ollama, llama.cpp, a hosted API).
 - ``provider:name`` (``openai:gpt-4o-mini``, ``anthropic:claude-...``): LangChain's ``init_chat_model``.
@@ -45,6 +46,7 @@ class ModelSettings(BaseModel):
     n_ctx: int = 8192
     n_threads: int | None = None
     prompt_cache_mb: int = 1024  # the embedded server's RAM prompt cache, MiB (0: off)
+    runtime: str = "auto"  # the embedded server: auto (native when installed), native, python
 
     @classmethod
     def of(cls, config: JudgeConfig, *, custom: bool = False) -> ModelSettings:
@@ -53,7 +55,7 @@ class ModelSettings(BaseModel):
                    api_key=config.api_key, max_tokens=config.max_tokens, temperature=config.temperature,
                    max_concurrency=config.llm_concurrency,
                    structured=config.structured, model_path=config.model_path, timeout=config.timeout,
-                   prompt_cache_mb=config.prompt_cache_mb)
+                   prompt_cache_mb=config.prompt_cache_mb, runtime=config.embedded_runtime)
 
     @classmethod
     def jury(cls, config: JudgeConfig) -> dict[str, ModelSettings]:
@@ -75,14 +77,18 @@ class ModelSettings(BaseModel):
 
 
 def _embedded_label(settings: ModelSettings) -> str:
+    """The GGUF's name, and ``/llama-server`` when llama.cpp's own server runs it: the two runtimes
+    decode with other kernels and batch sizes, so their greedy replies can differ, and a reply
+    cached from one is not the other's."""
     from sejury.models import embedded
 
+    runtime = "/llama-server" if embedded.resolve_runtime(settings.runtime) == "native" else ""
     if settings.model_path is not None:
-        return f"gguf:{settings.model_path.name}"
+        return f"gguf:{settings.model_path.name}{runtime}"
     env = os.environ.get("SEJURY_MODEL_PATH")
     if env:
-        return f"gguf:{Path(env).name}"
-    return f"gguf:{embedded.MODEL_ALIAS}@{embedded.MODEL_SHA256[:8]}"
+        return f"gguf:{Path(env).name}{runtime}"
+    return f"gguf:{embedded.MODEL_ALIAS}@{embedded.MODEL_SHA256[:8]}{runtime}"
 
 
 def _embedded_path(settings: ModelSettings) -> Path:
@@ -169,11 +175,12 @@ def _build(s: ModelSettings) -> tuple[BaseChatModel, str, int, bool]:
     label = model_label(s)  # refuses an unknown model, naming the forms it takes
     common: dict[str, Any] = {"temperature": s.temperature, "max_tokens": s.max_tokens}
     if s.model == EMBEDDED and s.base_url is None:
-        from sejury.models.embedded import EmbeddedServer, ServerConfig
+        from sejury.models.embedded import EmbeddedServer, ServerConfig, resolve_runtime
 
         path = _embedded_path(s)
         server = EmbeddedServer.shared(ServerConfig(model_path=path, n_ctx=s.n_ctx, n_threads=s.n_threads,
-                                                     prompt_cache_mb=s.prompt_cache_mb))
+                                                     prompt_cache_mb=s.prompt_cache_mb,
+                                                     runtime=resolve_runtime(s.runtime)))
         chat = openai_compatible(s, base_url=server.base_url, api_key="sk-local", model=server.config.alias)
         # llama.cpp's server decodes one request at a time: more in flight only queues there.
         return chat, label, 1, False

@@ -1,21 +1,39 @@
-"""Run llama.cpp's OpenAI-compatible server as a child that exits when its last user does.
+"""Run the embedded model's OpenAI-compatible server as a child that exits when its last user does.
 
-``python -m sejury.models._serve_child REGISTRY <llama_cpp.server arguments>``: a daemon thread
-watches ``REGISTRY/users`` (one file per sejury process using this server, named by its pid) and
-ends the server once none of them is alive, however they ended (SIGKILL too), so a killed run
-never leaves a 1 GB model server behind.  The decision is taken under the registry's lock, so a
-process joining at that moment either finds the server gone or keeps it alive.
+``python -m sejury.models._serve_child REGISTRY COMMAND...``: a daemon thread watches
+``REGISTRY/users`` (one file per sejury process using this server, named by its pid) and ends the
+server once none of them is alive, however they ended (SIGKILL too), so a killed run never leaves
+a 1 GB model server behind.  The decision is taken under the registry's lock, so a process joining
+at that moment either finds the server gone or keeps it alive.
+
+COMMAND is ``ServerConfig.command``: ``PYTHON -m llama_cpp.server ...`` runs llama-cpp-python's
+server in this process (with a leaner prompt cache); anything else (llama.cpp's ``llama-server``)
+runs as this process's child, which the kernel kills if this process dies (``PR_SET_PDEATHSIG``),
+and a SIGTERM here is passed on to it.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import runpy
+import signal
+import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 from typing import Any
+
+_child: subprocess.Popen[bytes] | None = None
+
+
+def _exit(code: int) -> None:
+    """Leave at once, taking the native server along."""
+    if _child is not None and _child.poll() is None:
+        _child.kill()
+        _child.wait()
+    os._exit(code)
 
 
 def _watch(home: Path) -> None:
@@ -28,7 +46,7 @@ def _watch(home: Path) -> None:
         with _flock(home / "lock"):
             if not live_users(home / "users"):
                 (home / "server.json").unlink(missing_ok=True)
-                os._exit(0)
+                _exit(0)
 
 
 def _lean_ram_cache() -> None:
@@ -64,12 +82,33 @@ def _lean_ram_cache() -> None:
     llama_cpp.LlamaRAMCache = LeanRAMCache  # type: ignore[attr-defined]
 
 
+def _die_with_parent() -> None:
+    """In the child, before exec: the kernel sends it SIGKILL when this process dies."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def _run_native(cmd: list[str]) -> None:
+    global _child
+    _child = subprocess.Popen(cmd, preexec_fn=_die_with_parent)  # stdout/stderr: this process's log
+    signal.signal(signal.SIGTERM, lambda *_: _exit(0))
+    signal.signal(signal.SIGINT, lambda *_: _exit(0))
+    code = _child.wait()
+    os._exit(code if code >= 0 else 128 - code)
+
+
 def main() -> None:
     home = Path(sys.argv[1])
-    sys.argv = ["llama_cpp.server", *sys.argv[2:]]
-    _lean_ram_cache()
+    cmd = sys.argv[2:]
+    python_server = cmd[1:3] == ["-m", "llama_cpp.server"]
+    if python_server:
+        sys.argv = ["llama_cpp.server", *cmd[3:]]
+        _lean_ram_cache()
     threading.Thread(target=_watch, args=(home,), daemon=True, name="users-watch").start()
-    runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+    if python_server:
+        runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+    else:
+        _run_native(cmd)
 
 
 if __name__ == "__main__":
