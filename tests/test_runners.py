@@ -96,6 +96,22 @@ async def test_a_test_that_does_not_compile_is_dropped_not_the_suite(sandbox: Do
 
 
 @pytest.mark.docker
+async def test_units_broken_in_each_compiler_phase_are_dropped_one_round_each(sandbox: DockerSandbox) -> None:
+    """javac reports a type error only once the file parses, and a flow error (a variable read before
+    it is set) only once it type-checks: three broken units take three rounds, then the good ones
+    run (with three compiles at most, as before, every unit was lost)."""
+    good, _, tests = CASES["java"]
+    broken = ['if (!(Solution.add(1, 2) === 3)) throw new AssertionError("syntax");',
+              '{ String s = Solution.add(1, 2); if (!(s.isEmpty())) throw new AssertionError("type"); }',
+              '{ int y; if (!(Solution.add(y, 1) == 1)) throw new AssertionError("flow"); }']
+    suite = split_tests("java", tests + "\n" + "\n".join(broken))
+    assert len(suite.units) == 6
+    report = await run_suite(sandbox, "java", good, suite)
+    assert report.passed == [True, True, True, False, False, False]
+    assert report.reasons[3:] == ["does not compile"] * 3 and report.runs == 4
+
+
+@pytest.mark.docker
 async def test_an_infinite_loop_in_one_python_test_fails_only_that_test(sandbox: DockerSandbox) -> None:
     code = "def f(x):\n    while x == 0:\n        pass\n    return x\n"
     suite = split_tests("python", "assert f(1) == 1\nassert f(0) == 0\nassert f(2) == 2\n")

@@ -21,7 +21,7 @@ from sejury.sandbox.base import ExecResult, ExecStatus, SandboxProvider
 
 # Part of the cache key of S5 with execution: bump it when how programs and tests are built or
 # read changes, so cached pass ratios computed the old way are not reused.
-RUNNERS_VERSION = "7"
+RUNNERS_VERSION = "8"
 
 
 class RunReport(BaseModel):
@@ -88,17 +88,23 @@ _RESULT = re.compile(r"^@@T (\d+) (PASS|FAIL) ?(.*)$", re.M)
 _COMPILE_ERR = re.compile(r"^(?:\./)?(?P<file>[\w.]+):(?P<line>\d+):", re.M)  # "file:line:" of a diagnostic
 
 
+# Compiles of one suite at most: each drops the units a diagnostic names.  Compilers report in
+# phases (javac: syntax, then types, then flow, such as a missing return; Go stops at 10 errors),
+# so a suite with several broken units can need several rounds; three used to lose the rest.
+MAX_COMPILE_RUNS = 6
+
+
 async def run_suite(sandbox: SandboxProvider, language: str, program: str, suite: Suite, *,
                     timeout: float | None = None) -> RunReport:
     """Run every unit of ``suite`` against ``program``; compiled languages retry without the
-    units that do not compile (twice at most)."""
+    units that do not compile (``MAX_COMPILE_RUNS`` compiles in all)."""
     lang = _language(language)
     active = dict(enumerate(suite.units))
     reasons = {i: "" for i in active}
     limit = timeout or lang.timeout
     seconds, runs = 0.0, 0
     res: ExecResult | None = None
-    for _ in range(3):
+    for attempt in range(MAX_COMPILE_RUNS):
         harness = lang.harness(program, suite, active, 5)
         res = await sandbox.run(harness.files, harness.command, timeout=limit)
         seconds += res.seconds
@@ -113,9 +119,9 @@ async def run_suite(sandbox: SandboxProvider, language: str, program: str, suite
             bad = {i for i, (a, b) in harness.unit_lines.items()
                    for m in _COMPILE_ERR.finditer(out)
                    if m.group("file") == harness.test_file and a <= int(m.group("line")) <= b}
-            if not bad or len(bad) == len(active):
+            if not bad or len(bad) == len(active) or attempt == MAX_COMPILE_RUNS - 1:
                 for i in active:
-                    reasons[i] = "tests do not compile"
+                    reasons[i] = "does not compile" if i in bad else "tests do not compile"
                 active = {}
                 break
             for i in bad:
