@@ -295,3 +295,58 @@ async def test_java_main_calling_helper_methods_one_unit_per_call(sandbox: Docke
     wrong = assemble_program("java", problem, "        return a + b;\n    }\n}\n")
     assert (await run_suite(sandbox, "java", right, suite)).passed == [True, True, True]
     assert (await run_suite(sandbox, "java", wrong, suite)).passed == [True, False, True]
+
+
+# The 1.5B model's Java tests, verbatim from a HumanEval-X row (humaneval-java-34): the helper takes
+# the signature's ArrayList<Integer>, and four of the five calls pass it Arrays.asList(...), a List
+JAVA_LIST_ARGUMENTS_TESTS = """import static org.junit.Assert.*;
+import java.util.ArrayList;
+import java.util.Arrays;
+
+public class ProblemTest {
+    public static void main(String[] args) {
+        testUnique(new ArrayList<>(), new ArrayList<>());
+        testUnique(Arrays.asList(5), Arrays.asList(5));
+        testUnique(Arrays.asList(3, 5, 2, 3, 3, 9, 0, 123), Arrays.asList(0, 2, 3, 5, 9, 123));
+        testUnique(Arrays.asList(-1, -2, -3, -4, -5), Arrays.asList(-5, -4, -3, -2, -1));
+        testUnique(Arrays.asList(100, 200, 300, 400, 500), Arrays.asList(100, 200, 300, 400, 500));
+    }
+
+    private static void testUnique(ArrayList<Integer> input, ArrayList<Integer> expected) {
+        try {
+            ArrayList<Integer> result = Problem.unique(input);
+            assertEquals(expected, result);
+        } catch (AssertionError e) {
+            System.out.println("Test failed for input " + input + ": " + e.getMessage());
+        }
+    }
+}
+"""
+
+
+def test_list_factories_given_as_arguments_become_array_lists() -> None:
+    from sejury.execution.languages.java import wrap_list_arguments
+
+    assert wrap_list_arguments("f(Arrays.asList(5), List.of(1, 2));") == \
+        "f(new ArrayList<>(Arrays.asList(5)), new ArrayList<>(List.of(1, 2)));"
+    nested = "assert g(Arrays.asList(Arrays.asList(1))).equals(x);"
+    assert wrap_list_arguments(nested) == \
+        "assert g(new ArrayList<>(Arrays.asList(new ArrayList<>(Arrays.asList(1))))).equals(x);"
+    untouched = ('l = new ArrayList<>(Arrays.asList(5, 3)); n = Arrays.asList(1).size(); '
+                 's = "f(Arrays.asList(1))"; // f(Arrays.asList(2))')
+    assert wrap_list_arguments(untouched) == untouched  # a constructor's argument, a receiver, text
+
+
+@pytest.mark.docker
+async def test_java_tests_passing_lists_where_the_signature_takes_array_lists(sandbox: DockerSandbox) -> None:
+    """Before: four of the five calls did not compile (a List is no ArrayList), so only one test
+    stood; now all five run, pass on the reference and catch a candidate that does not sort."""
+    problem = ("import java.util.*;\nclass Problem {\n    // Sorted unique elements in a list.\n"
+               "    public static ArrayList<Integer> unique(ArrayList<Integer> l) {\n")
+    suite = split_tests("java", JAVA_LIST_ARGUMENTS_TESTS)
+    assert len(suite.units) == 5
+    right = assemble_program("java", problem, "        return new ArrayList<>(new TreeSet<>(l));\n    }\n}\n")
+    unsorted = assemble_program("java", problem, "        return new ArrayList<>(new LinkedHashSet<>(l));\n    }\n}\n")
+    report = await run_suite(sandbox, "java", right, suite)
+    assert report.passed == [True] * 5, report.reasons
+    assert (await run_suite(sandbox, "java", unsorted, suite)).passed == [True, True, False, False, True]

@@ -135,6 +135,42 @@ def fix_calls(unit: str, methods: dict[str, Method]) -> str:
     return unit
 
 
+_LIST_FACTORIES = {("Arrays", "asList"), ("List", "of"), ("java.util.Arrays", "asList"), ("java.util.List", "of")}
+
+
+def wrap_list_arguments(code: str) -> str:
+    """``Arrays.asList(...)`` or ``List.of(...)`` given as an argument of a method call becomes
+    ``new ArrayList<>(Arrays.asList(...))``.  The benchmarks' Java signatures (and the helpers models
+    write around them) take ``ArrayList<T>``, which a ``List`` does not convert to, so
+    ``testUnique(Arrays.asList(5), ...)`` does not compile: the slip that made most of the 1.5B
+    model's Java tests fail on the reference.  An ``ArrayList`` is a ``List`` with the same
+    ``equals``, so where a ``List`` was fine it still is; a constructor's argument
+    (``new ArrayList<>(Arrays.asList(...))``) is left as it is.  Read with tree-sitter's Java grammar,
+    so text in strings and comments is never touched."""
+    if "asList" not in code and "List.of" not in code:
+        return code
+    from sejury.execution.clike_literals import parse
+
+    raw = code.encode()
+    inserts: list[tuple[int, bytes]] = []
+    stack = [parse(code, "java")]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        if node.type != "method_invocation" or node.parent is None or node.parent.type != "argument_list":
+            continue
+        owner = node.parent.parent
+        obj, name = node.child_by_field_name("object"), node.child_by_field_name("name")
+        if (owner is None or owner.type != "method_invocation" or obj is None or name is None
+                or (raw[obj.start_byte:obj.end_byte].decode(), raw[name.start_byte:name.end_byte].decode())
+                not in _LIST_FACTORIES):
+            continue
+        inserts += [(node.start_byte, b"new ArrayList<>("), (node.end_byte, b")")]
+    for at, text in sorted(inserts, key=lambda x: x[0], reverse=True):
+        raw = raw[:at] + text + raw[at:]
+    return raw.decode()
+
+
 def call(program: str, name: str) -> str:
     """``Problem.f(...)`` for a static method, ``new Solution().f(...)`` for an instance method."""
     m = methods_of(_PACKAGE.sub("", program)).get(name)
@@ -147,12 +183,13 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     program = _PACKAGE.sub("", program)
     cls = _class_of(program)
     methods = methods_of(program)
-    active = {i: _JUNIT_PREFIX.sub("", fix_calls(u, methods)) for i, u in active.items()}
+    active = {i: _JUNIT_PREFIX.sub("", fix_calls(wrap_list_arguments(u), methods)) for i, u in active.items()}
     own = (m.strip() for m in re.findall(r"^\s*import\s+(?:static\s+)?[\w.*]+\s*;", program, re.M))
     imports = dict.fromkeys(["import java.util.*;", "import java.util.stream.*;", *own])  # and the program's own
     head = [*imports, "public class SejuryTestMain extends SejuryAssert {",
             "  public static void main(String[] args) throws Exception {"]
-    head += ["    " + ln for ln in _JUNIT_PREFIX.sub("", fix_calls(suite.setup, methods)).splitlines()]
+    head += ["    " + ln for ln in _JUNIT_PREFIX.sub("", fix_calls(wrap_list_arguments(suite.setup),
+                                                                  methods)).splitlines()]
     body, spans = wrap_units(active, head, "    ", lambda i, u: (
         f"try {{\n{textwrap.indent(u, '  ')}\n  System.out.println(\"@@T {i} PASS\");\n"
         f"}} catch (Throwable e) {{ System.out.println(\"@@T {i} FAIL \" + e); }}"))
