@@ -350,3 +350,51 @@ async def test_java_tests_passing_lists_where_the_signature_takes_array_lists(sa
     report = await run_suite(sandbox, "java", right, suite)
     assert report.passed == [True] * 5, report.reasons
     assert (await run_suite(sandbox, "java", unsorted, suite)).passed == [True, True, False, False, True]
+
+
+# The 1.5B model's Java tests, verbatim from a HumanEval-X row (humaneval-java-149): `==` between lists
+JAVA_IDENTITY_TESTS = "\n".join([
+    "public class ProblemTest {",
+    "    public static void main(String[] args) {",
+    '        assert sortedListSum(new ArrayList<>(Arrays.asList("aa", "a", "aaa"))) == '
+    'new ArrayList<>(Arrays.asList("aa"));',
+    '        assert sortedListSum(new ArrayList<>(Arrays.asList("ab", "a", "aaa", "cd"))) == '
+    'new ArrayList<>(Arrays.asList("ab", "cd"));',
+    "        assert sortedListSum(new ArrayList<>(Arrays.asList())) == new ArrayList<>();",
+    '        assert sortedListSum(new ArrayList<>(Arrays.asList("a", "b", "c"))) == '
+    'new ArrayList<>(Arrays.asList("a", "b", "c"));',
+    "    }",
+    "}", ""])
+SORTED_LIST_SUM = ("import java.util.*;\nclass Problem {\n"
+                   "    // Drop odd-length strings; sort by length, then alphabetically.\n"
+                   "    public static ArrayList<String> sortedListSum(ArrayList<String> lst) {\n")
+
+
+def test_identity_comparisons_of_objects_become_value_comparisons() -> None:
+    from sejury.execution.languages.java import returns_of, value_equality
+
+    program = SORTED_LIST_SUM + ("        return lst;\n    }\n"
+                                 "    public static long n(long a) {\n        return a;\n    }\n}\n")
+    returns = returns_of(program)
+    assert returns == {"sortedListSum": "ArrayList<String>", "n": "long"}
+    assert value_equality("assert sortedListSum(x) == new ArrayList<>();", returns) == \
+        "assert java.util.Objects.equals(sortedListSum(x), new ArrayList<>());"
+    assert value_equality('if (s != "a") f();', returns) == 'if (!java.util.Objects.equals(s, "a")) f();'
+    kept = "assert n(1) == 1L; assert sortedListSum(x) == null; int k = 2; assert k == n(2);"
+    assert value_equality(kept, returns) == kept  # numbers, null: == is right
+
+
+@pytest.mark.docker
+async def test_java_tests_comparing_lists_with_identity(sandbox: DockerSandbox) -> None:
+    """Before: every test compared lists with `==` (always false, or not even comparable), so every
+    one failed on the reference and S5 had no suite; now the three right ones pass there and the
+    wrong expectation (odd-length strings kept) still fails."""
+    suite = split_tests("java", JAVA_IDENTITY_TESTS)
+    assert len(suite.units) == 4
+    right = assemble_program("java", SORTED_LIST_SUM, (
+        "        ArrayList<String> out = new ArrayList<>();\n"
+        "        for (String s : lst) if (s.length() % 2 == 0) out.add(s);\n"
+        "        out.sort(Comparator.comparing(String::length).thenComparing(Comparator.naturalOrder()));\n"
+        "        return out;\n    }\n}\n"))
+    report = await run_suite(sandbox, "java", right, suite)
+    assert report.passed == [True, True, True, False], report.reasons

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import textwrap
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sejury.execution.languages import _adapt, _clike
 from sejury.execution.languages.base import Harness, Language, Suite, compile_then_run, wrap_units
@@ -171,6 +171,98 @@ def wrap_list_arguments(code: str) -> str:
     return raw.decode()
 
 
+_VALUE_TYPES = {"int", "long", "short", "byte", "char", "boolean", "float", "double", "void", "var",
+                "Integer", "Long", "Short", "Byte", "Character", "Boolean", "Float", "Double"}
+
+
+def _object_type(type_text: str) -> bool:
+    """A type ``==`` compares by identity: not a primitive, not a boxed number (``==`` with a
+    primitive unboxes it), not an array (``Objects.equals`` would not look inside one either)."""
+    t = type_text.strip()
+    return bool(t) and t not in _VALUE_TYPES and not t.endswith("]")
+
+
+def value_equality(code: str, returns: dict[str, str]) -> str:
+    """``a == b`` (and ``!=``) between objects becomes ``java.util.Objects.equals(a, b)``: Java's
+    ``==`` on a list or a string asks whether both are the same object, so
+    ``assert sortedListSum(...) == new ArrayList<>(Arrays.asList("aa"))`` fails on every program,
+    the reference too, and a suite of such tests was thrown away whole.  An operand counts as an
+    object when it is a ``new`` expression, a string literal, a call of a method whose declared
+    return type is an object (``returns``: name -> return type, from the program), or a variable
+    the text declares with such a type; ``null`` on either side keeps ``==``.  Read with
+    tree-sitter's Java grammar."""
+    if "==" not in code and "!=" not in code:
+        return code
+    from sejury.execution.clike_literals import parse
+
+    raw = code.encode()
+
+    def text(node: Any) -> str:
+        return raw[node.start_byte:node.end_byte].decode()
+
+    root = parse(code, "java")
+    declared: dict[str, str] = {}
+    nodes, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        nodes.append(node)
+        stack.extend(node.children)
+        if node.type in ("local_variable_declaration", "formal_parameter", "field_declaration"):
+            kind = node.child_by_field_name("type")
+            for d in [node, *node.named_children]:
+                name = d.child_by_field_name("name") if d.type in ("variable_declarator", "formal_parameter") else None
+                if kind is not None and name is not None:
+                    declared[text(name)] = text(kind)
+
+    def is_object(node: Any) -> bool:
+        while node.type == "parenthesized_expression" and node.named_child_count == 1:
+            node = node.named_children[0]
+        if node.type in ("object_creation_expression", "string_literal"):
+            return True
+        if node.type == "method_invocation":
+            name = node.child_by_field_name("name")
+            return name is not None and _object_type(returns.get(text(name), ""))
+        return node.type == "identifier" and _object_type(declared.get(text(node), ""))
+
+    edits: list[tuple[int, int, str]] = []
+    for node in nodes:
+        if node.type != "binary_expression":
+            continue
+        left, right, op = node.child_by_field_name("left"), node.child_by_field_name("right"), \
+            node.child_by_field_name("operator")
+        if left is None or right is None or op is None or text(op) not in ("==", "!="):
+            continue
+        if "null_literal" in (left.type, right.type) or not (is_object(left) or is_object(right)):
+            continue
+        call = f"java.util.Objects.equals({text(left)}, {text(right)})"
+        edits.append((node.start_byte, node.end_byte, call if text(op) == "==" else "!" + call))
+    kept: list[tuple[int, int, str]] = []
+    for start, end, new in sorted(edits, key=lambda e: (e[0], -e[1])):  # outermost first; inner ones dropped
+        if not kept or start >= kept[-1][1]:
+            kept.append((start, end, new))
+    for start, end, new in reversed(kept):
+        raw = raw[:start] + new.encode() + raw[end:]
+    return raw.decode()
+
+
+def returns_of(program: str) -> dict[str, str]:
+    """Each method's declared return type (name -> type), read like ``methods_of``."""
+    found: dict[str, str] = {}
+    for m in _CLASS.finditer(program):
+        body = _clike.block_bodies(program[m.start():], re.compile(r"\{"))[:1]
+        depth = 0
+        for line in (body[0] if body else "").splitlines():
+            d = depth
+            depth += _clike.brace_balance(line)
+            method = _METHOD.match(line) if d == 0 else None
+            if method and not _NOT_TYPES & set(method.group(1).split()):
+                words = [w for w in re.split(r"\s+(?![^<]*>)", method.group(1).strip())
+                         if w not in ("public", "private", "protected", "static", "final", "synchronized")]
+                if words:
+                    found.setdefault(method.group(2), words[-1])
+    return found
+
+
 def call(program: str, name: str) -> str:
     """``Problem.f(...)`` for a static method, ``new Solution().f(...)`` for an instance method."""
     m = methods_of(_PACKAGE.sub("", program)).get(name)
@@ -183,13 +275,17 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     program = _PACKAGE.sub("", program)
     cls = _class_of(program)
     methods = methods_of(program)
-    active = {i: _JUNIT_PREFIX.sub("", fix_calls(wrap_list_arguments(u), methods)) for i, u in active.items()}
+    returns = returns_of(program)
+
+    def repaired(code: str) -> str:  # the slips small models make, before compiling
+        return _JUNIT_PREFIX.sub("", fix_calls(value_equality(wrap_list_arguments(code), returns), methods))
+
+    active = {i: repaired(u) for i, u in active.items()}
     own = (m.strip() for m in re.findall(r"^\s*import\s+(?:static\s+)?[\w.*]+\s*;", program, re.M))
     imports = dict.fromkeys(["import java.util.*;", "import java.util.stream.*;", *own])  # and the program's own
     head = [*imports, "public class SejuryTestMain extends SejuryAssert {",
             "  public static void main(String[] args) throws Exception {"]
-    head += ["    " + ln for ln in _JUNIT_PREFIX.sub("", fix_calls(wrap_list_arguments(suite.setup),
-                                                                  methods)).splitlines()]
+    head += ["    " + ln for ln in repaired(suite.setup).splitlines()]
     body, spans = wrap_units(active, head, "    ", lambda i, u: (
         f"try {{\n{textwrap.indent(u, '  ')}\n  System.out.println(\"@@T {i} PASS\");\n"
         f"}} catch (Throwable e) {{ System.out.println(\"@@T {i} FAIL \" + e); }}"))
