@@ -380,6 +380,8 @@ def test_identity_comparisons_of_objects_become_value_comparisons() -> None:
     assert value_equality("assert sortedListSum(x) == new ArrayList<>();", returns) == \
         "assert java.util.Objects.equals(sortedListSum(x), new ArrayList<>());"
     assert value_equality('if (s != "a") f();', returns) == 'if (!java.util.Objects.equals(s, "a")) f();'
+    assert value_equality("assert sejury_rec(0, 1, sortedListSum(x)) == y;", returns) == \
+        "assert java.util.Objects.equals(sejury_rec(0, 1, sortedListSum(x)), y);"  # S5-diff's recorder
     kept = "assert n(1) == 1L; assert sortedListSum(x) == null; int k = 2; assert k == n(2);"
     assert value_equality(kept, returns) == kept  # numbers, null: == is right
 
