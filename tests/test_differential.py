@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from sejury.execution.differential import record_calls, recorded_function, unrecord
+from sejury.execution.differential import HELPER, record_calls, recorded_function, unrecord
 from sejury.execution.evidence import check_on_reference, run_on_candidate
 from sejury.execution.runner import assemble_program
 from sejury.sandbox.docker import DockerSandbox
@@ -89,6 +89,59 @@ async def test_containers_and_floats_are_recorded_alike(sandbox: DockerSandbox, 
     assert "1.5" in probe.values[0][0] and len(probe.values) == 2, probe.values
     done = await run_on_candidate(sandbox, ex, valid, program, probe=probe)
     assert done.differential is not None and (done.differential.inputs, done.differential.agreed) == (2, 2)
+
+
+# the same checks written through a helper the test text defines, which the units call: the
+# function's call is in the setup, recorded under the unit running it (the 1.5B model's most common
+# Java form: a main calling a helper once per case)
+HELPER_FORM = {
+    "python": "def check(a, b):\n    return abs_sum(a, b)\n\nassert check(1, 2) == 3\nassert check(-1, 2) == 1\n"
+              "assert check(0, 0) == 0\n",
+    "javascript": "function check(a, b) {\n  return absSum(a, b);\n}\nconsole.assert(check(1, 2) === 3);\n"
+                  "console.assert(check(-1, 2) === 1);\nconsole.assert(check(0, 0) === 0);\n",
+    "java": "public class ProblemTest {\n    public static void main(String[] args) {\n        check(1L, 2L, 3L);\n"
+            "        check(-1L, 2L, 1L);\n        check(0L, 0L, 0L);\n    }\n\n"
+            "    private static void check(long a, long b, long want) {\n        long got = Problem.absSum(a, b);\n"
+            "        if (got != want) throw new AssertionError(\"got \" + got);\n    }\n}\n",
+    "cpp": "auto check = [](long a, long b) { return abs_sum(a, b); };\n"
+           "assert(check(1, 2) == 3);\nassert(check(-1, 2) == 1);\nassert(check(0, 0) == 0);\n",
+    "go": "func TestAbsSum(t *testing.T) {\n\tcheck := func(a, b int) int { return AbsSum(a, b) }\n"
+          "\tif check(1, 2) != 3 { t.Errorf(\"t1\") }\n\tif check(-1, 2) != 1 { t.Errorf(\"t2\") }\n"
+          "\tif check(0, 0) != 0 { t.Errorf(\"t3\") }\n}\n",
+}
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize(("language", "problem", "reference", "wrong", "tests"), ABS_SUM, ids=[c[0] for c in ABS_SUM])
+async def test_calls_inside_the_tests_own_helpers_are_recorded_under_the_unit_that_runs_them(
+        sandbox: DockerSandbox, language: str, problem: str, reference: str, wrong: str, tests: str) -> None:
+    function = recorded_function(problem)
+    assert function is not None
+    ex, valid, probe = await check_on_reference(sandbox, language, assemble_program(language, problem, reference),
+                                                HELPER_FORM[language], record=function)
+    assert ex.status == "ran" and ex.valid == 2 and ex.invalid_on_reference == 1, ex
+    assert probe is not None and probe.values == {0: ["3|1"], 1: ["3|1"], 2: ["0|1"]}, probe
+    assert "sejury_rec" not in ex.valid_tests
+    bad = await run_on_candidate(sandbox, ex, valid, assemble_program(language, problem, wrong), probe=probe)
+    assert bad.pass_ratio == 1.0 and bad.differential is not None
+    assert (bad.differential.inputs, bad.differential.agreed, bad.differential.from_invalid) == (3, 2, 1)
+
+
+@pytest.mark.parametrize(("setup", "wrapped"), [
+    ("static ArrayList<Integer> f(ArrayList<Integer> l) { return l; }\nvoid t() { long r = Problem.f(x); }",
+     "static ArrayList<Integer> f(ArrayList<Integer> l) { return l; }\n"
+     "void t() { long r = sejury_rec(-1, 0, Problem.f(x)); }"),
+    ("def f(x):\n    return 1\ndef t(x):\n    return f(x) if not f(x) else 0",
+     "def f(x):\n    return 1\ndef t(x):\n    return sejury_rec(-1, 0, f(x)) if not sejury_rec(-1, 1, f(x)) else 0"),
+    ("vector<int>& f(int y);\nint *f(int z);\nauto g = [](int x) -> int { return a && f(x); };",
+     "vector<int>& f(int y);\nint *f(int z);\nauto g = [](int x) -> int { return a && sejury_rec(-1, 0, f(x)); };"),
+    ("function f(a) {}\nconst g = (a) => f(a);", "function f(a) {}\nconst g = (a) => sejury_rec(-1, 0, f(a));"),
+    ("func f(a int) int { return 0 }\nfor _, v := range f(3) {}",
+     "func f(a int) int { return 0 }\nfor _, v := range sejury_rec(-1, 0, f(3)) {}"),
+])
+def test_a_helper_text_keeps_its_declarations_and_records_its_calls(setup: str, wrapped: str) -> None:
+    assert record_calls(setup, HELPER, "f", helpers=True) == wrapped
+    assert unrecord(wrapped) == setup
 
 
 def test_calls_are_wrapped_outermost_only_strings_skipped_and_shown_as_written() -> None:

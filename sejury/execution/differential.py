@@ -6,8 +6,10 @@ model got wrong (dropped by S5-exec) still gives an input, and the reference giv
 
 Calls are wrapped textually (``f(x)`` -> ``sejury_rec(<unit>, <k>, f(x))``, the outermost call
 only, strings skipped); each harness defines ``sejury_rec``, which prints the value and returns it
-unchanged.  A function declared ``void`` (or a Go function returning several values) is not
-wrapped: there is no value to compare.  Values are shown alike in every language (floats to six
+unchanged.  Calls in the suite's setup (helpers the units call, ``check(a, b, want)`` calling
+``f(a, b)``) are wrapped too, with the index -1: the harness records them under the unit running
+at that moment, after the unit's own calls.  A function declared ``void`` (or a Go function
+returning several values) is not wrapped: there is no value to compare.  Values are shown alike in every language (floats to six
 significant digits, sets and maps sorted) and object addresses are blanked before comparing.
 """
 
@@ -21,6 +23,7 @@ from sejury.execution.languages import _clike
 from sejury.execution.signatures import last_function
 
 RECORDER = "sejury_rec"
+HELPER = -1  # the recorder's index for a call in the setup: the harness records it under the running unit
 MAX_MISMATCHES_SHOWN = 5
 _VALUE = re.compile(r"^@@V (\d+) (\d+) (.*)$", re.M)
 _ADDRESS = re.compile(r"(?:0x[0-9a-fA-F]{6,}|@[0-9a-f]{5,8}\b)")
@@ -33,9 +36,12 @@ def recorded_function(problem: str) -> str | None:
     return found.name if found and found.returns_value else None
 
 
-def record_calls(unit: str, index: int, name: str) -> str:
+def record_calls(unit: str, index: int, name: str, helpers: bool = False) -> str:
     """``unit`` with each outermost call of ``name`` (with its qualifier: ``Problem.``, ``new
-    Solution().``, ``s.``) wrapped in the recorder, numbered in order."""
+    Solution().``, ``s.``) wrapped in the recorder, numbered in order.  ``helpers``: the text is
+    the suite's setup, whose helper methods the units call (``testUnique(input, expected)`` calling
+    ``unique(input)``); a declaration there is left alone, and its calls are recorded with the
+    index ``HELPER`` (-1), which the harness turns into the unit running at that moment."""
     call = re.compile(rf"(?<![\w$.])(?:new\s+\w+\s*\(\s*\)\s*\.\s*|[A-Za-z_$][\w$]*\s*\.\s*)*{re.escape(name)}\s*\(")
     out: list[str] = []
     i = k = 0
@@ -47,7 +53,7 @@ def record_calls(unit: str, index: int, name: str) -> str:
             i = end + 1
             continue
         m = call.match(unit, i)  # its lookbehind sees the text before i: never inside a name
-        if m:
+        if m and not (helpers and _declares(unit, i)):
             close = _clike.closing(unit, m.end() - 1)
             if close > 0:
                 out.append(f"{RECORDER}({index}, {k}, {unit[i:close + 1]})")
@@ -57,6 +63,24 @@ def record_calls(unit: str, index: int, name: str) -> str:
         out.append(ch)
         i += 1
     return "".join(out)
+
+
+# words after which a name and a parenthesis are a call, not a declaration (``return f(x)``)
+_BEFORE_CALL = frozenset({"return", "await", "yield", "throw", "else", "in", "not", "and", "or", "is", "if",
+                          "elif", "while", "assert", "case", "do", "lambda", "typeof", "of", "range", "go", "defer",
+                          "new"})
+_TYPE_END = re.compile(r"(?:([A-Za-z_$][\w$]*)|[>\]])\s*([*&]*)\s*$")
+
+
+def _declares(text: str, at: int) -> bool:
+    """Does the name at ``at`` follow a type or a defining word (``int f(``, ``List<T> f(``,
+    ``vector<int>& f(``, ``def f(``)?  Then a helper the test text defines is declared there."""
+    m = _TYPE_END.search(text, max(0, at - 80), at)
+    if m is None or m.group(2) == "&&":
+        return False
+    if m.group(1) is None:  # after > or ]: a type's end (List<T>, int[]), unless an arrow (=>, ->)
+        return text[m.start() - 1:m.start() + 1] not in ("=>", "->")
+    return m.group(1) not in _BEFORE_CALL
 
 
 def unrecord(unit: str) -> str:

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from sejury.execution import languages
-from sejury.execution.differential import DifferentialRun, compare, record_calls, unrecord
+from sejury.execution.differential import HELPER, DifferentialRun, compare, record_calls, unrecord
 from sejury.execution.languages import Suite
 from sejury.execution.patching import PatchError, apply_patch
 from sejury.execution.runner import RunReport, assemble_program, run_suite, split_tests
@@ -222,7 +222,8 @@ async def check_on_reference(provider: SandboxProvider, language: str, reference
         return TestExecution(status="skipped", reason="no test could be read from the generated tests",
                              language=lang.name), suite, None
     if record:
-        suite = Suite(suite.setup, [record_calls(u, i, record) for i, u in enumerate(suite.units)])
+        suite = Suite(record_calls(suite.setup, HELPER, record, helpers=True),
+                      [record_calls(u, i, record) for i, u in enumerate(suite.units)])
     report, adapted = await run_reference(provider, lang.name, reference, suite)
     ex = TestExecution(status="ran", language=lang.name, generated=len(suite.units), sandbox=provider.isolation,
                        reference=SuiteRun.of(report, suite.units), reference_adapted=adapted)

@@ -66,7 +66,9 @@ public class SejuryAssert {
     if (o instanceof Optional<?> op) return op.isPresent() ? "Optional[" + sejuryShow(op.get()) + "]" : "Optional.empty";
     return String.valueOf(o);
   }
+  static int sejuryUnit = -1, sejuryAuto = 0;  // the unit running, and its helpers' calls recorded so far
   static void sejuryPrint(int i, int k, String s) {
+    if (i < 0) { i = sejuryUnit; k = 1000 + sejuryAuto++; }  // a helper's call, under the running unit
     s = s.replace("\n", "\\n");
     System.out.println("@@V " + i + " " + k + " " + (s.length() > 1000 ? s.substring(0, 1000) : s) + "|" + s.length());
   }

@@ -54,7 +54,9 @@ template <class T> std::string sejury_show(const T& v) {
   } else if constexpr (sejury_streamable<D>::value) { std::ostringstream o; o << v; return o.str(); }
   else return "<value>";
 }
+static int sejury_unit = -1, sejury_auto = 0;  // the unit running, and its helpers' calls recorded so far
 template <class T> T sejury_rec(int i, int k, T v) {
+  if (i < 0) { i = sejury_unit; k = 1000 + sejury_auto++; }  // a helper's call, under the running unit
   std::string s = sejury_show(v);
   for (size_t p = 0; (p = s.find('\n', p)) != std::string::npos; p += 2) s.replace(p, 1, "\\n");
   printf("@@V %d %d %s|%zu\n", i, k, s.substr(0, 1000).c_str(), s.size());
@@ -70,7 +72,7 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
             *RECORDER, "int main() {"]
     head += ["  " + ln for ln in suite.setup.splitlines()]
     body, spans = wrap_units(active, head, "  ", lambda i, u: (
-        f"try {{\n{textwrap.indent(u, '  ')}\n  puts(\"@@T {i} PASS\");\n}} "
+        f"sejury_unit = {i}; sejury_auto = 0;\ntry {{\n{textwrap.indent(u, '  ')}\n  puts(\"@@T {i} PASS\");\n}} "
         f"catch (std::exception& e) {{ printf(\"@@T {i} FAIL %s\\n\", e.what()); }} "
         f"catch (...) {{ puts(\"@@T {i} FAIL exception\"); }}\nfflush(stdout);"))
     body += "\n  return 0;\n}\n"

@@ -60,7 +60,7 @@ def expand_tables(suite: Suite) -> Suite:
 def _unit(i: int, u: str) -> str:
     u = re.sub(r"\bt\.(Errorf|Error|Fatalf|Fatal)\(", "sejuryFail(", u)
     u = re.sub(r"\bt\.Run\(", "sejuryRun(t, ", u)
-    return (f"func() {{\n  defer func() {{ if r := recover(); r != nil {{ "
+    return (f"sejuryUnit, sejuryAuto = {i}, 0\nfunc() {{\n  defer func() {{ if r := recover(); r != nil {{ "
             f"fmt.Printf(\"@@T {i} FAIL %v\\n\", r) }} else {{ fmt.Println(\"@@T {i} PASS\") }} }}()\n"
             f"{textwrap.indent(u, '  ')}\n}}()")
 
@@ -103,7 +103,13 @@ func sejuryShow(v reflect.Value) string {
 	return fmt.Sprintf("%#v", v)
 }
 
+var sejuryUnit, sejuryAuto = -1, 0 // the unit running, and its helpers' calls recorded so far
+
 func sejury_rec[T any](i, k int, v T) T {
+	if i < 0 { // a helper's call, under the running unit
+		i, k = sejuryUnit, 1000+sejuryAuto
+		sejuryAuto++
+	}
 	s := sejuryShow(reflect.ValueOf(&v).Elem())
 	n := len(s)
 	if n > 1000 {

@@ -290,6 +290,7 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
             "  public static void main(String[] args) throws Exception {"]
     head += ["    " + ln for ln in repaired(suite.setup).splitlines()]
     body, spans = wrap_units(active, head, "    ", lambda i, u: (
+        f"sejuryUnit = {i}; sejuryAuto = 0;\n"
         f"try {{\n{textwrap.indent(u, '  ')}\n  System.out.println(\"@@T {i} PASS\");\n"
         f"}} catch (Throwable e) {{ System.out.println(\"@@T {i} FAIL \" + e); }}"))
     body += "\n  }\n}\n"

@@ -33,7 +33,9 @@ const sejuryShow = (v) => {
   if (v instanceof Set) return "Set{" + [...v].map(sejuryShow).sort().join(", ") + "}";
   return "{" + Object.keys(v).sort().map((k) => JSON.stringify(k) + ": " + sejuryShow(v[k])).join(", ") + "}";
 };
+const sejuryUnit = [-1, 0];  // the unit running, and its helpers' calls recorded so far
 globalThis.sejury_rec = (i, k, v) => {
+  if (i < 0) { i = sejuryUnit[0]; k = 1000 + sejuryUnit[1]++; }  // a helper's call, under the running unit
   let s; try { s = sejuryShow(v); } catch (e) { s = "<unshowable>"; }
   s = s.replace(/\n/g, "\\n");
   console.log(`@@V ${i} ${k} ${s.slice(0, 1000)}|${s.length}`);
@@ -43,6 +45,7 @@ const suite = JSON.parse(fs.readFileSync("tests.json", "utf8"));
 try { vm.runInThisContext(suite.setup, { filename: "setup" }); }
 catch (e) { console.log("@@SETUP FAIL " + String(e).slice(0, 300).replace(/\n/g, " ")); }
 suite.units.forEach(([i, src]) => {
+  sejuryUnit[0] = i; sejuryUnit[1] = 0;
   try { vm.runInThisContext(src, { filename: `test_${i}`, timeout: PER_TEST_MS }); console.log(`@@T ${i} PASS`); }
   catch (e) { console.log(`@@T ${i} FAIL ` + String(e).slice(0, 200).replace(/\n/g, " ")); }
 });

@@ -38,7 +38,11 @@ def _sejury_show(v):
     if isinstance(v, (set, frozenset)):
         return "{" + ", ".join(sorted(map(_sejury_show, v))) + "}"
     return repr(v)
+_sejury_unit = [-1, 0]  # the unit running, and its helpers' calls recorded so far
 def sejury_rec(i, k, v):  # differential testing: the value of a call, shown, then returned unchanged
+    if i < 0:  # a call in the setup's helpers: recorded under the unit that runs it, after its own calls
+        i, k = _sejury_unit[0], 1000 + _sejury_unit[1]
+        _sejury_unit[1] += 1
     try:
         s = _sejury_show(v)
     except BaseException as e:
@@ -53,6 +57,7 @@ except BaseException as e:
     print("@@SETUP FAIL", type(e).__name__, str(e)[:300].replace("\n", " "), flush=True)
 for i, src in suite["units"]:
     env = dict(base)
+    _sejury_unit[:] = [i, 0]
     signal.alarm(PER_TEST)
     try:
         exec(compile(src, f"test_{i}", "exec"), env)
