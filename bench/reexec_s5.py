@@ -55,6 +55,13 @@ async def rerun(sandbox: DockerSandbox, sample: Sample, tests: str) -> dict[str,
     return out
 
 
+def mean_of(jurors: dict[str, Any]) -> float | None:
+    """The verdict's score for the "mean of both" row: the plain mean of the jurors that scored
+    (the run's mutation weights are not recomputed here)."""
+    scores = [float(j["score"]) for j in jurors.values() if j.get("score") is not None]
+    return sum(scores) / len(scores) if scores else None
+
+
 async def main(args: argparse.Namespace) -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -68,8 +75,8 @@ async def main(args: argparse.Namespace) -> None:
             with path.open("w") as fh:
                 for s in samples:
                     jurors = await rerun(sandbox, s, written[s.id]) if s.id in written else {}
-                    fh.write(json.dumps({"sample_id": s.id, "strategies": jurors}) + "\n")
-            rows += [report(language, samples, path, juror) for juror in JURORS]
+                    fh.write(json.dumps({"sample_id": s.id, "strategies": jurors, "score": mean_of(jurors)}) + "\n")
+            rows += [report(language, samples, path, juror, {**JURORS, "mean": "mean of both"}) for juror in JURORS]
     finally:
         await sandbox.close()
     print(f"\n## S5's recorded tests re-run under the current runners ({args.runs}, {args.n} rows per set, "
