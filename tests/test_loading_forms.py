@@ -400,3 +400,43 @@ async def test_java_tests_comparing_lists_with_identity(sandbox: DockerSandbox) 
         "        return out;\n    }\n}\n"))
     report = await run_suite(sandbox, "java", right, suite)
     assert report.passed == [True, True, True, False], report.reasons
+
+
+# The 1.5B model's Java tests of a Pair<Integer, Integer> (verbatim, abridged, from a HumanEval-X
+# row: humaneval-java-8): a plain number against a boxed one, ambiguous under JUnit's overloads
+JAVA_BOXED_TESTS = "\n".join([
+    "import static org.junit.Assert.*;",
+    "import java.util.*;",
+    "",
+    "public class ProblemTest {",
+    "    @Test",
+    "    public void testEmptyList() {",
+    "        Pair<Integer, Integer> result = Problem.sumProduct(new ArrayList<>());",
+    "        assertEquals(0, result.getValue0());",
+    "        assertEquals(1, result.getValue1());",
+    "    }",
+    "",
+    "    @Test",
+    "    public void testBoundaryCases() {",
+    "        Pair<Integer, Integer> result = Problem.sumProduct(Arrays.asList(0, 1, 2, 3, 4));",
+    "        assertEquals(10, result.getValue0());",
+    "        assertEquals(24, result.getValue1());",
+    "    }",
+    "}", ""])
+
+
+@pytest.mark.docker
+async def test_java_tests_comparing_a_number_with_a_boxed_one(sandbox: DockerSandbox) -> None:
+    """Before: `assertEquals(0, result.getValue0())` did not compile ("reference to assertEquals is
+    ambiguous"), every unit of the suite with it; now each runs and compares by value, and the
+    wrong expectation (a product of 24 where a 0 is in the list) still fails."""
+    problem = ("import java.util.*;\nimport org.javatuples.*;\nclass Problem {\n"
+               "    public static Pair<Integer, Integer> sumProduct(ArrayList<Integer> numbers) {\n")
+    right = assemble_program("java", problem, (
+        "        int sum = 0, product = 1;\n        for (int n : numbers) { sum += n; product *= n; }\n"
+        "        return Pair.with(sum, product);\n    }\n}\n"))
+    suite = split_tests("java", JAVA_BOXED_TESTS)
+    report = await run_suite(sandbox, "java", right, suite)
+    assert report.loaded and len(report.passed) >= 3 and not all(report.passed), report
+    assert [r for p, r in zip(report.passed, report.reasons, strict=True) if not p] == \
+        ["java.lang.AssertionError: expected 24 but was 0"], report.reasons

@@ -9,8 +9,9 @@ only, strings skipped); each harness defines ``sejury_rec``, which prints the va
 unchanged.  Calls in the suite's setup (helpers the units call, ``check(a, b, want)`` calling
 ``f(a, b)``) are wrapped too, with the index -1: the harness records them under the unit running
 at that moment, after the unit's own calls.  A function declared ``void`` (or a Go function
-returning several values) is not wrapped: there is no value to compare.  Values are shown alike in every language (floats to six
-significant digits, sets and maps sorted) and object addresses are blanked before comparing.
+returning several values) is not wrapped: there is no value to compare.  Values are shown alike
+in every language (floats to six significant digits, sets and maps sorted) and object addresses
+are blanked before comparing.
 """
 
 from __future__ import annotations
