@@ -440,3 +440,25 @@ async def test_java_tests_comparing_a_number_with_a_boxed_one(sandbox: DockerSan
     assert report.loaded and len(report.passed) >= 3 and not all(report.passed), report
     assert [r for p, r in zip(report.passed, report.reasons, strict=True) if not p] == \
         ["java.lang.AssertionError: expected 24 but was 0"], report.reasons
+
+
+# A reply that reached the token limit (verbatim tail of the 1.5B model's Java tests, humaneval-java-106):
+# the main and its class never close
+JAVA_CUT_OFF_TESTS = "\n".join([
+    "public class ProblemTest {",
+    "    public static void main(String[] args) {",
+    "        ArrayList<Integer> result4 = Problem.f(1);",
+    '        assert result4.equals(new ArrayList<>(Arrays.asList(1))) : "Test 4 failed";',
+    "",
+    "        // Test 5: n = 20",
+    "        ArrayList<Integer> result5 = Problem.f(20);"])
+
+
+@pytest.mark.parametrize(("tail", "setup_ends"), [
+    ("", "Problem.f(20);"),  # cut after a whole statement: it is kept whole (its `;` was lost before)
+    ("\n        assert result5.equals(new ArrayList<>(Arrays.asList(1, 2", "Problem.f(20);"),  # mid-statement
+])
+def test_java_tests_cut_off_by_the_token_limit_keep_their_complete_statements(tail: str, setup_ends: str) -> None:
+    suite = split_tests("java", JAVA_CUT_OFF_TESTS + tail)
+    assert suite.setup.endswith(setup_ends), suite.setup
+    assert suite.units == ['assert result4.equals(new ArrayList<>(Arrays.asList(1))) : "Test 4 failed";']

@@ -70,8 +70,20 @@ def block_bodies(text: str, start: re.Pattern[str]) -> list[str]:
         while i < len(text) and depth:
             depth += {"{": 1, "}": -1}.get(text[i], 0)
             i += 1
-        bodies.append(text[m.end():i - 1])
+        bodies.append(text[m.end():i - 1] if depth == 0 else text[m.end():])  # unclosed: to the end
     return bodies
+
+
+def complete_part(tests: str) -> str:
+    """Test text cut off mid-statement (a reply that reached the token limit: braces left open)
+    back to its last line that ends a statement (``;`` or ``}``), so the incomplete tail does not
+    break the compile of every test before it.  For languages that end statements with ``;``."""
+    if brace_balance(tests) <= 0:
+        return tests
+    lines = tests.splitlines()
+    while lines and not lines[-1].rstrip().endswith((";", "}")):
+        lines.pop()
+    return "\n".join(lines) + "\n" if lines else tests
 
 
 def defined_names(defines: re.Pattern[str], program: str) -> set[str]:
@@ -85,9 +97,12 @@ def defined_names(defines: re.Pattern[str], program: str) -> set[str]:
 
 
 def split_c_like(tests: str, names: set[str], *, entry: re.Pattern[str], defines: re.Pattern[str],
-                 check: re.Pattern[str]) -> Suite:
+                 check: re.Pattern[str], terminated: bool = False) -> Suite:
     """Units are the statements that check something (``check``); the others are setup.  Tests
-    inside an ``entry`` block (main, a Go test function) are taken from its body."""
+    inside an ``entry`` block (main, a Go test function) are taken from its body.  ``terminated``:
+    the language ends statements with ``;`` (a text cut off mid-statement loses its tail)."""
+    if terminated:
+        tests = complete_part(tests)
     bodies = block_bodies(tests, entry)
     text = "\n".join(bodies) if bodies else tests
     setup: list[str] = []

@@ -15,7 +15,8 @@ _ENTRY = re.compile(r"\bint\s+main\s*\([^)]*\)\s*\{")
 
 
 def split(tests: str, names: set[str]) -> Suite:
-    return _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES, check=re.compile(r"\bassert\b|throw"))
+    return _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES, check=re.compile(r"\bassert\b|throw"),
+                               terminated=True)
 
 
 # differential testing: the value of a call, shown alike for reference and candidate, returned unchanged

@@ -20,7 +20,9 @@ _JUNIT_METHOD = re.compile(r"(?:@Test\s+)(?:public\s+)?void\s+\w+\s*\(\s*\)\s*(?
 
 def split(tests: str, names: set[str]) -> Suite:
     """Statements of a main (or loose statements), one unit per check; JUnit test classes (what
-    models write whatever the prompt says): one unit per assertion of each ``@Test`` method."""
+    models write whatever the prompt says): one unit per assertion of each ``@Test`` method.  A
+    text cut off mid-statement (the reply's token limit) loses its incomplete tail."""
+    tests = _clike.complete_part(tests)
     junit = _clike.block_bodies(tests, _JUNIT_METHOD)
     if junit:  # one unit per assertion: the method's statements before it, then the assertion, as a block
         units = []
