@@ -462,3 +462,12 @@ def test_java_tests_cut_off_by_the_token_limit_keep_their_complete_statements(ta
     suite = split_tests("java", JAVA_CUT_OFF_TESTS + tail)
     assert suite.setup.endswith(setup_ends), suite.setup
     assert suite.units == ['assert result4.equals(new ArrayList<>(Arrays.asList(1))) : "Test 4 failed";']
+
+
+def test_a_cut_off_text_keeps_its_statements_with_trailing_comments() -> None:
+    """The model comments its asserts (`assert f(2); // 2 is prime`): such a line ends a statement."""
+    tests = ("public class ProblemTest {\n    public static void main(String[] args) {\n"
+             '        assert Problem.f(2); // 2 is "a prime"\n        assert Problem.f(4); // 4 is not\n'
+             "        assert Problem.f(")
+    suite = split_tests("java", tests)
+    assert suite.units == ['assert Problem.f(2); // 2 is "a prime"', "assert Problem.f(4); // 4 is not"]

@@ -81,9 +81,21 @@ def complete_part(tests: str) -> str:
     if brace_balance(tests) <= 0:
         return tests
     lines = tests.splitlines()
-    while lines and not lines[-1].rstrip().endswith((";", "}")):
+    while lines and not _code_of(lines[-1]).rstrip().endswith((";", "}")):
         lines.pop()
     return "\n".join(lines) + "\n" if lines else tests
+
+
+def _code_of(line: str) -> str:
+    """A line without its trailing ``//`` comment (strings kept whole)."""
+    i = 0
+    while i < len(line):
+        if line[i] in "\"'`":
+            i = string_end(line, i)
+        elif line.startswith("//", i):
+            return line[:i]
+        i += 1
+    return line
 
 
 def defined_names(defines: re.Pattern[str], program: str) -> set[str]:
