@@ -127,6 +127,33 @@ async def test_calls_inside_the_tests_own_helpers_are_recorded_under_the_unit_th
     assert (bad.differential.inputs, bad.differential.agreed, bad.differential.from_invalid) == (3, 2, 1)
 
 
+# helpers that assert, called once per case at the top level: each call is a test (before, Python
+# ran the calls in the setup and read no test; JavaScript counted the function's definition as the
+# one test, which passed on every program)
+HELPER_CALLS = {
+    "python": "def check(a, b, want):\n    assert abs_sum(a, b) == want\n\ncheck(1, 2, 3)\ncheck(-1, 2, 1)\n"
+              "check(0, 0, 0)\n",
+    "javascript": "function check(a, b, want) {\n  console.assert(absSum(a, b) === want);\n}\ncheck(1, 2, 3);\n"
+                  "check(-1, 2, 1);\ncheck(0, 0, 0);\n",
+}
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize(("language", "problem", "reference", "wrong", "tests"), ABS_SUM[:2],
+                         ids=["python", "javascript"])
+async def test_each_call_of_a_helper_that_asserts_is_a_test(
+        sandbox: DockerSandbox, language: str, problem: str, reference: str, wrong: str, tests: str) -> None:
+    function = recorded_function(problem)
+    assert function is not None
+    ex, valid, probe = await check_on_reference(sandbox, language, assemble_program(language, problem, reference),
+                                                HELPER_CALLS[language], record=function)
+    assert ex.status == "ran" and ex.valid == 2 and ex.invalid_on_reference == 1, ex
+    assert probe is not None and probe.values == {0: ["3|1"], 1: ["3|1"], 2: ["0|1"]}, probe
+    bad = await run_on_candidate(sandbox, ex, valid, assemble_program(language, problem, wrong), probe=probe)
+    assert bad.differential is not None
+    assert (bad.differential.inputs, bad.differential.agreed, bad.differential.from_invalid) == (3, 2, 1)
+
+
 @pytest.mark.parametrize(("setup", "wrapped"), [
     ("static ArrayList<Integer> f(ArrayList<Integer> l) { return l; }\nvoid t() { long r = Problem.f(x); }",
      "static ArrayList<Integer> f(ArrayList<Integer> l) { return l; }\n"

@@ -119,14 +119,28 @@ def split_c_like(tests: str, names: set[str], *, entry: re.Pattern[str], defines
     text = "\n".join(bodies) if bodies else tests
     setup: list[str] = []
     units: list[str] = []
+    helpers: set[str] = set()  # functions the text defines that check something: their calls are the tests
     for stmt in balanced_statements(text):
         if stmt.startswith(("#include", "import ", "package ", "using namespace", "return")):
             continue  # the harness provides these; a `return` would end the harness early
         m = defines.match(stmt)
-        if m and ({g for g in m.groups() if g} & names or stmt.startswith(("func ", "class ", "public class"))):
+        defined = {g for g in m.groups() if g} if m else set()
+        if m and (defined & names or stmt.startswith(("func ", "class ", "public class"))):
             continue  # a (re)definition, not a test
-        (units if check.search(stmt) else setup).append(stmt)
+        if defined and "{" in stmt and check.search(stmt):
+            # a helper (``function check(a, want) { console.assert(f(a) === want); }``): defining
+            # it tests nothing (as a unit it passed on every program); each call of it is a test
+            helpers |= defined
+            setup.append(stmt)
+        elif check.search(stmt) or (helpers and not defined and _calls_any(stmt, helpers)):
+            units.append(stmt)
+        else:
+            setup.append(stmt)
     return Suite("\n".join(setup), units)
+
+
+def _calls_any(stmt: str, names: set[str]) -> bool:
+    return re.search(rf"(?<![\w$.])(?:{'|'.join(map(re.escape, sorted(names)))})\s*\(", stmt) is not None
 
 
 def string_end(text: str, i: int) -> int:

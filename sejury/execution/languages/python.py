@@ -117,6 +117,10 @@ def split(tests: str, names: set[str]) -> Suite:
     calls = _check_calls(tree)
     checks = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in calls and n.name not in names
               and len(n.args.args) == 1 and _has_assert(n)}
+    # helpers that check (``def check(a, b, want): assert f(a, b) == want``): each call of one at the
+    # top level (``check(1, 2, 3)``) is a test; run in the setup, the first failure stopped them all
+    helpers = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name not in names
+               and n.name not in checks and not n.name.startswith("test") and _has_assert(n)}
     tables: dict[str, ast.expr] = {}  # names bound to literal lists, for table-driven loops
     for node in tree.body:
         src = ast.get_source_segment(tests, node) or ""
@@ -127,6 +131,9 @@ def split(tests: str, names: set[str]) -> Suite:
                 units += [ast.get_source_segment(tests, s) or "" for s in node.body]  # one unit per assert
             else:
                 units.append(f"{src}\n{node.name}()")
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
+                isinstance(node.value.func, ast.Name) and node.value.func.id in helpers:
+            units.append(src)
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
                 isinstance(node.value.func, ast.Name) and (node.value.func.id.startswith("test") or
                                                            node.value.func.id in checks):
