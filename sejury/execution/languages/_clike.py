@@ -8,6 +8,7 @@ the reference defines is dropped, so a copy of the reference can never mask the 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from sejury.execution.languages.base import Suite
 
@@ -132,15 +133,16 @@ def split_c_like(tests: str, names: set[str], *, entry: re.Pattern[str], defines
             # it tests nothing (as a unit it passed on every program); each call of it is a test
             helpers |= defined
             setup.append(stmt)
-        elif check.search(stmt) or (helpers and not defined and _calls_any(stmt, helpers)):
+        elif check.search(stmt) or (helpers and not defined and calls_of(helpers).search(stmt)):
             units.append(stmt)
         else:
             setup.append(stmt)
     return Suite("\n".join(setup), units)
 
 
-def _calls_any(stmt: str, names: set[str]) -> bool:
-    return re.search(rf"(?<![\w$.])(?:{'|'.join(map(re.escape, sorted(names)))})\s*\(", stmt) is not None
+def calls_of(names: Iterable[str]) -> re.Pattern[str]:
+    """A call of any of ``names`` by its bare name (group 1: the name), not a method of something."""
+    return re.compile(rf"(?<![\w$.])({'|'.join(map(re.escape, sorted(names)))})\s*\(")
 
 
 def string_end(text: str, i: int) -> int:

@@ -71,7 +71,7 @@ def _split_with_helpers(tests: str, helpers: dict[str, str]) -> Suite:
         rest = re.sub(r"catch\s*\(\s*(?:java\.lang\.)?AssertionError\b", "catch (SejuryAssert.Never", rest)
         members.append(textwrap.indent(head.strip() + " {" + rest, "  "))
     setup = f"class {_HELPERS} {{\n" + "\n".join(members) + "\n}"
-    calls = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, helpers)) + r")\s*\(")
+    calls = _clike.calls_of(helpers)
     (main,) = _clike.block_bodies(tests, _ENTRY)[:1]
     units: list[str] = []
     before: list[str] = []

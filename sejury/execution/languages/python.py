@@ -124,6 +124,8 @@ def split(tests: str, names: set[str]) -> Suite:
     tables: dict[str, ast.expr] = {}  # names bound to literal lists, for table-driven loops
     for node in tree.body:
         src = ast.get_source_segment(tests, node) or ""
+        called = node.value.func.id if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
+            isinstance(node.value.func, ast.Name) else None  # a statement that only calls a function by name
         if isinstance(node, ast.Assert):
             units.append(src)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
@@ -131,12 +133,9 @@ def split(tests: str, names: set[str]) -> Suite:
                 units += [ast.get_source_segment(tests, s) or "" for s in node.body]  # one unit per assert
             else:
                 units.append(f"{src}\n{node.name}()")
-        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
-                isinstance(node.value.func, ast.Name) and node.value.func.id in helpers:
+        elif called in helpers:
             units.append(src)
-        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
-                isinstance(node.value.func, ast.Name) and (node.value.func.id.startswith("test") or
-                                                           node.value.func.id in checks):
+        elif called and (called.startswith("test") or called in checks):
             continue  # a call of a test function we already run
         elif isinstance(node, ast.FunctionDef) and node.name in checks:
             # HumanEval's ``def check(candidate): assert candidate(...) == ...`` then ``check(f)``
