@@ -1,6 +1,6 @@
 """Seconds per sample on the embedded model: this checkout's data-first prompts against a baseline
 revision's prompts, llama.cpp's RAM prompt cache on and off, and the two embedded runtimes
-(llama-cpp-python's server, llama.cpp's own llama-server), on the same samples in one run.
+(llama-cpp-python's server, llama.cpp's own llama-server, and its builds), on the same samples in one run.
 
     .venv/bin/python bench/prompt_cache.py [--data ../shared/data/conala.jsonl] [--n 8] [--seed 7]
         [--baseline-rev b551daa] [--teams default,S1-ref+S2] [--concurrency 4] [--cache-mb 1024]
@@ -10,7 +10,8 @@ For each team it runs, one after the other (never two model jobs at once), each 
 the same draw of samples, as the user's `sejury batch` would (samples in flight = --concurrency,
 result cache off).  A configuration is ``PROMPTS:CACHE[:RUNTIME]``: the baseline revision's prompts
 (``base``) or this checkout's (``head``); the prompt cache off (``0``) or on; llama-cpp-python's
-server (``python``, the default: the runtime the baseline had) or llama.cpp's ``native`` one.  The
+server (``python``, the default: the runtime the baseline had) or llama.cpp's ``native`` one (``native@PATH``:
+that llama-server binary, e.g. the portable build beside the AVX-512 one setup.sh installed).  The
 first row is the figure before this work (``base:0``).  A fresh model server serves each run (so
 no run reuses another's cache); its start is not timed.  From the server's own log it counts the
 prompt tokens the model really read; the rest of the prompt tokens were reused (prefix match, in
@@ -49,8 +50,10 @@ def _log_since(sizes: dict[Path, int]) -> str:
 
 
 def run(label: str, data: Path, team: str, cache_mb: int, concurrency: int, tree: Path | None,
-        runtime: str = "python") -> dict[str, object]:
+        runtime: str = "python", binary: str | None = None) -> dict[str, object]:
     env = dict(os.environ, SEJURY_EMBEDDED_RUNTIME=runtime)
+    if binary:  # another llama-server build than the installed one (e.g. the portable one, to compare)
+        env["SEJURY_LLAMA_SERVER"] = binary
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
     cmd = [sys.executable, str(ROOT / "bench" / "_timed_run.py"), str(data), "--team", "" if team == "default" else
@@ -64,7 +67,16 @@ def run(label: str, data: Path, team: str, cache_mb: int, concurrency: int, tree
     s = ModelSettings(prompt_cache_mb=cache_mb)
     server = EmbeddedServer(ServerConfig(model_path=_embedded_path(s), n_ctx=s.n_ctx, n_threads=s.n_threads,
                                          prompt_cache_mb=cache_mb, runtime=runtime))  # type: ignore[arg-type]
-    server.start()
+    saved = os.environ.get("SEJURY_LLAMA_SERVER")
+    if binary:
+        os.environ["SEJURY_LLAMA_SERVER"] = binary
+    try:
+        server.start()
+    finally:
+        if binary:
+            os.environ.pop("SEJURY_LLAMA_SERVER")
+            if saved is not None:
+                os.environ["SEJURY_LLAMA_SERVER"] = saved
     try:
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=tree or ROOT, check=False)
     finally:
@@ -85,6 +97,14 @@ def run(label: str, data: Path, team: str, cache_mb: int, concurrency: int, tree
     return got
 
 
+def _build(binary: str) -> str:
+    """Which llama-server build a run used: setup.sh's record of it, else the binary's path."""
+    from sejury.models.embedded import native_server_binary, native_server_build
+
+    path = Path(binary) if binary else native_server_binary()
+    return native_server_build(path) or str(path)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data" / "conala.jsonl"))
@@ -96,7 +116,8 @@ def main() -> None:
     ap.add_argument("--cache-mb", type=int, default=1024)
     ap.add_argument("--configs", default="base:0,base:on,head:0,head:on,head:on:native",
                     help="which runs: base|head (baseline revision's prompts or this checkout's) : 0|on (cache) "
-                         "[: python|native (the embedded runtime; default python)]")
+                         "[: python|native|native@PATH (the embedded runtime, default python; native@PATH: "
+                         "that llama-server binary instead of the installed one)]")
     ap.add_argument("--json", help="also write every run's figures here")
     args = ap.parse_args()
 
@@ -117,15 +138,15 @@ def main() -> None:
                       file=sys.stderr)
                 for config in args.configs.split(","):
                     which, cache, *rest = config.split(":")
-                    runtime = rest[0] if rest else "python"
+                    runtime, _, binary = (rest[0] if rest else "python").partition("@")
                     if which == "base" and tree is None:
                         continue
                     mb = args.cache_mb if cache == "on" else 0
                     label = (f"{args.baseline_rev} prompts" if which == "base" else "this checkout's prompts") + \
                         (f", cache {mb} MiB" if mb else ", cache off") + \
-                        (", llama-server" if runtime == "native" else ", llama-cpp-python")
+                        (f", llama-server {_build(binary)}" if runtime == "native" else ", llama-cpp-python")
                     results.append(run(label, data, team, mb, args.concurrency, tree if which == "base" else None,
-                                       runtime))
+                                       runtime, binary or None))
         finally:
             if tree is not None:
                 subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False)

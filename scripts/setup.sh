@@ -46,7 +46,16 @@ echo "==> installing sejury with the embedded model"
 # of Python per call.  Built once (only the server target, statically linked), cached, and installed
 # into the virtualenv's bin, where sejury looks for it.  SEJURY_NO_NATIVE_SERVER=1 skips it:
 # llama-cpp-python's server then serves the model, as before.
-SERVER_FLAGS="$LLAMA_FLAGS -DBUILD_SHARED_LIBS=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
+# On a CPU with AVX-512 (F, CD, VL, DQ, BW, with VBMI, VNNI and BF16) the server is built for it: its
+# kernels read prompts ~40 % faster than the AVX2 build on this project's VMs (measured: 90-98 against
+# 62-70 tokens/s, same replies; writing is memory-bound and the same).  The binary is keyed on these
+# flags, so a machine without them builds, and gets, the portable one; SEJURY_PORTABLE_SERVER=1 forces it.
+CPU_FLAGS=""
+has_cpu() { for f in "$@"; do grep -qw "$f" /proc/cpuinfo 2>/dev/null || return 1; done; }
+if [ -z "${SEJURY_PORTABLE_SERVER:-}" ] && has_cpu avx512f avx512cd avx512vl avx512dq avx512bw avx512vbmi avx512_vnni avx512_bf16; then
+  CPU_FLAGS="-DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON"
+fi
+SERVER_FLAGS="${LLAMA_FLAGS/-DGGML_AVX512=OFF/${CPU_FLAGS:--DGGML_AVX512=OFF}} -DBUILD_SHARED_LIBS=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
  -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_UI=OFF \
  -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF"
 SERVER_BIN=${SEJURY_SERVER_CACHE:-$HOME/.cache/sejury/bin}/llama-server-$LLAMA_VERSION-$(printf %s "$SERVER_FLAGS" | sha256sum | cut -c1-12)
@@ -72,6 +81,7 @@ if [ -z "${SEJURY_NO_NATIVE_SERVER:-}" ]; then
     rm -rf "$BUILD"
   fi
   install -m 755 "$SERVER_BIN" "$VENV/bin/llama-server"
+  printf '%s\n' "$SERVER_FLAGS" >"$VENV/bin/llama-server.flags"  # what `sejury model info` reports
   echo "==> llama-server: $("$VENV/bin/llama-server" --version 2>&1 | grep -m1 version || echo installed)"
 fi
 "$VENV/bin/python" - <<'PY'

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import stat
 from pathlib import Path
 
@@ -83,3 +84,32 @@ def test_the_model_label_names_the_native_runtime(fake_binary: Path) -> None:
     native = model_label(ModelSettings(runtime="native"))
     python = model_label(ModelSettings(runtime="python"))
     assert native == python + "/llama-server" and e.MODEL_ALIAS in python
+    # nor are those of the AVX-512 build and the portable one
+    fake_binary.with_name("llama-server.flags").write_text("-DGGML_NATIVE=OFF -DGGML_AVX512=ON\n")
+    assert model_label(ModelSettings(runtime="native")) == python + "/llama-server-avx512"
+    assert model_label(ModelSettings(runtime="python")) == python
+
+
+def test_model_info_says_how_the_native_server_was_built(fake_binary: Path) -> None:
+    assert e.native_server_build(None) is None
+    assert e.native_server_build(fake_binary) is None  # not setup.sh's build: no flags beside it
+    flags = fake_binary.with_name("llama-server.flags")
+    flags.write_text("-DGGML_NATIVE=OFF -DGGML_AVX512=OFF -DGGML_AMX_INT8=OFF -DGGML_OPENMP=OFF\n")
+    assert e.native_server_build(fake_binary) == "portable"
+    flags.write_text("-DGGML_NATIVE=OFF -DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON -DGGML_AMX_INT8=OFF\n")
+    assert e.native_server_build(fake_binary) == "avx512"
+
+
+_AVX512 = ("avx512f", "avx512cd", "avx512vl", "avx512dq", "avx512bw", "avx512vbmi", "avx512_vnni", "avx512_bf16")
+
+
+def test_setup_built_the_server_for_this_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """scripts/setup.sh builds llama-server for AVX-512 where the CPU has it, portably elsewhere: the
+    installed binary's recorded build matches this machine's CPU."""
+    monkeypatch.delenv("SEJURY_LLAMA_SERVER", raising=False)
+    binary = e.native_server_binary()
+    if binary is None or e.native_server_build(binary) is None:
+        pytest.skip("llama-server not installed by scripts/setup.sh (SEJURY_NO_NATIVE_SERVER)")
+    cpu = Path("/proc/cpuinfo").read_text().split() if Path("/proc/cpuinfo").is_file() else []
+    wanted = "avx512" if all(f in cpu for f in _AVX512) and not os.environ.get("SEJURY_PORTABLE_SERVER") else "portable"
+    assert e.native_server_build(binary) == wanted

@@ -38,6 +38,7 @@ def model_info() -> None:
                             "sha256": e.MODEL_SHA256,
                             "llama_cpp_installed": importlib.util.find_spec("llama_cpp") is not None,
                             "llama_server": None if native is None else str(native),
+                            "llama_server_build": e.native_server_build(native),
                             "runtime": e.resolve_runtime("auto")}
     out.print_json(json.dumps(info))
 

@@ -79,10 +79,14 @@ class ModelSettings(BaseModel):
 def _embedded_label(settings: ModelSettings) -> str:
     """The GGUF's name, and ``/llama-server`` when llama.cpp's own server runs it: the two runtimes
     decode with other kernels and batch sizes, so their greedy replies can differ, and a reply
-    cached from one is not the other's."""
+    cached from one is not the other's.  Likewise ``-avx512`` for a llama-server built for AVX-512
+    (scripts/setup.sh on a CPU that has it): its kernels round otherwise than the portable build's."""
     from sejury.models import embedded
 
-    runtime = "/llama-server" if embedded.resolve_runtime(settings.runtime) == "native" else ""
+    runtime = ""
+    if embedded.resolve_runtime(settings.runtime) == "native":
+        build = embedded.native_server_build(embedded.native_server_binary())
+        runtime = "/llama-server" + ("-avx512" if build == "avx512" else "")
     if settings.model_path is not None:
         return f"gguf:{settings.model_path.name}{runtime}"
     env = os.environ.get("SEJURY_MODEL_PATH")

@@ -137,6 +137,15 @@ def native_server_binary() -> Path | None:
     return path if path.is_file() and os.access(path, os.X_OK) else None
 
 
+def native_server_build(binary: Path | None) -> str | None:
+    """How ``scripts/setup.sh`` built ``binary``: "avx512" or "portable" (AVX2), from the cmake flags
+    it writes beside it; None when it wrote none (another build, e.g. ``SEJURY_LLAMA_SERVER``)."""
+    flags = binary.with_name(binary.name + ".flags") if binary is not None else None
+    if flags is None or not flags.is_file():
+        return None
+    return "avx512" if "-DGGML_AVX512=ON" in flags.read_text().split() else "portable"
+
+
 def resolve_runtime(choice: str = "auto") -> Runtime:
     """``auto``: what ``SEJURY_EMBEDDED_RUNTIME`` says, else llama.cpp's own server when it is
     installed (faster here: prompts read ~25 % faster and no ~1.5 s of Python per call), else
