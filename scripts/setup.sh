@@ -48,8 +48,9 @@ echo "==> installing sejury with the embedded model"
 # llama-cpp-python's server then serves the model, as before.
 # On a CPU with AVX-512 (F, CD, VL, DQ, BW, with VBMI, VNNI and BF16) the server is built for it: its
 # kernels read prompts ~40 % faster than the AVX2 build on this project's VMs (measured: 90-98 against
-# 62-70 tokens/s; greedy replies alike but for a word here and there; writing is memory-bound, the same).  The binary is keyed on these
-# flags, so a machine without them builds, and gets, the portable one; SEJURY_PORTABLE_SERVER=1 forces it.
+# 62-70 tokens/s; greedy replies alike but for a word here and there; writing is memory-bound, the
+# same).  The binary is keyed on these flags, so a machine without them builds, and gets, the
+# portable one; SEJURY_PORTABLE_SERVER=1 forces it.
 CPU_FLAGS=""
 has_cpu() { for f in "$@"; do grep -qw "$f" /proc/cpuinfo 2>/dev/null || return 1; done; }
 if [ -z "${SEJURY_PORTABLE_SERVER:-}" ] && has_cpu avx512f avx512cd avx512vl avx512dq avx512bw avx512vbmi avx512_vnni avx512_bf16; then
