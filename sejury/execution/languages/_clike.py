@@ -121,6 +121,7 @@ def split_c_like(tests: str, names: set[str], *, entry: re.Pattern[str], defines
     setup: list[str] = []
     units: list[str] = []
     helpers: set[str] = set()  # functions the text defines that check something: their calls are the tests
+    helper_call: re.Pattern[str] | None = None  # a call of one of them (built when one is defined)
     for stmt in balanced_statements(text):
         if stmt.startswith(("#include", "import ", "package ", "using namespace", "return")):
             continue  # the harness provides these; a `return` would end the harness early
@@ -128,12 +129,14 @@ def split_c_like(tests: str, names: set[str], *, entry: re.Pattern[str], defines
         defined = {g for g in m.groups() if g} if m else set()
         if m and (defined & names or stmt.startswith(("func ", "class ", "public class"))):
             continue  # a (re)definition, not a test
-        if defined and "{" in stmt and check.search(stmt):
+        checks = check.search(stmt) is not None
+        if defined and "{" in stmt and checks:
             # a helper (``function check(a, want) { console.assert(f(a) === want); }``): defining
             # it tests nothing (as a unit it passed on every program); each call of it is a test
             helpers |= defined
+            helper_call = calls_of(helpers)
             setup.append(stmt)
-        elif check.search(stmt) or (helpers and not defined and calls_of(helpers).search(stmt)):
+        elif checks or (helper_call is not None and not defined and helper_call.search(stmt)):
             units.append(stmt)
         else:
             setup.append(stmt)
