@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = Path(os.environ.get("SEJURY_CACHE_DIR", Path.home() / ".cache" / "sejury")) / "logs"
@@ -67,16 +68,8 @@ def run(label: str, data: Path, team: str, cache_mb: int, concurrency: int, tree
     s = ModelSettings(prompt_cache_mb=cache_mb)
     server = EmbeddedServer(ServerConfig(model_path=_embedded_path(s), n_ctx=s.n_ctx, n_threads=s.n_threads,
                                          prompt_cache_mb=cache_mb, runtime=runtime))  # type: ignore[arg-type]
-    saved = os.environ.get("SEJURY_LLAMA_SERVER")
-    if binary:
-        os.environ["SEJURY_LLAMA_SERVER"] = binary
-    try:
-        server.start()
-    finally:
-        if binary:
-            os.environ.pop("SEJURY_LLAMA_SERVER")
-            if saved is not None:
-                os.environ["SEJURY_LLAMA_SERVER"] = saved
+    with mock.patch.dict(os.environ, {"SEJURY_LLAMA_SERVER": binary} if binary else {}):
+        server.start()  # the server runs the binary SEJURY_LLAMA_SERVER names, as in the run's env
     try:
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=tree or ROOT, check=False)
     finally:

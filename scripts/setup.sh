@@ -51,12 +51,12 @@ echo "==> installing sejury with the embedded model"
 # 62-70 tokens/s; greedy replies alike but for a word here and there; writing is memory-bound, the
 # same).  The binary is keyed on these flags, so a machine without them builds, and gets, the
 # portable one; SEJURY_PORTABLE_SERVER=1 forces it.
-CPU_FLAGS=""
+SERVER_CPU_FLAGS=$LLAMA_FLAGS
 has_cpu() { for f in "$@"; do grep -qw "$f" /proc/cpuinfo 2>/dev/null || return 1; done; }
 if [ -z "${SEJURY_PORTABLE_SERVER:-}" ] && has_cpu avx512f avx512cd avx512vl avx512dq avx512bw avx512vbmi avx512_vnni avx512_bf16; then
-  CPU_FLAGS="-DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON"
+  SERVER_CPU_FLAGS=${LLAMA_FLAGS/-DGGML_AVX512=OFF/-DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON}
 fi
-SERVER_FLAGS="${LLAMA_FLAGS/-DGGML_AVX512=OFF/${CPU_FLAGS:--DGGML_AVX512=OFF}} -DBUILD_SHARED_LIBS=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
+SERVER_FLAGS="$SERVER_CPU_FLAGS -DBUILD_SHARED_LIBS=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
  -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_UI=OFF \
  -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF"
 SERVER_BIN=${SEJURY_SERVER_CACHE:-$HOME/.cache/sejury/bin}/llama-server-$LLAMA_VERSION-$(printf %s "$SERVER_FLAGS" | sha256sum | cut -c1-12)
