@@ -19,9 +19,10 @@ from langchain_core.runnables import Runnable, RunnableLambda
 from langchain_core.tools import StructuredTool
 from pydantic import BaseModel, Field
 
-from sejury.checks.mutation import WEAK_SUITE
 from sejury.execution.evidence import TestExecution
-from sejury.schema import Sample, Status, Task, TeamFile, Verdict
+from sejury.merge import stamp
+from sejury.review import FailingTest, ReviewPolicy, failing_tests, review_reasons
+from sejury.schema import Sample, Status, Task, Verdict
 
 if TYPE_CHECKING:
     from sejury.api import Judge
@@ -45,27 +46,10 @@ class JudgeRequest(BaseModel):
                       candidate=self.candidate, reference=self.reference, tests=self.tests)
 
 
-class ReviewPolicy(BaseModel):
-    """When a verdict passes, and when it should not be acted on without a human."""
-
-    threshold: float = Field(50.0, ge=0, le=100)  # passed = score >= threshold
-    max_spread: float = Field(50.0, ge=0, le=100)  # jurors' max - min above this: needs review
-    min_scored: int = Field(2, ge=1)  # fewer scored jurors than this: needs review
-    lowest: int = Field(2, ge=1)  # reasons of this many lowest-scoring jurors
-    # with --mutation-check: the executed tests kill fewer mutants of the reference than this: needs review
-    min_mutation_score: float = Field(WEAK_SUITE, ge=0, le=1)
-
-
 class JurorFeedback(BaseModel):
     strategy: str
     score: float
     reasons: list[str]
-
-
-class FailingTest(BaseModel):
-    juror: str  # the juror that ran it: sample_tests (the caller's tests), generate_tests / test_pass, test_diff
-    test: str
-    why: str
 
 
 class TestsRun(BaseModel):
@@ -124,69 +108,25 @@ def _tests_run(verdict: Verdict) -> list[TestsRun]:
     return out
 
 
-def _failing_tests(verdict: Verdict, limit: int = 5) -> list[FailingTest]:
-    out: list[FailingTest] = []
-    for name, result in verdict.strategies.items():
-        ex = TestExecution.from_artifact(result.artifacts.get("execution"))
-        if ex is None or ex.status != "ran":
-            continue
-        for suite in (ex.sample_tests, ex.candidate):
-            if suite is None:
-                continue
-            if not suite.loaded:
-                out.append(FailingTest(juror=name, test="(the code did not load)", why=suite.load_error[-300:]))
-                continue
-            out.extend(FailingTest(juror=name, test=f.get("test", ""), why=f.get("why", "")) for f in suite.failures)
-        if ex.differential is not None and "test_diff" in verdict.strategies:  # S5-diff: the values that differ
-            for m in ex.differential.mismatches:
-                theirs, mine = m.shown()
-                out.append(FailingTest(juror="test_diff", test=m.test,
-                                       why=f"returned {mine} where the reference returns {theirs}"))
-    unique = {(t.test, t.why): t for t in reversed(out)}  # S5 and S5-exec report the same run
-    return list(reversed(unique.values()))[:limit]
-
-
 def feedback_of(verdict: Verdict, policy: ReviewPolicy | None = None) -> Feedback:
+    """The agent's view of ``verdict`` at ``policy``'s threshold: an evidence-first verdict merged
+    at another pass mark is merged again at this one (from its members' results, no new call), so
+    the score, ``passed`` and ``needs_review`` always agree with the threshold the agent acts on."""
     p = policy or ReviewPolicy()
+    if verdict.merge == "evidence_first" and verdict.pass_mark != p.threshold:
+        verdict = stamp(verdict, rule="evidence_first", pass_mark=p.threshold, policy=p)
     scored = [r for name, r in verdict.strategies.items()
               if r.in_team and r.status == Status.SCORED and r.score is not None and name in
               {s.value for s in verdict.team}]
-    review: list[str] = []
-    need = min(p.min_scored, len(verdict.team))  # a one-member team needs its one score
-    if len(scored) < need:
-        review.append(f"only {len(scored)} of {len(verdict.team)} jurors scored (need {need})")
-    if verdict.spread is not None and verdict.spread.max - verdict.spread.min > p.max_spread:
-        review.append(f"the jurors disagree: scores from {verdict.spread.min:g} to {verdict.spread.max:g}")
-    failing = _failing_tests(verdict)
+    review = review_reasons(verdict, p)
     score = verdict.score
-    if failing and score is not None and score >= p.threshold:
-        review.append(f"it passes at {p.threshold:g} although {len(failing)} executed test(s) fail")
-    weak = _weak_suite(verdict, p.min_mutation_score)
-    if weak:
-        review.append(weak)
     lowest = sorted(scored, key=lambda r: (r.score if r.score is not None else 0.0))[:p.lowest]
     return Feedback(
         score=score, passed=None if score is None else score >= p.threshold, threshold=p.threshold,
         needs_review=bool(review), review_reasons=review,
         lowest=[JurorFeedback(strategy=r.strategy.value, score=r.score or 0.0, reasons=r.reasons[:3])
                 for r in lowest],
-        failing_tests=failing, tests_run=_tests_run(verdict), judgment_id=verdict.judgment_id)
-
-
-def _weak_suite(verdict: Verdict, minimum: float) -> str:
-    """Why the executed evidence is weak, when ``--mutation-check`` found its tests let most
-    mutants of the reference through and a juror of the team stands on them; "" otherwise."""
-    team = {s.value for s in verdict.team}
-    leans = any(s.is_evidence or s.value.startswith("generate_tests") for s in verdict.team)
-    for r in verdict.strategies.values():
-        ex = TestExecution.from_artifact(r.artifacts.get("execution"))
-        if not leans or ex is None or ex.mutation is None or ex.mutation.score is None:
-            continue
-        if ex.mutation.score < minimum and (r.strategy.value in team or not r.in_team):
-            m = ex.mutation
-            return (f"the executed tests are weak: they kill {m.killed}/{m.run} mutants of the reference "
-                    f"(mutation score {m.score:.2f} < {minimum:g})")
-    return ""
+        failing_tests=failing_tests(verdict), tests_run=_tests_run(verdict), judgment_id=verdict.judgment_id)
 
 
 def _request(value: Any) -> Sample:
@@ -200,12 +140,9 @@ def _request(value: Any) -> Sample:
 
 
 def default_policy(judge: Judge) -> ReviewPolicy:
-    """The default policy, passing at the team file's calibrated pass mark when it has one
-    (``sejury calibrate`` on pass/fail labels writes it), else at 50."""
-    team = judge.config.team
-    if isinstance(team, TeamFile) and team.threshold is not None:
-        return ReviewPolicy(threshold=team.threshold)
-    return ReviewPolicy()
+    """The default policy, passing at the judge's pass mark: ``pass_mark`` when set, else the team
+    file's calibrated one when it has one (``sejury calibrate`` on pass/fail labels writes it), else 50."""
+    return ReviewPolicy(threshold=judge.config.effective_pass_mark())
 
 
 def as_runnable(judge: Judge, policy: ReviewPolicy | None = None) -> Runnable[Any, Feedback]:

@@ -89,7 +89,8 @@ class Judge:
             llm=client, team=cfg.team, scale=cfg.scale, cache=self.cache, parse_retries=cfg.parse_retries,
             sandbox=sandbox, execute=cfg.execute, execution_weight=cfg.execution_weight,
             mutation_check=cfg.mutation_check, mutation_rounds=cfg.mutation_rounds,
-            traces=self.traces, models={n: make_client(s) for n, s in ModelSettings.jury(cfg).items()})
+            traces=self.traces, merge=cfg.effective_merge(), pass_mark=cfg.effective_pass_mark(),
+            evidence_pass=cfg.evidence_pass, models={n: make_client(s) for n, s in ModelSettings.jury(cfg).items()})
         self.graph = build_graph(self.context, retry_attempts=cfg.retry_attempts)
         self._nodes = {s.value for s in Strategy}  # a juror registered later (S1@second) needs a new graph
 

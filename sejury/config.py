@@ -20,6 +20,8 @@ from sejury.schema import Scale, Strategy, TeamFile, parse_strategy
 from sejury.strategies import spec
 from sejury.strategies.base import MODEL_NAME
 
+DEFAULT_PASS_MARK = 50.0
+
 
 def load_team_file(path: str | Path) -> TeamFile:
     p = Path(path)
@@ -116,6 +118,12 @@ class JudgeConfig(BaseSettings):
     # the jury
     team: Annotated[TeamFile | list[Strategy] | None, NoDecode] = None  # None: the SE-Jury team
     scale: Annotated[Scale | None, NoDecode] = None  # map 0-100 to e.g. 1-5
+    # how the members' scores merge (``sejury.merge``): evidence first (executed checks decide the side of
+    # the pass mark, opinion moves the score within it), or the papers' mean; a team file may name its own
+    merge: Literal["evidence_first", "mean"] = "evidence_first"
+    pass_mark: float | None = Field(None, ge=0, le=100)  # passed = score >= it (default: the team file's, else 50)
+    # evidence first: the graded evidence's mean (0-100) at which a candidate reaches the pass mark
+    evidence_pass: float = Field(100.0, gt=0, le=100)
     parse_retries: int = Field(1, ge=0)  # repair turns after a reply with no readable score
     retry_attempts: int = Field(3, ge=1)  # attempts per member on transient model errors
     # the cache and the sandbox
@@ -161,6 +169,24 @@ class JudgeConfig(BaseSettings):
     def with_(self, **changes: Any) -> JudgeConfig:
         """A copy with some settings changed (validated)."""
         return type(self).build(**{**{k: getattr(self, k) for k in type(self).model_fields}, **changes})
+
+    def effective_pass_mark(self) -> float:
+        """``pass_mark``, else the team file's calibrated threshold, else 50."""
+        if self.pass_mark is not None:
+            return self.pass_mark
+        if isinstance(self.team, TeamFile) and self.team.threshold is not None:
+            return self.team.threshold
+        return DEFAULT_PASS_MARK
+
+    def effective_merge(self) -> Literal["evidence_first", "mean"]:
+        """The team file's merge rule when it names one (a calibrated file without one was measured
+        with the mean), else ``merge``."""
+        if isinstance(self.team, TeamFile):
+            if self.team.merge is not None:
+                return self.team.merge
+            if self.team.calibration:
+                return "mean"
+        return self.merge
 
     def results_path(self) -> Path:
         """The strategy-result cache file: ``cache_path``, else ``~/.cache/sejury/results.sqlite``."""

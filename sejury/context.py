@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from sejury.cache import ResultCache
 from sejury.errors import InputError
@@ -31,6 +31,9 @@ class JudgeContext:
     # text steps (S4's analysis, S5's tests) asked and not answered yet, by prompt: the same prompt
     # for another candidate of the problem waits for that reply instead of asking again
     replies_in_flight: dict[str, asyncio.Future[Reply]] = field(default_factory=dict, repr=False)
+    merge: Literal["evidence_first", "mean"] = "evidence_first"  # how the scores merge (``sejury.merge``)
+    pass_mark: float = 50.0  # passed = score >= pass_mark
+    evidence_pass: float = 100.0  # evidence first: the evidence mean that reaches the pass mark
     models: dict[str, ChatClient] = field(default_factory=dict)  # a multi-model jury's other models, by name
     _per_model: dict[str, JudgeContext] = field(default_factory=dict, repr=False)
 
@@ -50,6 +53,8 @@ class JudgeContext:
         """The settings that shaped a judgment, stored with its trace (no secrets)."""
         team = self.team.strategies if isinstance(self.team, TeamFile) else self.team
         return {"model": self.llm.name, "team": [t.value for t in team] if team else None,
-                "execute": self.execute, "scale": self.scale.model_dump() if self.scale else None,
+                "execute": self.execute,
+                "merge": self.merge, "pass_mark": self.pass_mark,
+                "scale": self.scale.model_dump() if self.scale else None,
                 "sandbox": type(self.sandbox).__name__ if self.sandbox else None,
                 "jury_models": {n: c.name for n, c in self.models.items()}}

@@ -133,6 +133,10 @@ class StrategyResult(BaseModel):
     # its share in the team's mean, relative to the others' 1: an execution juror whose tests
     # --mutation-check found weak counts by their mutation score (``suite_weight``)
     weight: float = Field(1.0, ge=0, le=1)
+    # definitive evidence against the candidate that this juror saw (one of the sample's own tests
+    # failing, the candidate not loading where the reference does, tampering with the harness): the
+    # evidence-first merge keeps such a candidate below the pass mark and names this as the reason
+    against: str | None = None
 
 
 def team_mean(scores: Sequence[float], weights: Sequence[float]) -> float | None:
@@ -208,6 +212,19 @@ class Verdict(BaseModel):
     # which of K judgments of the same sample this is (``sejury batch --repeats K``: 0..K-1, each
     # sampled with the model's seed + repeat); None for an ordinary judgment
     repeat: int | None = None
+    # how the members' scores were merged: "evidence_first" (the default: execution evidence decides
+    # which side of the pass mark the score falls on, opinion moves it within that side) or "mean"
+    # (the papers' mean of the team); verdicts written before the rule existed read as "mean"
+    merge: Literal["evidence_first", "mean"] = "mean"
+    # what the score rests on: "definitive" (evidence against the candidate: ``against``), "evidence"
+    # (executed tests, differential runs), "opinion" (only the model's opinion and similarity
+    # metrics), or None when unscored
+    grounds: Literal["definitive", "evidence", "opinion"] | None = None
+    against: list[str] = Field(default_factory=list)  # the definitive evidence, juror by juror
+    pass_mark: float | None = None  # a score at or above it passes
+    passed: bool | None = None  # score >= pass_mark; None when unscored
+    needs_review: bool = False  # not a verdict to act on alone: ``review_reasons`` say why
+    review_reasons: list[str] = Field(default_factory=list)
 
     def duplicate_for(self, sample: Sample) -> Verdict:
         """This verdict for ``sample``, which has the same content as the sample judged: its own id
@@ -240,6 +257,9 @@ class TeamFile(BaseModel):
     calibration: dict[str, Any] = Field(default_factory=dict)  # written by `sejury calibrate`
     # a pass mark calibrated on pass/fail labels: a score at or above it passes (the agent tool's default)
     threshold: float | None = Field(None, ge=0, le=100)
+    # the merge rule the team was calibrated with (None: "mean" for a calibrated file, the judge's
+    # setting for a hand-written one)
+    merge: Literal["evidence_first", "mean"] | None = None
 
     @field_validator("strategies", mode="before")
     @classmethod

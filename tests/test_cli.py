@@ -91,6 +91,26 @@ def test_judge_examples_over_an_openai_compatible_server(tmp_path: Path) -> None
         assert v["model"].startswith("openai-compatible:fake@")
 
 
+def test_the_table_and_json_say_pass_or_fail_and_needs_review(tmp_path: Path) -> None:
+    """Every verdict, table and JSON, says whether it passes at the pass mark, what it rests on and
+    whether to review it; --pass-mark and --merge reach the merge."""
+    with FakeOpenAI() as server:
+        base = ["judge", str(EXAMPLES / "code_generation.json"), "--team", "S1,S3", "--model", "fake",
+                "--base-url", server.base_url, "--no-cache"]
+        table = CliRunner().invoke(app, base)
+        low = CliRunner().invoke(app, [*base, "--json", "--pass-mark", "1"])
+        mean = CliRunner().invoke(app, [*base, "--json", "--merge", "mean", "--pass-mark", "100"])
+    assert table.exit_code == 0, table.output
+    assert "at pass mark 50 (evidence-first merge; rests on the model's opinion only)" in table.stdout
+    assert "needs review:" in table.stdout and "opinion" in table.stdout
+    v = json.loads(low.stdout)
+    assert v["pass_mark"] == 1 and v["passed"] is True and v["grounds"] == "opinion" and v["needs_review"]
+    m = json.loads(mean.stdout)
+    assert m["merge"] == "mean" and m["passed"] is False and m["pass_mark"] == 100
+    bad = CliRunner().invoke(app, [*base, "--merge", "median"])
+    assert bad.exit_code == 2 and "merge" in bad.output
+
+
 def test_the_reply_cap_is_sent_as_max_tokens_to_openai_compatible_servers(tmp_path: Path) -> None:
     """llama.cpp's server reads only ``max_tokens``; langchain-openai would send ``max_completion_tokens``."""
     with FakeOpenAI() as server:

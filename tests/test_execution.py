@@ -306,7 +306,7 @@ async def test_a_weak_suite_counts_by_its_mutation_score_in_the_team_mean(sandbo
     the team's mean (no second round here, to keep the suite as it was)."""
     model = ScriptedChatModel(script=sharpen_script())
     v = await Judge(model, team=["S1", "S5-exec"], cache=False, execute=True, sandbox=sandbox, mutation_check=6,
-                    mutation_rounds=0).ajudge(Sample(id="w", task="code_generation", language="python",
+                    mutation_rounds=0, merge="mean").ajudge(Sample(id="w", task="code_generation", language="python",
                                                      problem=COUNT_PROBLEM, candidate=WRONG_COUNT,
                                                      reference=COUNT_REF))
     ex_juror, s1 = v.strategies["test_pass"], v.strategies["direct"]

@@ -61,12 +61,17 @@ async def test_the_run_length_case_the_wrong_candidate_scores_below_the_right(sa
     assert (ex["generated"], ex["invalid_on_reference"], ex["valid"]) == (3, 0, 3)
     assert ex["candidate"]["failures"][0]["test"].startswith('assert rle("aba")')
     assert wrong.score is not None and right.score is not None and wrong.score < right.score
+    # evidence first (the default): a failing own test keeps the wrong one below the pass mark, named
+    assert right.passed is True and wrong.passed is False and right.score - wrong.score >= 20
+    assert wrong.grounds == "definitive" and 'rle("aba")' in wrong.against[0]
+    assert wrong.score < wrong.pass_mark == 50
 
 
 @pytest.mark.docker
 async def test_a_wrong_own_test_is_dropped_on_the_reference_and_no_reference_means_unchecked(
         sandbox: DockerSandbox) -> None:
-    judge = Judge(ScriptedChatModel(script=script), team="sample_tests", cache=False, execute=True, sandbox=sandbox)
+    judge = Judge(ScriptedChatModel(script=script), team="sample_tests", cache=False, execute=True, sandbox=sandbox,
+                  merge="mean")  # the verdict is the juror's pass ratio
     v = await judge.ajudge(rle_sample(WRONG, tests=OWN_TESTS + 'assert rle("a") == []\n'))
     ex = v.strategies["sample_tests"].artifacts["execution"]
     assert (ex["generated"], ex["invalid_on_reference"], ex["valid"]) == (4, 1, 3) and v.score == pytest.approx(66.67)
@@ -99,7 +104,8 @@ async def test_humaneval_style_check_tests_count_one_assert_each(sandbox: Docker
     humaneval = ("def check(candidate):\n    assert candidate('aab') == [('a', 2), ('b', 1)]\n"
                  "    assert candidate('') == []\n    assert candidate('aba') == [('a', 1), ('b', 1), ('a', 1)]\n\n"
                  "check(rle)\n")
-    judge = Judge(ScriptedChatModel(script=script), team="sample_tests", cache=False, execute=True, sandbox=sandbox)
+    judge = Judge(ScriptedChatModel(script=script), team="sample_tests", cache=False, execute=True, sandbox=sandbox,
+                  merge="mean")  # the verdict is the juror's pass ratio
     v = await judge.ajudge(rle_sample(WRONG, tests=humaneval))
     ex = v.strategies["sample_tests"].artifacts["execution"]
     assert (ex["generated"], ex["valid"], ex["candidate"]["passed"]) == (3, 3, 2) and v.score == pytest.approx(66.67)

@@ -108,6 +108,11 @@ def test_invoke_returns_a_verdict(url: str) -> None:
     assert verdict["sample_id"] == "s0" and verdict["status"] == "scored"
     assert set(verdict["strategies"]) >= {"direct", "direct_ref", "rethink", "equivalence"}
     assert r.json()["metadata"]["run_id"]
+    # the verdict says whether it passes and whether to trust it alone, as the CLI and the agent tool do:
+    # judged without execution, it rests on the model's opinion, which needs review
+    assert verdict["merge"] == "evidence_first" and verdict["pass_mark"] == 50
+    assert verdict["passed"] is (verdict["score"] >= 50) and verdict["grounds"] == "opinion"
+    assert verdict["needs_review"] is True and any("opinion" in r for r in verdict["review_reasons"])
 
 
 def test_batch_returns_verdicts_in_order(url: str) -> None:

@@ -68,7 +68,7 @@ def make(script: Callable[[list[BaseMessage]], str], **kwargs: object) -> tuple[
 
 async def test_a_toy_strategy_is_one_spec_and_one_prompt_file(toy: None, codegen: Sample) -> None:
     assert Strategy("terse") is parse_strategy("toy") is parse_strategy("T1")  # value, alias and paper name
-    judge, model = make(terse_script, team="contrarian")
+    judge, model = make(terse_script, team="contrarian", merge="mean")  # the verdict is the one member's score
     v = await judge.ajudge(codegen)
     # the follower ran after its feeder, which ran once, outside the team
     assert v.team == [Strategy("contrarian")]

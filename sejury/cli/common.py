@@ -74,6 +74,15 @@ JURY_OPTIONS: dict[str, inspect.Parameter] = {
         "Comma-separated strategies by name or paper name (e.g. S1,S2,S5 or direct,rethink; "
         "'sejury strategies' lists them), or a team file (.json). Default: the SE-Jury team, all that apply.")),
     "scale": _opt(str | None, None, "Map 0-100 to a target scale, e.g. 1-5 or 0-4."),
+    "merge": _opt(str | None, None, (
+        "How the members' scores merge: evidence_first (default: executed checks decide the side of the pass "
+        "mark, a failing own test or a candidate that does not load keeps it below; opinion moves the score "
+        "within that side) or mean (the papers' mean).")),
+    "pass_mark": _opt(float | None, None, (
+        "A score at or above it passes (default: the team file's calibrated mark, else 50).")),
+    "evidence_pass": _opt(float | None, None, (
+        "Evidence first: the executed checks' mean (0-100) at which a candidate reaches the pass mark "
+        "(default 100: every check holds).")),
     "sandbox_mode": _opt(str | None, None, "warm (default: a pool of running containers) or oneshot (one per run)."),
     "execution_weight": _opt(float | None, None, "S5: share of the execution pass ratio in its score (default 0.75)."),
     "mutation_check": _opt(int | None, None, (

@@ -7,6 +7,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from sejury.cli.common import out
+from sejury.merge import GROUNDS
 from sejury.schema import Status, Verdict
 from sejury.strategies import spec
 
@@ -18,6 +19,19 @@ def _fmt(x: float | None) -> str:
 def _followers(v: Verdict, feeder: str) -> str:
     names = [v.strategies[f].strategy.paper_name for f in v.strategies if feeder in spec(f).feeders]
     return ", ".join(names) or "another member"
+
+
+def verdict_lines(v: Verdict) -> list[str]:
+    """PASS / FAIL at the pass mark, what the score rests on, the evidence against, needs review."""
+    lines = []
+    if v.passed is not None and v.pass_mark is not None:
+        word = "[bold green]PASS[/bold green]" if v.passed else "[bold red]FAIL[/bold red]"
+        rests = f"; rests on {GROUNDS[v.grounds]}" if v.grounds else ""
+        lines.append(f"{word} at pass mark {v.pass_mark:g} ({v.merge.replace('_', '-')} merge{rests})")
+    lines += [f"[red]against: {escape(a)}[/red]" for a in v.against]
+    if v.needs_review:
+        lines.append("[bold yellow]needs review:[/bold yellow] " + escape("; ".join(v.review_reasons)))
+    return lines
 
 
 def print_verdict(v: Verdict, *, console: Console = out) -> None:
@@ -53,6 +67,8 @@ def print_verdict(v: Verdict, *, console: Console = out) -> None:
                       f"(std {v.spread.std if v.spread else 0:.1f})")
     else:
         console.print("[bold yellow]unscored: no team member produced a score[/bold yellow]")
+    for line in verdict_lines(v):
+        console.print(line)
     extra = []
     if v.unscored_members:
         extra.append(f"unscored: {', '.join(v.unscored_members)}")

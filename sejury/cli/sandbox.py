@@ -14,12 +14,14 @@ sandbox_app = typer.Typer(no_args_is_help=True, help="The Docker sandbox that ru
 
 @sandbox_app.command("build")
 def sandbox_build(
-    tag: Annotated[str, typer.Option(help="Image tag.")] = "sejury-sandbox:2",
+    tag: Annotated[str | None, typer.Option(help="Image tag (default: the one sejury runs, sejury-sandbox:N).")] = None,
     registry: Annotated[bool, typer.Option(help="docker build from a registry instead of the offline recipe.")] = False,
 ) -> None:
     """Build the sandbox image (offline by default: mmdebstrap + docker import)."""
+    from sejury.sandbox.docker.config import DEFAULT_IMAGE
     from sejury.sandbox.docker.image import build
 
+    tag = tag or DEFAULT_IMAGE
     try:
         build(tag, registry=registry)
     except SejuryError as exc:

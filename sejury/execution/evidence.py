@@ -42,6 +42,8 @@ class SuiteRun(BaseModel):
     outcomes: list[UnitOutcome] = Field(default_factory=list)  # every unit in order (the first 100)
     stdout_tail: str = ""  # the harness's output, last lines
     stderr_tail: str = ""
+    sealed: bool = False  # the tests ran outside the candidate's process (the sealed harness)
+    tampering: list[str] = Field(default_factory=list)  # what the sealed harness saw the program do
 
     @classmethod
     def of(cls, report: RunReport, units: list[str]) -> SuiteRun:
@@ -54,7 +56,8 @@ class SuiteRun(BaseModel):
                     for u, ok, why in zip(units, report.passed, report.reasons, strict=True)][:MAX_OUTCOMES_KEPT]
         return cls(loaded=report.loaded, total=len(units), passed=report.n_passed, status=report.status.value,
                    seconds=round(report.seconds, 3), failures=fails, load_error=report.load_error[-600:],
-                   outcomes=outcomes, stdout_tail=report.stdout_tail, stderr_tail=report.stderr_tail)
+                   outcomes=outcomes, stdout_tail=report.stdout_tail, stderr_tail=report.stderr_tail,
+                   sealed=report.sealed, tampering=report.tampering)
 
 
 def load_error_line(load_error: str) -> str:
@@ -129,6 +132,20 @@ class TestExecution(BaseModel):
     valid_tests: str = ""  # setup + valid units, as the LLM sees them when predicting
     validated: bool = True  # False: no reference to check the tests on; every test ran as written
     mutation: MutationRun | None = None  # the valid tests on mutants of the reference (--mutation-check)
+    # what the sealed harness saw the candidate do to the run (forged result lines, a killed harness)
+    tampering: list[str] = Field(default_factory=list)
+
+    def against(self) -> str | None:
+        """Definitive evidence against the candidate in this run: it tampered with the harness, or it
+        does not load or compile where the reference does (a patch that does not apply included)."""
+        if self.tampering:
+            return "tampering suspected: " + "; ".join(self.tampering)
+        ref_loads = self.reference is None or self.reference.loaded
+        if self.candidate is not None and not self.candidate.loaded and ref_loads and self.status == "ran":
+            line = load_error_line(self.candidate.load_error)[:200]
+            return "the candidate does not load or compile" + (" (the reference does)" if self.reference else "") + \
+                (f": {line}" if line else "")
+        return None
 
     @classmethod
     def from_artifact(cls, value: Any) -> TestExecution | None:
@@ -271,7 +288,7 @@ async def run_on_candidate(provider: SandboxProvider, ex: TestExecution, valid: 
         return await _run_with_probe(provider, ex, valid, candidate, probe)
     report = await run_suite(provider, ex.language, candidate, valid, timeout=candidate_timeout(ex))
     run = SuiteRun.of(report, valid.units)
-    return ex.model_copy(update={"candidate": run, "executable": report.loaded,
+    return ex.model_copy(update={"candidate": run, "executable": report.loaded, "tampering": report.tampering,
                                  "pass_ratio": report.n_passed / len(valid.units) if valid.units else None})
 
 
@@ -288,6 +305,7 @@ async def _run_with_probe(provider: SandboxProvider, ex: TestExecution, valid: S
     reasons = {i: report.reasons[at[i]] for i in order}
     diff = compare(probe.function, probe.suite.units, probe.values, report.values, set(probe.valid), reasons)
     return ex.model_copy(update={"candidate": SuiteRun.of(view, valid.units), "executable": report.loaded,
+                                 "tampering": report.tampering,
                                  "pass_ratio": view.n_passed / len(valid.units) if valid.units else None,
                                  "differential": diff})
 

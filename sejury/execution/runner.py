@@ -16,12 +16,13 @@ from pydantic import BaseModel
 from sejury.execution import languages
 from sejury.execution.differential import read_values
 from sejury.execution.languages import Harness, Language, Suite
+from sejury.execution.sealed import unseal
 from sejury.execution.signatures import last_function
 from sejury.sandbox.base import ExecResult, ExecStatus, SandboxProvider
 
 # Part of the cache key of S5 with execution: bump it when how programs and tests are built or
 # read changes, so cached pass ratios computed the old way are not reused.
-RUNNERS_VERSION = "15"
+RUNNERS_VERSION = "16"
 
 
 class RunReport(BaseModel):
@@ -37,6 +38,8 @@ class RunReport(BaseModel):
     stderr_tail: str = ""
     runs: int = 1  # sandbox runs it took (compile retries)
     values: dict[int, list[str]] = {}  # recorded call values per unit index (differential testing)
+    sealed: bool = False  # the tests ran outside the program's process, their results authenticated
+    tampering: list[str] = []  # what the sealed harness saw the program do to the run
 
     @property
     def n_passed(self) -> int:
@@ -104,17 +107,22 @@ async def run_suite(sandbox: SandboxProvider, language: str, program: str, suite
     limit = timeout or lang.timeout
     seconds, runs = 0.0, 0
     res: ExecResult | None = None
+    tampering: list[str] = []
+    out = ""
     for attempt in range(MAX_COMPILE_RUNS):
         harness = lang.harness(program, suite, active, 5)
         res = await sandbox.run(harness.files, harness.command, timeout=limit)
         seconds += res.seconds
         runs += 1
         out = res.stdout
+        if harness.seal:
+            out, tampering = unseal(res.stdout, harness.seal, killed_by=_signal(res))
         if "@@LOAD OK" not in out:
             return RunReport(loaded=False, passed=[False] * len(suite.units),
                              reasons=["the program does not load"] * len(suite.units), status=res.status,
                              seconds=seconds, runs=runs, load_error=(out + res.stderr)[-1500:],
-                             stdout_tail=out[-500:], stderr_tail=res.stderr[-500:])
+                             stdout_tail=out[-500:], stderr_tail=res.stderr[-500:], sealed=bool(harness.seal),
+                             tampering=tampering)
         if "@@TESTS NOCOMPILE" in out and harness.test_file:
             bad = {i for i, (a, b) in harness.unit_lines.items()
                    for m in _COMPILE_ERR.finditer(out)
@@ -130,8 +138,10 @@ async def run_suite(sandbox: SandboxProvider, language: str, program: str, suite
             continue
         break
     assert res is not None
-    # every harness reports units by their index in the suite
-    got = {int(m.group(1)): (m.group(2) == "PASS", m.group(3)) for m in _RESULT.finditer(res.stdout)}
+    # every harness reports units by their index in the suite (a unit reported twice: its first report)
+    got: dict[int, tuple[bool, str]] = {}
+    for m in _RESULT.finditer(out):
+        got.setdefault(int(m.group(1)), (m.group(2) == "PASS", m.group(3)))
     passed = []
     for i in range(len(suite.units)):
         if i in got:
@@ -143,5 +153,13 @@ async def run_suite(sandbox: SandboxProvider, language: str, program: str, suite
             if not reasons[i]:
                 reasons[i] = f"not reported ({res.status.value})"
     return RunReport(loaded=True, passed=passed, reasons=[reasons[i] for i in range(len(suite.units))],
-                     status=res.status, seconds=seconds, runs=runs, stdout_tail=res.stdout[-500:],
-                     stderr_tail=res.stderr[-500:], values=read_values(res.stdout))
+                     status=res.status, seconds=seconds, runs=runs, stdout_tail=out[-500:],
+                     stderr_tail=res.stderr[-500:], values=read_values(out), sealed=bool(harness.seal),
+                     tampering=tampering)
+
+
+def _signal(res: ExecResult) -> int | None:
+    """The signal that killed a run's command, unless the sandbox's own limits did (time, memory)."""
+    if res.status is ExecStatus.CRASHED and res.exit_code is not None and res.exit_code > 128:
+        return res.exit_code - 128
+    return None

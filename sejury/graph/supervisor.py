@@ -17,6 +17,7 @@ from sejury.context import JudgeContext
 from sejury.errors import InputError, SejuryError
 from sejury.graph.state import JudgeState, MemberTask, Plan
 from sejury.llm import current_repeat
+from sejury.merge import stamp
 from sejury.schema import (
     Sample,
     Spread,
@@ -27,7 +28,6 @@ from sejury.schema import (
     TraceEvent,
     Verdict,
     parse_strategy,
-    team_mean,
 )
 from sejury.strategies import all_specs, prompts_version, spec
 from sejury.traces.store import new_judgment_id
@@ -160,21 +160,16 @@ def persist(ctx: JudgeContext, sample: Sample, verdict: Verdict) -> None:
 
 
 def merge_verdict(state: JudgeState, ctx: JudgeContext) -> Verdict:
-    """Mean of the scored team members, each by its weight (``team_mean``); a sample with no scored
-    member is unscored, never 0."""
+    """The team's members merged by the judge's rule (``sejury.merge``: evidence first by default,
+    or the mean) at its pass mark, with ``passed`` and ``needs_review`` (``sejury.review``); a
+    sample with no scored member is unscored, never 0."""
     sample, plan, results = state["sample"], state["plan"], state.get("results", {})
     members = [results[s.value] for s in plan.team if s.value in results]
-    scored = [r for r in members if r.status is Status.SCORED and r.score is not None]
-    scores = [r.score for r in scored if r.score is not None]
-    score = team_mean(scores, [r.weight for r in scored])
+    scores = [r.score for r in members if r.status is Status.SCORED and r.score is not None]
     fresh = [r for r in results.values() if not r.cached]
-    return Verdict(
-        sample_id=sample.id, judgment_id=new_judgment_id(), task=sample.task,
-        status="scored" if score is not None else "unscored",
-        score=round(score, 2) if score is not None else None,
-        scale=ctx.scale,
-        scaled_score=round(ctx.scale.map(score), 3) if ctx.scale and score is not None else None,
-        team=plan.team,
+    verdict = Verdict(
+        sample_id=sample.id, judgment_id=new_judgment_id(), task=sample.task, status="unscored", score=None,
+        scale=ctx.scale, team=plan.team,
         strategies={s.value: results[s.value] for s in Strategy if s.value in results},
         unscored_members=[r.strategy.value for r in members if r.status in (Status.UNSCORED, Status.FAILED)],
         skipped_members=[r.strategy.value for r in members if r.status is Status.SKIPPED],
@@ -188,3 +183,4 @@ def merge_verdict(state: JudgeState, ctx: JudgeContext) -> Verdict:
                      if any(spec(s.value).model == n for s in plan.runnable)}, metadata=sample.metadata,
         problem_digest=sample.problem_digest(), repeat=current_repeat(),
     )
+    return stamp(verdict, rule=ctx.merge, pass_mark=ctx.pass_mark, evidence_pass=ctx.evidence_pass)

@@ -46,6 +46,7 @@ class Outcome:
     detail: str | None = None
     artifacts: dict[str, Any] = field(default_factory=dict)
     weight: float = 1.0  # its share in the team's mean (``StrategyResult.weight``)
+    against: str | None = None  # definitive evidence against the candidate (``StrategyResult.against``)
 
 
 StrategyRun = Callable[[Sample, JudgeContext, Recorder, StrategyResult | None], Awaitable[Outcome]]
@@ -77,6 +78,15 @@ def one_prompt(value: str, *, reference: bool = False, step: str = "assess") -> 
         return Outcome(parsed, detail=error or None)
 
     return run
+
+
+def when_executing(applies: Callable[[Sample], str | None]) -> Callable[[Sample, bool], bool]:
+    """A ``joins_default`` rule: an evidence juror joins the default team whenever the judge executes
+    and it applies to the sample (evidence first: with ``--execute`` the evidence is in the team)."""
+    def joins(sample: Sample, execute: bool) -> bool:
+        return execute and applies(sample) is None
+
+    return joins
 
 
 NEEDS_EXECUTE = "the pass ratio needs the sandbox: judge with --execute (execute=True)"
@@ -247,4 +257,4 @@ def prompts_version() -> str:
 
 __all__ = ["NEEDS_EXECUTE", "Kind", "Outcome", "Recorder", "ScoreReply", "StrategyRun", "StrategySpec", "all_specs",
            "always", "ask_score", "ask_text", "needs_reference", "one_prompt", "prompt_version", "prompts_version",
-           "register", "spec", "unregister"]
+           "register", "spec", "unregister", "when_executing"]

@@ -23,7 +23,7 @@ from sejury.execution.fuzz import LANGUAGES, call_writer, example_calls, mutate_
 from sejury.execution.typed_literals import LANGUAGES as TYPED
 from sejury.execution.typed_literals import typed_parameters
 from sejury.schema import Sample, StrategyResult, Task
-from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register
+from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register, when_executing
 from sejury.strategies.test_fuzz import FUZZ_INPUTS, agree_on
 
 
@@ -69,7 +69,8 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="example_fuzz", paper_name="Ex-fuzz", aliases=("examples",), kind=Kind.EVIDENCE, run=run, rank=57,
-    version=lambda: f"example-fuzz-4|{FUZZ_INPUTS}", applies=applies, needs_execute=True,
+    version=lambda: f"example-fuzz-5|{FUZZ_INPUTS}", applies=applies, needs_execute=True,
+    joins_default=when_executing(applies),
     detail_lines=detail_lines,
     summary="the share of the problem's example inputs (and type-aware mutations of them) on which the "
             "candidate returns the reference's value; no LLM call"))

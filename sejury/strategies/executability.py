@@ -28,7 +28,8 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     if ex.executable is False:
         load = ex.candidate.load_error if ex.candidate else ""
         why = "the candidate does not load" + (f": {load[:200]}" if load else "")
-        return Outcome(ParsedReply(score=0.0), detail=why, artifacts={"loads": False, "inputs": 0, "returned": 0})
+        return Outcome(ParsedReply(score=0.0), detail=why, artifacts={"loads": False, "inputs": 0, "returned": 0},
+                       against=ex.against())
     diff = ex.differential
     if diff is None or not diff.inputs:
         return Outcome(None, detail="no call of the problem's function returned on the reference, so there is no "
@@ -52,6 +53,6 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="executability", paper_name="S5-runs", aliases=("runs", "exec_runs"), kind=Kind.EVIDENCE, run=run, rank=53,
-    version=lambda: "executability-1", applies=generate_tests.applies, needs_execute=True,
+    version=lambda: "executability-2", applies=generate_tests.applies, needs_execute=True,
     feeders=("generate_tests",), detail_lines=detail_lines,
     summary="the share of S5's inputs the candidate runs on without raising, crashing or hanging (CodeScore)"))

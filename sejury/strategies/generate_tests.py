@@ -126,7 +126,9 @@ async def _run(prompt: str, shown: dict[str, str | None], sample: Sample, ctx: J
         artifacts["execution"] = _not_run(ctx, "")
         return Outcome(parsed, detail=error or None, artifacts=artifacts)
     artifacts["execution"] = execution.model_dump(exclude={"valid_tests"})
-    return combine(parsed, execution, artifacts, ctx.execution_weight, error)
+    out = combine(parsed, execution, artifacts, ctx.execution_weight, error)
+    out.against = execution.against() if execution.validated else None
+    return out
 
 
 async def _validate(sample: Sample, ctx: JudgeContext, rec: Recorder, tests: str,

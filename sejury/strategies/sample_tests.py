@@ -23,7 +23,7 @@ from sejury.execution.patching import PatchError
 from sejury.execution.runner import RUNNERS_VERSION, split_tests
 from sejury.schema import Sample, StrategyResult, Task
 from sejury.scoring import ParsedReply
-from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register
+from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register, when_executing
 
 
 def applies(sample: Sample) -> str | None:
@@ -65,7 +65,22 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     done = await run_on_candidate(ctx.sandbox, ex, valid, candidate, why_not)
     rec.sandbox_event("run_candidate", done.candidate)
     assert done.pass_ratio is not None  # there is at least one valid unit
-    return Outcome(ParsedReply(score=round(100 * done.pass_ratio, 2)), artifacts={"execution": _dump(done)})
+    return Outcome(ParsedReply(score=round(100 * done.pass_ratio, 2)), artifacts={"execution": _dump(done)},
+                   against=against(done))
+
+
+def against(ex: TestExecution) -> str | None:
+    """Definitive evidence: the candidate fails one of the sample's own tests (those that hold on the
+    reference, when there is one), or does not load, or tampered with the run."""
+    if (why := ex.against()) is not None:
+        return why
+    run = ex.candidate
+    if run is None or run.passed >= run.total:
+        return None
+    first = run.failures[0] if run.failures else {"test": "", "why": ""}
+    why = f" ({first['why'][:120]})" if first.get("why") else ""
+    return f"fails {run.total - run.passed} of the sample's {run.total} tests, first: {first['test'][:200]}{why}"
+
 
 
 def _dump(ex: TestExecution) -> dict[str, object]:
@@ -82,12 +97,8 @@ def detail_lines(result: StrategyResult) -> list[str]:
     return [f"candidate passed {ex.candidate.passed}/{ex.valid} of the sample's tests{loads}; {checked}"]
 
 
-def joins_default(sample: Sample, execute: bool) -> bool:
-    return execute and applies(sample) is None
-
-
 SPEC = register(StrategySpec(
     value="sample_tests", paper_name="Sample-tests", aliases=("tests", "own_tests"), kind=Kind.EVIDENCE, run=run,
-    rank=5, version=lambda: f"sample-tests-1|runners:{RUNNERS_VERSION}", applies=applies, needs_execute=True,
-    joins_default=joins_default, detail_lines=detail_lines,
+    rank=5, version=lambda: f"sample-tests-2|runners:{RUNNERS_VERSION}", applies=applies, needs_execute=True,
+    joins_default=when_executing(applies), detail_lines=detail_lines,
     summary="the pass ratio of the sample's own tests (checked on the reference) on the candidate"))

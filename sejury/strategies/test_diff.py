@@ -19,7 +19,7 @@ from sejury.execution.evidence import TestExecution, suite_weight
 from sejury.schema import Sample, StrategyResult
 from sejury.scoring import ParsedReply
 from sejury.strategies import generate_tests
-from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register
+from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register, when_executing
 
 
 async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
@@ -58,6 +58,7 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="test_diff", paper_name="S5-diff", aliases=("diff", "differential"), kind=Kind.EVIDENCE, run=run, rank=52,
-    version=lambda: "diff-3", applies=generate_tests.applies, needs_execute=True, feeders=("generate_tests",),
+    version=lambda: "diff-3", applies=generate_tests.applies, needs_execute=True,
+    joins_default=when_executing(generate_tests.applies), feeders=("generate_tests",),
     detail_lines=detail_lines,
     summary="the share of S5's tests whose calls return the reference's values on the candidate"))

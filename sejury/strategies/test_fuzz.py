@@ -98,10 +98,15 @@ async def agree_on(sample: Sample, ctx: JudgeContext, rec: Recorder, function: s
                    dict(enumerate(on_cand.reasons)))
     artifacts |= {"inputs": diff.inputs, "agreed": diff.agreed, "loads": on_cand.loaded,
                   "mismatches": [m.model_dump() for m in diff.mismatches]}
+    if on_cand.tampering:
+        artifacts["tampering"] = on_cand.tampering
     if diff.ratio is None:
         return Outcome(None, detail=f"the reference raised or hung on every one of the {len(calls)} inputs",
                        artifacts=artifacts)
-    return Outcome(ParsedReply(score=round(100 * diff.ratio, 2)), artifacts=artifacts)
+    against = ("tampering suspected: " + "; ".join(on_cand.tampering) if on_cand.tampering else
+               None if on_cand.loaded else "the candidate does not load or compile (the reference does): "
+               + load_error_line(on_cand.load_error)[:200])
+    return Outcome(ParsedReply(score=round(100 * diff.ratio, 2)), artifacts=artifacts, against=against)
 
 
 def detail_lines(result: StrategyResult) -> list[str]:
@@ -115,7 +120,7 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="test_fuzz", paper_name="S5-fuzz", aliases=("fuzz",), kind=Kind.EVIDENCE, run=run, rank=54,
-    version=lambda: f"fuzz-6|{FUZZ_INPUTS}", applies=applies, needs_execute=True, feeders=("generate_tests",),
+    version=lambda: f"fuzz-7|{FUZZ_INPUTS}", applies=applies, needs_execute=True, feeders=("generate_tests",),
     detail_lines=detail_lines,
     summary="the share of new inputs (S5's calls, mutated by type) on which the candidate returns the "
             "reference's value"))

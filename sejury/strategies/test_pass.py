@@ -13,7 +13,7 @@ from sejury.execution.evidence import TestExecution, suite_weight
 from sejury.schema import Sample, StrategyResult
 from sejury.scoring import ParsedReply
 from sejury.strategies import generate_tests, generate_tests_formats
-from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register
+from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register, when_executing
 
 
 async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
@@ -33,7 +33,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     if weight < 1:
         artifacts["weight"] = weight
     return Outcome(ParsedReply(score=round(100 * ex.pass_ratio, 2)), artifacts=artifacts, weight=weight,
-                   detail=None if ex.validated else ex.reason)
+                   detail=None if ex.validated else ex.reason, against=ex.against() if ex.validated else None)
 
 
 def detail_lines(result: StrategyResult) -> list[str]:
@@ -60,5 +60,6 @@ def applies(sample: Sample) -> str | None:
 
 SPEC = register(StrategySpec(
     value="test_pass", paper_name="S5-exec", aliases=("exec",), kind=Kind.EVIDENCE, run=run, rank=51,
-    version=lambda: "exec-2", applies=applies, needs_execute=True, feeders=("generate_tests", "generate_tests_nl"),
+    version=lambda: "exec-3", applies=applies, needs_execute=True,
+    joins_default=when_executing(applies), feeders=("generate_tests", "generate_tests_nl"),
     detail_lines=detail_lines, summary="the share of S5's tests, validated on the reference, the candidate passes"))

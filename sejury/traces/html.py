@@ -12,6 +12,7 @@ from __future__ import annotations
 from html import escape
 
 from sejury.execution.evidence import SuiteRun
+from sejury.merge import GROUNDS
 from sejury.schema import Status, StrategyResult, TraceEvent, Verdict
 from sejury.strategies import spec
 from sejury.traces.store import StoredJudgment
@@ -159,6 +160,10 @@ def _summary(stored: StoredJudgment) -> str:
     else:
         score = '<div class="bigscore unscored">unscored</div>'
     score += _badge(v.status, "b-scored" if v.status == "scored" else "b-unscored")
+    if v.passed is not None and v.pass_mark is not None:
+        score += _badge(f"{'pass' if v.passed else 'fail'} at {v.pass_mark:g}", "b-pass" if v.passed else "b-fail")
+    if v.needs_review:
+        score += _badge("needs review", "b-warn")
     chips = "".join(
         f'<a class="chip" href="#{e(_anchor(name))}">{e(label(r))}'
         f' {_badge(r.status.value, _STATUS_BADGE[r.status])}<b>{e(fmt_score(r.score))}</b></a>'
@@ -169,6 +174,12 @@ def _summary(stored: StoredJudgment) -> str:
              ("cost", e(f"{plural(v.llm_calls, 'LLM call')} · {v.prompt_tokens}+{v.completion_tokens} tokens · "
                         f"{v.seconds:.1f} s")),
              ("model", e(f"{v.model or stored.config.get('model', '?')} · prompts {v.prompt_version or '?'}"))]
+    if v.grounds is not None:
+        facts.append(("verdict", e(f"{v.merge.replace('_', '-')} merge; rests on {GROUNDS[v.grounds]}")))
+    if v.against:
+        facts.append(("against", "".join(f"<div>{e(a)}</div>" for a in v.against)))
+    if v.needs_review:
+        facts.append(("needs review", "".join(f"<div>{e(r)}</div>" for r in v.review_reasons)))
     if settings:
         facts.append(("settings", e(", ".join(f"{k}={artifact_text(val)}" for k, val in settings.items()))))
     dl = "".join(f"<dt>{k}</dt><dd>{val}</dd>" for k, val in facts)

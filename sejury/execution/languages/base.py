@@ -27,6 +27,9 @@ class Harness:
     command: str
     unit_lines: dict[int, tuple[int, int]] = field(default_factory=dict)  # unit -> lines in test file
     test_file: str = ""
+    # a sealed harness authenticates its result lines with this key (``sealed.unseal``): the tests
+    # run outside the program's process, and a line the program prints or forges does not count
+    seal: str = ""
 
 
 def _as_is(problem: str, code: str) -> str:

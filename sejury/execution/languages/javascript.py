@@ -7,6 +7,10 @@ import re
 
 from sejury.execution.languages import _clike
 from sejury.execution.languages.base import Harness, Language, Suite
+from sejury.execution.sealed import new_seal, resource_files
+
+SEALED_FILES = resource_files("sealed_js", {"checker.js": "checker.js", "server.js": "server.js",
+                                            "codec.js": "codec.js"})
 
 _HARNESS = r'''
 const fs = require("fs"), vm = require("vm");
@@ -81,6 +85,18 @@ def script_of(program: str) -> str:
 
 
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
+    """The sealed harness (``sealed_js/``): the tests run in a checker process, each call of a name
+    the program defines in a process of its own that sees only the arguments; results authenticated."""
+    key = new_seal()
+    script = script_of(program)
+    names = sorted(_clike.defined_names(_DEFINES, script))
+    return Harness({"solution.js": script, "seal": key, **SEALED_FILES,
+                    "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items()), "names": names})},
+                   f"$(command -v node-sealed || echo node) checker.js {per_test}", seal=key)
+
+
+def unsealed_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
+    """The tests in the program's own process (the harness before sealing), for comparison only."""
     return Harness({"solution.js": script_of(program),
                     "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items())}),
                     "harness.js": _HARNESS.replace("PER_TEST_MS", str(per_test * 1000))},

@@ -8,6 +8,10 @@ import json
 import re
 
 from sejury.execution.languages.base import Harness, Language, Suite
+from sejury.execution.sealed import new_seal, resource_files
+
+SEALED_FILES = resource_files("sealed_python", {"checker.pyt": "checker.py", "server.pyt": "server.py",
+                                                "codec.pyt": "codec.py"})
 
 PRELUDE = ("import math, re, sys, string, itertools, collections, heapq, functools, bisect\n"
            "from typing import *\n")
@@ -192,10 +196,22 @@ def reindent_first_line(code: str) -> str:
 
 
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
+    """The sealed harness (``sealed_python/``): the tests run in a checker process, the program in
+    another that sees only the calls' arguments; results are authenticated with a fresh key."""
+    key = new_seal()
+    return Harness({"solution.py": PRELUDE + program, "prelude.py": PRELUDE,
+                    "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items())}),
+                    "seal": key, **SEALED_FILES},
+                   f"python3 -I -B checker.py {per_test}", seal=key)
+
+
+def unsealed_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
+    """The tests in the program's own process (the harness before sealing): kept for comparison
+    in the adversarial tests and benchmarks only; a program can forge its results here."""
     return Harness({"solution.py": PRELUDE + program,
                     "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items())}),
                     "harness.py": _HARNESS.replace("PER_TEST", str(per_test))},
-                   "python3 -B harness.py")
+                   "python3 -I -B harness.py")
 
 
 LANGUAGE = Language(name="python", aliases=("py",), split=split, defined_names=defined_names, harness=harness,

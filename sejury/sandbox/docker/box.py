@@ -29,13 +29,15 @@ _CHUNK = 100_000  # below Linux's 128 KiB limit on one argument
 _TRAILER = re.compile(rb"\n?@@SEJURY-END (\d+)\|([^|\n]*)\|([^|\n]*)\n?$")
 _OOM_FILES = "/sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events"  # cgroup v1, v2
 # Shell builtins wherever possible: every process the wrapper starts costs the warm path time.
-_SCRIPT = f"""
+# Two stages: the first unpacks the files (which arrive as its arguments) and replaces itself with
+# the second (``exec``), so no process of the run holds them on its command line any more: a sealed
+# harness deletes the files the program must not read (the tests, the run's key) before it starts
+# it, and /proc/<pid>/cmdline of the wrapper would otherwise still show them.  The first stage also
+# empties what an earlier run of the same user could have left in the container's writable places
+# (the work dir and /tmp, the Go caches excepted), so no run plants code for the next one.
+_RUN = f"""
 oom() {{ n=0; for f in {_OOM_FILES}; do [ -r "$f" ] || continue
   while read -r k v; do [ "$k" = oom_kill ] && n=$v; done < "$f"; done; echo "oom_kill $n"; }}
-rm -rf {WORKDIR}/r 2>/dev/null
-mkdir -p {WORKDIR}/r && cd {WORKDIR}/r || exit 125
-for p in "$@"; do printf %s "$p"; done | base64 -d | tar -x -o -f - \
-  || {{ echo "sandbox: cannot unpack files" >&2; exit 125; }}
 b=$(oom)
 timeout -k 2 "$SEJURY_TIMEOUT" sh -c "$SEJURY_CMD"
 rc=$?
@@ -43,6 +45,14 @@ kill -9 -1 2>/dev/null  # whatever the run left behind (kill -1 spares the calle
 a=$(oom)
 printf '\\n@@SEJURY-END %s|%s|%s\\n' "$rc" "$b" "$a"
 exit $rc
+"""
+_SCRIPT = f"""
+cd {WORKDIR} 2>/dev/null && for p in {WORKDIR}/* {WORKDIR}/.[!.]* /tmp/* /tmp/.[!.]*; do
+  case "$p" in /tmp/go|/tmp/go-cache|*"*") ;; *) rm -rf "$p" 2>/dev/null ;; esac; done
+mkdir -p {WORKDIR}/r && cd {WORKDIR}/r || exit 125
+for p in "$@"; do printf %s "$p"; done | base64 -d | tar -x -o -f - \
+  || {{ echo "sandbox: cannot unpack files" >&2; exit 125; }}
+exec sh -c "$SEJURY_RUN"
 """
 
 
@@ -136,7 +146,8 @@ class Box:
         try:
             exec_id = api.exec_create(
                 self.container.id, ["sh", "-c", _SCRIPT, "sh", *_tar_chunks(files)], user=self.limits.user,
-                workdir=WORKDIR, environment={"SEJURY_CMD": command, "SEJURY_TIMEOUT": f"{timeout:g}"},
+                workdir=WORKDIR,
+                environment={"SEJURY_CMD": command, "SEJURY_TIMEOUT": f"{timeout:g}", "SEJURY_RUN": _RUN},
             )["Id"]
             out, err = _Capped(self.limits.output_bytes), _Capped(self.limits.output_bytes)
             for o, e in api.exec_start(exec_id, stream=True, demux=True):

@@ -23,6 +23,17 @@ ENV = {
     "HOME": "/tmp", "GOCACHE": "/tmp/go-cache", "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod",
     "GO111MODULE": "on", "GOTOOLCHAIN": "local", "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8",
 }
+# Execute-only copies of the interpreters a sealed harness's checker runs on: a process started from a
+# file its user cannot read is not dumpable, so another process of the same user (the program under
+# test) can read neither its memory nor its open files (the sealed harness, docs/threat-model.md).
+SEALED_COPIES = {"/usr/bin/node": "/usr/local/bin/node-sealed"}
+
+
+def sealed_copies(root: str = "") -> str:
+    """The shell commands that make them (``root``: the image's root directory when building offline)."""
+    return " && ".join(f'cp -L {root}{src} {root}{dst} && chmod 0711 {root}{dst}' for src, dst in SEALED_COPIES.items())
+
+
 CHANGES = [*(f"ENV {k}={v}" for k, v in ENV.items()), f"LABEL {LABEL}=1", "WORKDIR /work",
            "USER 65534:65534", 'CMD ["sleep", "infinity"]']
 
@@ -36,6 +47,7 @@ def dockerfile() -> str:
         "RUN apt-get update \\",
         f" && apt-get install -y --no-install-recommends {' '.join(PACKAGES)} \\",
         " && rm -rf /var/lib/apt/lists/*",
+        f"RUN {sealed_copies()}",
         *CHANGES,
     ]) + "\n"
 
@@ -56,6 +68,7 @@ def build(tag: str = DEFAULT_IMAGE, *, registry: bool = False) -> None:
         rootfs = str(Path(tmp) / "rootfs.tar")
         _run(["mmdebstrap", "--quiet", "--variant=minbase", f"--include={','.join(PACKAGES)}",
               "--customize-hook=rm -rf \"$1\"/var/cache/apt/archives/*.deb \"$1\"/var/lib/apt/lists/*",
+              "--customize-hook=" + sealed_copies(root='"$1"'),
               SUITE, rootfs])
         changes = [arg for c in CHANGES for arg in ("--change", c)]
         _run(["docker", "import", *changes, rootfs, tag])

@@ -1,0 +1,95 @@
+"""Merge rules side by side on the same judgments: the papers' mean of the SE-Jury team (the default
+before evidence first) against the evidence-first default (that team plus the evidence jurors),
+on a run file judged with every juror of both, against the benchmark's test outcomes.  No model
+call: each verdict's members are merged again (``sejury.merge``), so the figures differ only by
+the rule and the team.
+
+    .venv/bin/python bench/merge_compare.py bench-runs/exec-python.jsonl [--pass-mark 50]
+
+Prints, per rule: n, unscored, avg(tau, rho) with its 95 % bootstrap interval, AUC, accuracy,
+wrong code accepted and correct code rejected at the pass mark, and how many verdicts need review.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from sejury.merge import MergeRule
+from sejury.review import ReviewPolicy
+from sejury.schema import Strategy, Verdict
+from sejury.stats import bootstrap_ci, correlate
+
+OLD_TEAM = ["direct", "direct_ref", "rethink", "equivalence", "reference_analysis", "generate_tests"]
+EVIDENCE = ["sample_tests", "test_pass", "test_diff", "example_fuzz"]
+RULES: list[tuple[str, list[str], MergeRule]] = [
+    ("SE-Jury team, mean (the old default)", OLD_TEAM, "mean"),
+    ("SE-Jury team + evidence jurors, mean", OLD_TEAM + EVIDENCE, "mean"),
+    ("SE-Jury team + evidence jurors, evidence first (the new default)", OLD_TEAM + EVIDENCE, "evidence_first"),
+    ("evidence jurors alone, evidence first", EVIDENCE, "evidence_first"),
+]
+
+
+def auc(pred: list[float], gold: list[float]) -> float:
+    pos = [p for p, g in zip(pred, gold, strict=True) if g]
+    neg = [p for p, g in zip(pred, gold, strict=True) if not g]
+    if not pos or not neg:
+        return math.nan
+    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
+    return wins / (len(pos) * len(neg))
+
+
+def rescore(v: Verdict, team: list[str], rule: MergeRule, mark: float) -> Verdict:
+    from sejury.merge import stamp
+
+    members = [Strategy(t) for t in team if t in v.strategies]
+    return stamp(v.model_copy(update={"team": members}), rule=rule, pass_mark=mark,
+                 policy=ReviewPolicy(threshold=mark))
+
+
+def table(rows: list[dict[str, Any]], mark: float) -> str:
+    out = ["| rule | n | unscored | avg(tau, rho) [95 % CI] | AUC | accuracy | wrong accepted | correct rejected | "
+           "needs review |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for name, team, rule in RULES:
+        pred, gold, review = [], [], 0
+        for r in rows:
+            v = rescore(r["verdict"], team, rule, mark)
+            if v.score is None:
+                continue
+            pred.append(v.score)
+            gold.append(1.0 if r["passed"] else 0.0)
+            review += v.needs_review
+        n = len(rows)
+        c = correlate(pred, gold)
+        ci = bootstrap_ci(pred, gold, lambda x: x.mean, seed=0) if len(pred) > 2 else None
+        wrong = [p for p, g in zip(pred, gold, strict=True) if not g]
+        right = [p for p, g in zip(pred, gold, strict=True) if g]
+        acc = sum((p >= mark) == bool(g) for p, g in zip(pred, gold, strict=True)) / len(pred) if pred else math.nan
+        wa = sum(p >= mark for p in wrong)
+        cr = sum(p < mark for p in right)
+        interval = f"[{ci.low:.2f}, {ci.high:.2f}]" if ci and math.isfinite(ci.low) else "-"
+        out.append(f"| {name} | {n} | {n - len(pred)} | {c.mean:.2f} {interval} | {auc(pred, gold):.3f} | {acc:.2f} | "
+                   f"{wa}/{len(wrong)} ({100 * wa / max(1, len(wrong)):.0f} %) | "
+                   f"{cr}/{len(right)} ({100 * cr / max(1, len(right)):.0f} %) | {review} |")
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("runs", nargs="+", type=Path)
+    ap.add_argument("--pass-mark", type=float, default=50.0)
+    args = ap.parse_args()
+    for path in args.runs:
+        rows = []
+        for line in path.read_text().splitlines():
+            v = Verdict.model_validate(json.loads(line))
+            rows.append({"verdict": v, "passed": bool(v.metadata.get("test_passed"))})
+        print(f"\n### {path} ({len(rows)} verdicts, pass mark {args.pass_mark:g})\n")
+        print(table(rows, args.pass_mark))
+
+
+if __name__ == "__main__":
+    main()

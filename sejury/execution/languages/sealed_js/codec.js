@@ -1,0 +1,57 @@
+// Plain data across the sealed harness's process boundary (node's standard library only): enc writes
+// a value as tagged JSON by its exact kind (an array or object whose prototype is not the plain one,
+// a function, a class instance is not plain data and travels as an opaque name); dec reads it back.
+"use strict";
+const MAX_ITEMS = 1000000, MAX_DEPTH = 200;
+class Opaque {
+  constructor(kind) { this.kind = kind; }
+  toString() { return `<${this.kind} (not plain data)>`; }
+}
+function enc(v, budget = { n: MAX_ITEMS }, depth = 0) {
+  if (--budget.n < 0 || depth > MAX_DEPTH) throw new RangeError("the value is too large or too deep to compare");
+  const d = depth + 1;
+  if (v === null) return ["N"];
+  if (v === undefined) return ["U"];
+  const t = typeof v;
+  if (t === "boolean") return ["B", v];
+  if (t === "number") return ["F", Object.is(v, -0) ? "-0" : String(v)];
+  if (t === "bigint") return ["I", v.toString()];
+  if (t === "string") return ["S", v];
+  if (t !== "object") return ["O", t];
+  const proto = Object.getPrototypeOf(v);
+  if (proto === Array.prototype && Array.isArray(v)) {
+    const items = [];
+    for (let i = 0; i < v.length; i++) items.push(enc(v[i], budget, d));
+    return ["L", items];
+  }
+  if (proto === Map.prototype) return ["M", [...Map.prototype.entries.call(v)].map(([a, b]) => [enc(a, budget, d), enc(b, budget, d)])];
+  if (proto === Set.prototype) return ["E", [...Set.prototype.values.call(v)].map((x) => enc(x, budget, d))];
+  if (proto === Object.prototype || proto === null) {
+    const out = [];
+    for (const k of Object.keys(v)) {
+      const desc = Object.getOwnPropertyDescriptor(v, k);
+      if (!desc || !("value" in desc)) return ["O", "object with getters"];
+      out.push([k, enc(desc.value, budget, d)]);
+    }
+    return ["D", out];
+  }
+  return ["O", (proto && proto.constructor && proto.constructor.name) || "object"];
+}
+function dec(v, depth = 0) {
+  if (!Array.isArray(v) || depth > MAX_DEPTH) throw new TypeError("not a tagged value");
+  const d = depth + 1;
+  switch (v[0]) {
+    case "N": return null;
+    case "U": return undefined;
+    case "B": return v[1] === true;
+    case "F": return v[1] === "-0" ? -0 : Number(v[1]);
+    case "I": return BigInt(v[1]);
+    case "S": return String(v[1]);
+    case "L": return v[1].map((x) => dec(x, d));
+    case "M": return new Map(v[1].map(([a, b]) => [dec(a, d), dec(b, d)]));
+    case "E": return new Set(v[1].map((x) => dec(x, d)));
+    case "D": { const o = {}; for (const [k, x] of v[1]) o[String(k)] = dec(x, d); return o; }
+    default: return new Opaque(String(v[1] || "object"));
+  }
+}
+module.exports = { enc, dec, Opaque };

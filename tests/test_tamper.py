@@ -1,0 +1,380 @@
+"""Candidates written to game the harness, not to solve the problem, on the real sandbox (Python).
+
+Each hack falls back to a plain wrong answer when its trick does not work, so it may score no higher
+than the plain wrong candidate on the same sample: forging result lines (printed, or written on the
+harness's own output through /proc), reading the tests' expected values (the test file, other
+processes' command lines and memory), objects whose ``__eq__`` says yes, exiting early, killing the
+harness, patching builtins or the test library, and reading the call stack.  The jurors are the
+evidence ones (the sample's tests, S5-exec, S5-diff, Ex-fuzz), S5's tests written by a scripted
+model.  The unsealed harness (the tests in the program's own process, as before) is run on the same
+hacks for the record: it is what the sealed one fixes.
+"""
+
+from __future__ import annotations
+
+import pytest
+from fakes import GOOD_REPLIES, ScriptedChatModel, step_of
+from langchain_core.messages import BaseMessage
+
+from sejury import Judge, Sample
+from sejury.execution.languages import Suite
+from sejury.execution.languages import python as py
+from sejury.execution.runner import split_tests
+from sejury.execution.sealed import unseal
+from sejury.sandbox.docker import DockerSandbox
+
+pytestmark = pytest.mark.docker
+
+PROBLEM = '''def rle(s: str) -> list:
+    """The run-length encoding of s: a list of (character, run length) pairs, run by run.
+    >>> rle("aab")
+    [('a', 2), ('b', 1)]
+    >>> rle("abca")
+    [('a', 1), ('b', 1), ('c', 1), ('a', 1)]
+    """
+'''
+RIGHT = ("def rle(s):\n    out = []\n    for c in s:\n        if out and out[-1][0] == c:\n"
+         "            out[-1] = (c, out[-1][1] + 1)\n        else:\n            out.append((c, 1))\n    return out\n")
+WRONG_BODY = "[(c, s.count(c)) for c in dict.fromkeys(s)]"
+WRONG = f"def rle(s):\n    return {WRONG_BODY}\n"
+OWN_TESTS = ('assert rle("aab") == [("a", 2), ("b", 1)]\nassert rle("") == []\n'
+             'assert rle("abab") == [("a", 1), ("b", 1), ("a", 1), ("b", 1)]\n')
+GENERATED = ('```python\nassert rle("aaa") == [("a", 3)]\nassert rle("aba") == [("a", 1), ("b", 1), ("a", 1)]\n'
+             'assert rle("xyzz") == [("x", 1), ("y", 1), ("z", 2)]\n```')
+
+FORGE = r"@@T 0 PASS\n@@T 1 PASS\n@@T 2 PASS\n@@T 3 PASS\n@@LOAD OK\n@@V 0 0 [('a', 3)]|8\n"
+HACKS = {name: text.replace("WRONG_BODY", WRONG_BODY).replace("FORGE", FORGE) for name, text in {
+    # results printed where the harness used to print them
+    "forge_stdout": """
+import atexit, sys
+print("FORGE", flush=True)
+atexit.register(print, "FORGE", flush=True)  # after the harness's own lines
+def rle(s):
+    print("FORGE", flush=True)
+    return WRONG_BODY
+""",
+    # results written on the harness's own output, through every process's fd 1 it can open
+    "forge_proc_fd": """
+import os
+def _forge():
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                with open(f"/proc/{pid}/fd/1", "w") as f:
+                    f.write("FORGE")
+            except OSError:
+                pass
+_forge()
+def rle(s):
+    _forge()
+    return WRONG_BODY
+""",
+    # the tests' expected values: the files around it, every process's command line, environment, memory
+    "read_expected": r"""
+import ast, os, re
+_TABLE = {}
+def _learn(text):
+    for m in re.finditer(r"rle\((\"[^\"]*\"|'[^']*')\)\s*==\s*(\[[^\]]*\])", text):
+        try:
+            _TABLE[ast.literal_eval(m.group(1))] = ast.literal_eval(m.group(2))
+        except Exception:
+            pass
+for root in (".", "..", "/tmp", "/work"):
+    try:
+        names = os.listdir(root)
+    except OSError:
+        continue
+    for name in names:
+        try:
+            _learn(open(os.path.join(root, name), errors="replace").read())
+        except Exception:
+            pass
+def _memory(pid):  # every readable mapping of another process (its heap holds what it read)
+    out = []
+    try:
+        maps = open(f"/proc/{pid}/maps").read().splitlines()
+        with open(f"/proc/{pid}/mem", "rb") as mem:
+            for line in maps:
+                lo, hi = (int(x, 16) for x in line.split()[0].split("-"))
+                if "r" not in line.split()[1] or hi - lo > (64 << 20):
+                    continue
+                try:
+                    mem.seek(lo)
+                    out.append(mem.read(hi - lo).decode("latin-1"))
+                except (OSError, ValueError, OverflowError):
+                    pass
+    except OSError:
+        pass
+    return "".join(out)
+for pid in os.listdir("/proc"):
+    if pid.isdigit() and int(pid) != os.getpid():
+        _learn(_memory(pid))
+    for part in ("cmdline", "environ"):
+        try:
+            with open(f"/proc/{pid}/{part}", "rb") as f:
+                data = f.read(1 << 20).decode(errors="replace")
+            _learn(data)
+            for chunk in re.findall(r"[A-Za-z0-9+/=]{200,}", data):  # the files, base64 on a command line
+                import base64, io, tarfile
+                try:
+                    with tarfile.open(fileobj=io.BytesIO(base64.b64decode(chunk))) as tar:
+                        for member in tar:
+                            _learn(tar.extractfile(member).read().decode(errors="replace"))
+                except Exception:
+                    pass
+        except Exception:
+            pass
+def rle(s):
+    if s in _TABLE:
+        return _TABLE[s]
+    return WRONG_BODY
+""",
+    # an answer that equals anything
+    "always_equal": """
+class Anything(list):
+    def __eq__(self, other):
+        return True
+    def __ne__(self, other):
+        return False
+    __hash__ = None
+def rle(s):
+    return Anything()
+""",
+    # leave before the tests can fail
+    "exit_early": """
+import os, sys
+def rle(s):
+    sys.stdout.flush()
+    os._exit(0)
+    return WRONG_BODY
+""",
+    # kill the harness (its parent) and everything else it can reach
+    "kill_harness": """
+import os, signal
+def rle(s):
+    for pid in os.listdir("/proc"):
+        if pid.isdigit() and int(pid) != os.getpid():
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except OSError:
+                pass
+    return WRONG_BODY
+""",
+    # make failing asserts pass: builtins, the assert's exception, the test library
+    "patch_builtins": """
+import builtins, sys, unittest
+class _Quiet(Exception):
+    pass
+builtins.AssertionError = _Quiet
+unittest.TestCase.assertEqual = lambda *a, **k: None
+builtins.exit = builtins.quit = lambda *a: None
+def rle(s):
+    return WRONG_BODY
+""",
+    # find the test's expected value on the call stack or anywhere in the process's memory
+    "read_stack": r"""
+import gc, inspect, re, ast
+def rle(s):
+    for frame in inspect.stack():
+        for text in [str(frame.frame.f_locals), *(frame.code_context or [])]:
+            m = re.search(r"==\s*(\[.*\])", text)
+            if m:
+                try:
+                    return ast.literal_eval(m.group(1))
+                except Exception:
+                    pass
+    for obj in gc.get_objects():
+        if isinstance(obj, dict) and "units" in obj:
+            for _, src in obj["units"]:
+                if repr(s) in src or repr(s).replace("'", '"') in src:
+                    m = re.search(r"==\s*(\[.*\])", src)
+                    if m:
+                        return ast.literal_eval(m.group(1))
+    return WRONG_BODY
+""",
+}.items()}
+
+
+def script(messages: list[BaseMessage]) -> str:
+    return {**GOOD_REPLIES, "write_tests": GENERATED,
+            "predict": "Checks:\n- first: PASS\n- second: PASS\nScore: 100"}[step_of(messages)]
+
+
+def sample(candidate: str) -> Sample:
+    return Sample(id="rle", task="code_generation", language="python", problem=PROBLEM, candidate=candidate,
+                  reference=RIGHT, tests=OWN_TESTS)
+
+
+EVIDENCE_TEAM = "sample_tests,S5-exec,S5-diff,Ex-fuzz"
+
+
+async def _judge(sandbox: DockerSandbox, candidate: str) -> tuple[float | None, bool | None, dict[str, float | None],
+                                                                    list[str]]:
+    judge = Judge(ScriptedChatModel(script=script), team=EVIDENCE_TEAM, cache=False, traces=False, execute=True,
+                  sandbox=sandbox)
+    v = await judge.ajudge(sample(candidate))
+    return v.score, v.passed, {k: r.score for k, r in v.strategies.items() if r.in_team}, v.review_reasons
+
+
+async def test_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSandbox) -> None:
+    right = await _judge(sandbox, RIGHT)
+    wrong = await _judge(sandbox, WRONG)
+    assert right[2] == {"sample_tests": 100, "test_pass": 100, "test_diff": 100, "example_fuzz": 100}
+    assert right[1] is True and wrong[1] is False
+    assert wrong[2]["sample_tests"] == pytest.approx(66.67)
+    assert wrong[0] is not None and right[0] is not None and right[0] - wrong[0] >= 20
+
+
+@pytest.mark.parametrize("hack", sorted(HACKS))
+async def test_a_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: DockerSandbox, hack: str) -> None:
+    wrong_score, _, wrong_jurors, _ = await _judge(sandbox, WRONG)
+    score, passed, jurors, reasons = await _judge(sandbox, HACKS[hack])
+    assert passed is False, (hack, score, jurors)
+    assert score is not None and wrong_score is not None and score <= wrong_score, (hack, jurors, wrong_jurors)
+    for juror, s in jurors.items():  # no juror of the evidence gains either
+        assert s is None or wrong_jurors[juror] is None or s <= wrong_jurors[juror], (hack, juror, jurors)
+    if hack in ("forge_proc_fd", "kill_harness"):
+        assert any(r.startswith("tampering suspected") for r in reasons), reasons
+
+
+async def _raw_run(sandbox: DockerSandbox, program: str, sealed: bool) -> tuple[list[bool], list[str]]:
+    suite = split_tests("python", OWN_TESTS)
+    make = py.harness if sealed else py.unsealed_harness
+    h = make(py.assemble(PROBLEM, program), Suite(suite.setup, suite.units), dict(enumerate(suite.units)), 5)
+    res = await sandbox.run(h.files, h.command, timeout=20)
+    text, seen = unseal(res.stdout, h.seal) if h.seal else (res.stdout, [])
+    # the last report of a unit wins, as the runner read them before sealing
+    got = {int(line.split()[1]): line.split()[2] == "PASS" for line in text.splitlines() if line.startswith("@@T ")}
+    return [got.get(i, False) for i in range(len(suite.units))], seen
+
+
+async def test_the_unsealed_harness_is_open_to_forged_results_and_the_sealed_one_is_not(sandbox: DockerSandbox) -> None:
+    """The record of what sealing fixes: printed results win on the old harness, not on the new."""
+    forged_old, _ = await _raw_run(sandbox, HACKS["forge_stdout"], sealed=False)
+    forged_new, _ = await _raw_run(sandbox, HACKS["forge_stdout"], sealed=True)
+    assert forged_old == [True, True, True]  # the old harness took the program's own word
+    assert forged_new == [True, True, False]  # as the plain wrong candidate: it fails rle("abab") only
+    _, seen = await _raw_run(sandbox, HACKS["forge_proc_fd"], sealed=True)
+    assert any("forged" in s for s in seen), seen
+
+
+# ---- JavaScript: the same categories, on the sealed JavaScript harness ---------------------------
+
+JS_PROBLEM = ("/**\n * The run-length encoding of s: an array of [character, run length] pairs, run by run.\n"
+              " * rle(\"aab\") => [[\"a\", 2], [\"b\", 1]]\n */\nfunction rle(s) {\n")
+JS_RIGHT = ("function rle(s) {\n  const out = [];\n  for (const c of s) {\n"
+            "    if (out.length && out[out.length - 1][0] === c) out[out.length - 1][1]++;\n"
+            "    else out.push([c, 1]);\n  }\n  return out;\n}\n")
+JS_WRONG_BODY = "[...new Set(s)].map((c) => [c, s.split(c).length - 1])"
+JS_WRONG = f"function rle(s) {{\n  return {JS_WRONG_BODY};\n}}\n"
+JS_OWN_TESTS = ('const assert = require("assert");\nassert.deepStrictEqual(rle("aab"), [["a", 2], ["b", 1]]);\n'
+                'assert.deepStrictEqual(rle(""), []);\n'
+                'assert.deepStrictEqual(rle("abab"), [["a", 1], ["b", 1], ["a", 1], ["b", 1]]);\n')
+JS_GENERATED = ('```javascript\nconst assert = require("assert");\nassert.deepStrictEqual(rle("aaa"), [["a", 3]]);\n'
+                'assert.deepStrictEqual(rle("aba"), [["a", 1], ["b", 1], ["a", 1]]);\n```')
+JS_HACKS = {name: text.replace("WRONG_BODY", JS_WRONG_BODY).replace("FORGE", FORGE) for name, text in {
+    "forge_stdout": """
+const forge = () => process.stdout.write("FORGE");
+forge();
+process.on("exit", forge);
+function rle(s) { forge(); return WRONG_BODY; }
+""",
+    "forge_proc_fd": """
+const fs = require("fs");
+const forge = () => { for (const pid of fs.readdirSync("/proc")) { if (/^\\d+$/.test(pid)) {
+  try { fs.writeFileSync(`/proc/${pid}/fd/1`, "FORGE"); } catch (e) {} } } };
+forge();
+function rle(s) { forge(); return WRONG_BODY; }
+""",
+    "read_expected": r"""
+const fs = require("fs");
+const TABLE = {};
+const learn = (text) => {
+  for (const m of text.matchAll(/rle\(("[^"]*")\),\s*(\[[^;]*?\])\);/g)) {
+    try { TABLE[JSON.parse(m[1])] = JSON.parse(m[2]); } catch (e) {}
+  }
+};
+for (const dir of [".", "..", "/tmp", "/work"]) {
+  let names = []; try { names = fs.readdirSync(dir); } catch (e) {}
+  for (const n of names) { try { learn(fs.readFileSync(dir + "/" + n, "utf8")); } catch (e) {} }
+}
+for (const pid of fs.readdirSync("/proc")) {
+  if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+  for (const part of ["cmdline", "environ"]) {
+    try { learn(fs.readFileSync(`/proc/${pid}/${part}`, "latin1")); } catch (e) {}
+  }
+  try {
+    const fd = fs.openSync(`/proc/${pid}/mem`, "r");
+    for (const line of fs.readFileSync(`/proc/${pid}/maps`, "utf8").split("\n")) {
+      const m = line.match(/^([0-9a-f]+)-([0-9a-f]+) r/); if (!m) continue;
+      const lo = parseInt(m[1], 16), hi = parseInt(m[2], 16); if (hi - lo > (64 << 20)) continue;
+      const buf = Buffer.alloc(hi - lo);
+      try { fs.readSync(fd, buf, 0, hi - lo, lo); learn(buf.toString("latin1")); } catch (e) {}
+    }
+  } catch (e) {}
+}
+function rle(s) { return s in TABLE ? TABLE[s] : WRONG_BODY; }
+""",
+    "patch_library": """
+const assert = require("assert");
+for (const k of Object.keys(assert)) { try { assert[k] = () => {}; } catch (e) {} }
+console.assert = () => {};
+Object.is = () => true;
+function rle(s) { return WRONG_BODY; }
+""",
+    "exit_early": """
+function rle(s) { process.exit(0); return WRONG_BODY; }
+""",
+    "kill_harness": """
+const fs = require("fs");
+function rle(s) {
+  for (const pid of fs.readdirSync("/proc")) {
+    if (/^\\d+$/.test(pid) && Number(pid) !== process.pid) {
+      try { process.kill(Number(pid), "SIGKILL"); } catch (e) {}
+    }
+  }
+  return WRONG_BODY;
+}
+""",
+    "read_stack": """
+function rle(s) {
+  const stack = new Error().stack;
+  const m = /deepStrictEqual\\(rle\\([^)]*\\), (\\[.*\\])\\)/.exec(stack);
+  if (m) return JSON.parse(m[1]);
+  return WRONG_BODY;
+}
+""",
+}.items()}
+
+
+def js_script(messages: list[BaseMessage]) -> str:
+    return {**GOOD_REPLIES, "write_tests": JS_GENERATED,
+            "predict": "Checks:\n- first: PASS\n- second: PASS\nScore: 100"}[step_of(messages)]
+
+
+async def _judge_js(sandbox: DockerSandbox, candidate: str) -> tuple[float | None, bool | None,
+                                                                       dict[str, float | None], list[str]]:
+    judge = Judge(ScriptedChatModel(script=js_script), team=EVIDENCE_TEAM, cache=False, traces=False, execute=True,
+                  sandbox=sandbox)
+    v = await judge.ajudge(Sample(id="rle-js", task="code_generation", language="javascript", problem=JS_PROBLEM,
+                                  candidate=candidate, reference=JS_RIGHT, tests=JS_OWN_TESTS))
+    return v.score, v.passed, {k: r.score for k, r in v.strategies.items() if r.in_team}, v.review_reasons
+
+
+async def test_js_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSandbox) -> None:
+    right, wrong = await _judge_js(sandbox, JS_RIGHT), await _judge_js(sandbox, JS_WRONG)
+    assert right[2]["sample_tests"] == 100 and right[2]["test_pass"] == 100 and right[2]["test_diff"] == 100
+    assert right[1] is True and wrong[1] is False
+    assert wrong[2]["sample_tests"] is not None and wrong[2]["sample_tests"] < 100
+
+
+@pytest.mark.parametrize("hack", sorted(JS_HACKS))
+async def test_a_js_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: DockerSandbox, hack: str) -> None:
+    wrong_score, _, wrong_jurors, _ = await _judge_js(sandbox, JS_WRONG)
+    score, passed, jurors, reasons = await _judge_js(sandbox, JS_HACKS[hack])
+    assert passed is False, (hack, score, jurors)
+    assert score is not None and wrong_score is not None and score <= wrong_score, (hack, jurors, wrong_jurors)
+    for juror, s in jurors.items():
+        assert s is None or wrong_jurors[juror] is None or s <= wrong_jurors[juror], (hack, juror, jurors)
+    if hack in ("forge_proc_fd", "kill_harness"):
+        assert any(r.startswith("tampering suspected") for r in reasons), reasons
