@@ -3,7 +3,11 @@ current runners: S5-exec and S5-diff against the benchmark's outcomes with the m
 fixed, so a change to the harness is measured apart from the model's sampling (no model call).
 
     .venv/bin/python bench/reexec_s5.py [--runs bench-runs/exec19] [--langs java] [--n 20] [--seed 11]
-                                        [--out bench-runs/reexec]
+                                        [--out bench-runs/reexec] [--unsealed]
+
+``--unsealed``: Python and JavaScript run their tests in the program's own process, as before the
+sealed harness (the same tests, the same rows): the two runs side by side show what sealing changes
+for honest candidates.
 
 Writes ``<out>/exec-<language>.jsonl`` (the two jurors' scores and reasons per sample, in the
 verdict shape `exec_agreement.report` reads) and prints the same table as `exec_agreement.py`.
@@ -62,7 +66,20 @@ def mean_of(jurors: dict[str, Any]) -> float | None:
     return sum(scores) / len(scores) if scores else None
 
 
+def unseal_languages() -> None:
+    """Python's and JavaScript's harnesses as before sealing (the tests in the program's process)."""
+    import dataclasses
+
+    from sejury.execution import languages
+    from sejury.execution.languages import javascript, python
+
+    for module in (python, javascript):
+        languages.register(dataclasses.replace(module.LANGUAGE, harness=module.unsealed_harness))
+
+
 async def main(args: argparse.Namespace) -> None:
+    if args.unsealed:
+        unseal_languages()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     sandbox = DockerSandbox(size=2)
@@ -93,4 +110,5 @@ if __name__ == "__main__":
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--out", default="bench-runs/reexec")
     ap.add_argument("--data", default=str(Path(__file__).resolve().parent.parent.parent / "shared" / "data"))
+    ap.add_argument("--unsealed", action="store_true", help="Python and JavaScript as before sealing")
     asyncio.run(main(ap.parse_args()))

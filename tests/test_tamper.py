@@ -71,7 +71,7 @@ def rle(s):
 """,
     # the tests' expected values: the files around it, every process's command line, environment, memory
     "read_expected": r"""
-import ast, os, re
+import ast, json, os, re
 _TABLE = {}
 def _learn(text):
     for m in re.finditer(r"rle\((\"[^\"]*\"|'[^']*')\)\s*==\s*(\[[^\]]*\])", text):
@@ -86,7 +86,9 @@ for root in (".", "..", "/tmp", "/work"):
         continue
     for name in names:
         try:
-            _learn(open(os.path.join(root, name), errors="replace").read())
+            text = open(os.path.join(root, name), errors="replace").read()
+            _learn(text)
+            _learn(json.dumps(json.loads(text), ensure_ascii=False).replace('\\"', '"'))  # a JSON test file
         except Exception:
             pass
 def _memory(pid):  # every readable mapping of another process (its heap holds what it read)
@@ -296,7 +298,13 @@ const learn = (text) => {
 };
 for (const dir of [".", "..", "/tmp", "/work"]) {
   let names = []; try { names = fs.readdirSync(dir); } catch (e) {}
-  for (const n of names) { try { learn(fs.readFileSync(dir + "/" + n, "utf8")); } catch (e) {} }
+  for (const n of names) {
+    try {
+      const text = fs.readFileSync(dir + "/" + n, "utf8");
+      learn(text);
+      learn(JSON.stringify(JSON.parse(text)).replace(/\\"/g, '"'));  // a JSON test file
+    } catch (e) {}
+  }
 }
 for (const pid of fs.readdirSync("/proc")) {
   if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;

@@ -138,10 +138,8 @@ async def run_suite(sandbox: SandboxProvider, language: str, program: str, suite
             continue
         break
     assert res is not None
-    # every harness reports units by their index in the suite (a unit reported twice: its first report)
-    got: dict[int, tuple[bool, str]] = {}
-    for m in _RESULT.finditer(out):
-        got.setdefault(int(m.group(1)), (m.group(2) == "PASS", m.group(3)))
+    # every harness reports units by their index in the suite
+    got = {int(m.group(1)): (m.group(2) == "PASS", m.group(3)) for m in _RESULT.finditer(out)}
     passed = []
     for i in range(len(suite.units)):
         if i in got:

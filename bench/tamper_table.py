@@ -1,0 +1,71 @@
+"""The adversarial suite as a table: per language and category, the verdict a candidate written to
+game the harness gets against a plain wrong candidate on the same sample, on the sealed harness
+(now) and on the harness before sealing (the tests in the program's own process).  The hacks are
+the ones ``tests/test_tamper.py`` runs; the jurors are the evidence ones (the sample's tests, S5-exec
+and S5-diff on S5's tests written by a scripted model, Ex-fuzz); no model call.
+
+    .venv/bin/python bench/tamper_table.py
+
+Needs the Docker engine and the sandbox image.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+import test_tamper as t  # the hacks, the samples and the judging of the adversarial tests
+
+from sejury.execution import languages
+from sejury.execution.languages import javascript, python
+from sejury.sandbox.docker import DockerSandbox
+
+Judged = tuple[float | None, bool | None, dict[str, float | None], list[str]]
+
+
+def harnesses(sealed: bool) -> None:
+    for module in (python, javascript):
+        make = module.harness if sealed else module.unsealed_harness
+        languages.register(dataclasses.replace(module.LANGUAGE, harness=make))
+
+
+def shown(j: Judged) -> str:
+    score, passed, jurors, reasons = j
+    tampering = " (tampering suspected)" if any(r.startswith("tampering") for r in reasons) else ""
+    cells = " ".join(f"{k}={'-' if v is None else f'{v:g}'}" for k, v in jurors.items())
+    return f"{'-' if score is None else f'{score:g}'} {'pass' if passed else 'fail'}{tampering} ({cells})"
+
+
+async def main() -> None:
+    sandbox = DockerSandbox(size=2)
+    suites: list[tuple[str, Callable[[DockerSandbox, str], Awaitable[Judged]], str, dict[str, str]]] = [
+        ("python", t._judge, t.WRONG, t.HACKS), ("javascript", t._judge_js, t.JS_WRONG, t.JS_HACKS)]
+    rows: list[str] = []
+    try:
+        for language, judge, wrong, hacks in suites:
+            harnesses(sealed=True)
+            base_now = await judge(sandbox, wrong)
+            harnesses(sealed=False)
+            base_before = await judge(sandbox, wrong)
+            for name, code in sorted(hacks.items()):
+                harnesses(sealed=False)
+                before = await judge(sandbox, code)
+                harnesses(sealed=True)
+                now = await judge(sandbox, code)
+                ok = now[0] is not None and base_now[0] is not None and now[0] <= base_now[0] and not now[1]
+                rows.append(f"| {language} | {name} | {shown(base_now)} | {shown(now)} | {'yes' if ok else 'NO'} | "
+                            f"{shown(before)} (plain wrong {base_before[0]:g}) |")
+    finally:
+        harnesses(sealed=True)
+        await sandbox.close()
+    print("| language | category | plain wrong (sealed) | hack (sealed) | hack <= plain wrong | "
+          "hack before sealing |\n| --- | --- | --- | --- | --- | --- |")
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
