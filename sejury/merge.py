@@ -82,13 +82,21 @@ def merge(members: list[StrategyResult], every: Iterable[StrategyResult], *, rul
           evidence_pass: float = 100.0) -> Merged:
     """The verdict's score from the team's ``members`` (``every`` result, feeders included, is
     read for definitive evidence)."""
-    against = against_of(every)
     graded, opinion = split_tiers(members)
-    e = team_mean([r.score for r in graded if r.score is not None], [r.weight for r in graded]) if graded else None
-    o = statistics.fmean(r.score for r in opinion if r.score is not None) if opinion else None
+    return merge_scores([(r.score, r.weight) for r in graded if r.score is not None],
+                        [(r.score, r.weight) for r in opinion if r.score is not None], against_of(every),
+                        rule=rule, pass_mark=pass_mark, evidence_pass=evidence_pass)
+
+
+def merge_scores(graded: list[tuple[float, float]], opinion: list[tuple[float, float]], against: list[str], *,
+                 rule: MergeRule, pass_mark: float, evidence_pass: float = 100.0) -> Merged:
+    """The rule on bare (score, weight) pairs of the two tiers and the definitive evidence: what the
+    supervisor merges, and what calibration tries on recorded scores."""
+    e = team_mean([s for s, _ in graded], [w for _, w in graded]) if graded else None
+    o = statistics.fmean(s for s, _ in opinion) if opinion else None
     if rule == "mean":
         scored = graded + opinion
-        mean = team_mean([r.score for r in scored if r.score is not None], [r.weight for r in scored])
+        mean = team_mean([s for s, _ in scored], [w for _, w in scored])
         grounds: Grounds | None = None if mean is None else "definitive" if against else \
             "evidence" if graded else "opinion"
         return Merged(mean, grounds, against, e, o)

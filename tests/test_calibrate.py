@@ -236,7 +236,8 @@ def test_cli_from_run_writes_a_team_file_the_judge_reads(tmp_path: Path) -> None
     teams = tf.calibration["teams"]
     # every non-empty team of the three members; S1 alone tracks the grade
     assert teams[0]["members"] == [s.value for s in tf.strategies] and len(teams) == 7
-    assert set(teams[0]) == {"members", "tau", "rho", "mean", "llm_calls"}
+    assert set(teams[0]) == {"members", "merge", "tau", "rho", "mean", "llm_calls"}
+    assert teams[0]["merge"] == "mean"  # no evidence juror here: only the mean is tried
     assert "# Calibration (code_generation, default protocol)" in (tmp_path / "team.md").read_text()
     from sejury.config import parse_team as _team
 
@@ -287,3 +288,28 @@ def test_calibrate_run_is_the_whole_workflow_in_the_api(tmp_path: Path) -> None:
     calls = model.calls
     cal.run(data, config=JudgeConfig(cache=False), model=model, n=8, seed=3, rest=4, workdir=tmp_path / "work")
     assert model.calls == calls  # resumed from the run files: nothing judged twice
+
+
+def test_calibration_chooses_the_merge_rule_and_records_it(tmp_path: Path) -> None:
+    """Pass/fail labels where half the wrong candidates pass every generated test but carry definitive
+    evidence against them (``against``: a failing own test, tampering) and the opinion is noise: by the
+    mean they tie with the right ones; evidence first keeps them below the pass mark."""
+    rng = random.Random(7)
+    rows = []
+    for i in range(60):
+        right = i % 2 == 0
+        exec_score = 100.0 if right or i % 4 == 1 else rng.choice([50.0, 66.67, 75.0, 80.0, 90.0])
+        row = verdict(i, 1.0 if right else 0.0, {"direct": rng.uniform(40, 100), "test_pass": exec_score},
+                      scale="0-1")
+        if not right and i % 4 == 1:
+            row["strategies"]["test_pass"]["against"] = "fails the sample's test assert f(2) == 3"  # type: ignore[index]
+        rows.append(row)
+    cal = calibrate(read_run(write(tmp_path, rows)), n_labelled=30, seed=1, resamples=50)
+    assert cal.chosen.merge == "evidence_first" and S.TEST_PASS in cal.chosen.members
+    assert {t.merge for t in cal.teams} == {"mean", "evidence_first"}
+    team = cal.team_file()
+    assert team.merge == "evidence_first" and team.calibration["teams"][0]["merge"] == "evidence_first"
+    text = report(cal)
+    assert "merged by evidence first" in text and "(evidence first)" in text
+    # a team with no evidence juror is only ever merged by the mean
+    assert all(t.merge == "mean" for t in cal.teams if t.members == [S.DIRECT])

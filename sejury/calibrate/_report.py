@@ -27,10 +27,11 @@ def _stability(cal: Calibration, names: Callable[[Sequence[Strategy]], str]) -> 
     """How settled the choice is: the share of bootstrap resamples of the labelled set each team won."""
     if not cal.stability:
         return []
-    won = {tuple(s.members): s.share for s in cal.stability}
-    mine = won.get(tuple(cal.chosen.members), 0.0)
-    others = ", ".join(f"{names(s.members)} {100 * s.share:.0f} %" for s in cal.stability
-                       if s.members != cal.chosen.members)[:400]
+    won = {(tuple(s.members), s.merge): s.share for s in cal.stability}
+    mine = won.get((tuple(cal.chosen.members), cal.chosen.merge), 0.0)
+    others = ", ".join(f"{names(s.members)}{' (evidence first)' if s.merge == 'evidence_first' else ''} "
+                       f"{100 * s.share:.0f} %" for s in cal.stability
+                       if (s.members, s.merge) != (cal.chosen.members, cal.chosen.merge))[:400]
     text = (f"**How settled is the choice?** Chosen again in {100 * mine:.0f} % of {cal.stability_resamples} "
             f"bootstrap resamples of the labelled set (among its {STABILITY_TOP} best teams)"
             + (f"; others first: {others}." if others else "."))
@@ -49,8 +50,10 @@ def report(cal: Calibration, *, max_teams: int = 25) -> str:
              f"Labelled set: {cal.n_labelled} samples drawn with seed {cal.seed}; model `{cal.model}`, "
              f"prompts `{cal.prompt_version}`. Selection: highest mean of Kendall's tau-b and Spearman's rho; "
              "ties to fewer LLM calls.", "",
-             f"**Chosen team: {names(cal.chosen.members)}** — on the labelled set tau {_f(cal.chosen.tau)}, "
-             f"rho {_f(cal.chosen.rho)}, mean {_f(cal.chosen.mean)}; {cal.chosen.llm_calls:.1f} LLM calls per sample."]
+             f"**Chosen team: {names(cal.chosen.members)}**, merged by "
+             f"{'evidence first' if cal.chosen.merge == 'evidence_first' else 'the mean'} — on the labelled set "
+             f"tau {_f(cal.chosen.tau)}, rho {_f(cal.chosen.rho)}, mean {_f(cal.chosen.mean)}; "
+             f"{cal.chosen.llm_calls:.1f} LLM calls per sample."]
     if cal.evaluation is not None:
         e = cal.evaluation
         ci = f" (95% bootstrap CI {_f(e.ci.low)} to {_f(e.ci.high)})" if e.ci else ""
@@ -58,7 +61,8 @@ def report(cal: Calibration, *, max_teams: int = 25) -> str:
                   f"mean {_f(e.mean)}{ci}.{_accepts(e)}"]
     lines += _stability(cal, names)
     rule = ("every team of two or more members with an S1 variant in it (the paper's rule)" if cal.protocol == "paper"
-            else "every non-empty team: one juror alone, the evidence alone, or any mix")
+            else "every non-empty team: one juror alone, the evidence alone, or any mix; a team with an evidence "
+                 "juror merged both by the mean and evidence first")
     lines += ["", f"Candidate teams: {rule}; {len(cal.teams)} tried."]
     cheap = [m for m in cal.chosen.members if not m.is_llm]
     if cheap and len(cheap) == len(cal.chosen.members):
@@ -90,7 +94,8 @@ def report(cal: Calibration, *, max_teams: int = 25) -> str:
     lines += ["", f"## Candidate teams on the labelled set (best first; {len(shown)} of {len(cal.teams)})", "",
               "| team | tau | rho | mean | calls/sample | tokens/sample |", "| --- | --- | --- | --- | --- | --- |"]
     for t in shown:
-        lines.append(f"| {names(t.members)} | {_f(t.tau)} | {_f(t.rho)} | {_f(t.mean)} | {t.llm_calls:.1f} | "
+        rule = " (evidence first)" if t.merge == "evidence_first" else ""
+        lines.append(f"| {names(t.members)}{rule} | {_f(t.tau)} | {_f(t.rho)} | {_f(t.mean)} | {t.llm_calls:.1f} | "
                      f"{t.tokens:.0f} |")
     if len(cal.teams) > len(shown):
         lines += ["", f"{len(cal.teams) - len(shown)} more teams: every team's figures are in the team file "

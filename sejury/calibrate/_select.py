@@ -35,10 +35,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from sejury.errors import InputError
+from sejury.merge import MergeRule, merge_scores
 from sejury.schema import Scale, Strategy, Task, TeamFile, team_mean
 from sejury.stats import Correlation, Interval, bootstrap_ci, correlate
 
 ACCEPT = 50.0  # the default pass mark: a score at or above it accepts the candidate
+RULES: tuple[MergeRule, ...] = ("mean", "evidence_first")  # the merge rules calibration chooses among
 
 
 class Record(BaseModel):
@@ -55,6 +57,8 @@ class Record(BaseModel):
     annotations: dict[str, float] = Field(default_factory=dict)  # individual raters, when published
     test_passed: bool | None = None  # the benchmark's own test outcome (RQ4), when known
     unscored: list[Strategy] = Field(default_factory=list)  # run, but no score read (unscored or failed)
+    # the jurors that reported definitive evidence against the candidate (``StrategyResult.against``)
+    against: list[Strategy] = Field(default_factory=list)
     system: str | None = None  # the generator of the candidate (``metadata.system``), for the bias report
     problem: str | None = None  # the verdict's problem digest: candidates of one problem share it
     author: str | None = None  # who wrote the candidate (``metadata.author``: human or model), for the bias report
@@ -86,9 +90,11 @@ def read_run(path: str | Path, *, label: str = "human_score", repeats: bool = Fa
             if human is None:
                 raise InputError(f"no human label {label!r} in the verdict's metadata", file=str(p), line=n,
                                  field=f"metadata.{label}")
-            scores, calls, tokens, unscored, weights = {}, {}, {}, [], {}
+            scores, calls, tokens, unscored, weights, against = {}, {}, {}, [], {}, []
             for name, r in v["strategies"].items():
                 s = Strategy(name)
+                if r.get("against"):
+                    against.append(s)
                 calls[s] = int(r.get("llm_calls", 0))
                 tokens[s] = int(r.get("prompt_tokens", 0)) + int(r.get("completion_tokens", 0))
                 if r.get("status") == "scored" and r.get("score") is not None:
@@ -106,6 +112,7 @@ def read_run(path: str | Path, *, label: str = "human_score", repeats: bool = Fa
                                   prompt_version=v.get("prompt_version", ""),
                                   annotations={str(k): float(x) for k, x in raters.items() if x is not None},
                                   test_passed=bool(passed) if passed is not None else None, unscored=unscored,
+                                  against=against,
                                   system=str(meta["system"]) if meta.get("system") is not None else None,
                                   author=str(meta["author"]) if meta.get("author") is not None else None,
                                   repeat=int(repeat) if repeat is not None else None,
@@ -133,6 +140,7 @@ class TeamScore(BaseModel):
     # against pass/fail labels (every label 0 or 1, default protocol): a score at or above the pass mark accepts
     threshold: float | None = None  # the pass mark (in `calibrate`: the one with the best accuracy on the labelled set)
     wrong: int | None = None  # the candidates the label calls wrong
+    merge: MergeRule = "mean"  # how the members' scores merge (``sejury.merge``)
     wrong_accepted: int | None = None  # of them, the ones the team accepts
     accuracy: float | None = None  # accepted == passed, over every scored candidate
 
@@ -142,6 +150,7 @@ class Share(BaseModel):
 
     members: list[Strategy]
     share: float
+    merge: MergeRule = "mean"
 
 
 class Calibration(BaseModel):
@@ -168,9 +177,11 @@ class Calibration(BaseModel):
         """The chosen team, with the calibration's record: seed, N, labelled ids, each member's and
         every candidate team's figures on the labelled set (compact: there can be thousands)."""
         record = json.loads(self.model_dump_json(exclude={"teams"}))
-        record["teams"] = [{"members": [m.value for m in t.members], "tau": _r(t.tau), "rho": _r(t.rho),
+        record["teams"] = [{"members": [m.value for m in t.members], "merge": t.merge, "tau": _r(t.tau),
+                            "rho": _r(t.rho),
                             "mean": _r(t.mean), "llm_calls": round(t.llm_calls, 2)} for t in self.teams]
-        return TeamFile(task=self.task, strategies=self.chosen.members, calibration=record, threshold=self.threshold)
+        return TeamFile(task=self.task, strategies=self.chosen.members, calibration=record, threshold=self.threshold,
+                        merge=self.chosen.merge)
 
 
 def _r(x: float) -> float | None:
@@ -185,14 +196,24 @@ def _paper_map(score: float, scale: Scale | None) -> float:
 
 
 def team_scores(records: Sequence[Record], members: Sequence[Strategy], *, protocol: str = "default",
-                round_mean: bool = False) -> list[tuple[Record, float]]:
+                round_mean: bool = False, merge: MergeRule = "mean") -> list[tuple[Record, float]]:
     """Each record's team score: the mean of the members that scored it, each by its weight, as
-    the supervisor merges them (records where none did are left out).  The paper protocol maps and
-    rounds each member first, and the mean if asked."""
+    the supervisor merges them (records where none did are left out), or by the evidence-first rule
+    at the default pass mark.  The paper protocol maps and rounds each member first, and the mean if asked."""
     out = []
     for r in records:
         got = [r.scores[m] for m in members if m in r.scores]
         if not got:
+            continue
+        if merge == "evidence_first" and protocol == "default":
+            pairs = {m: (r.scores[m], r.weights.get(m, 1.0)) for m in members if m in r.scores}
+            graded = [sw for m, sw in pairs.items() if m.is_evidence]
+            opinion = [sw for m, sw in pairs.items() if not m.is_evidence]
+            ran = set(members) | {m.feeder for m in members if m.feeder is not None}
+            against = [s.value for s in r.against if s in ran]
+            merged = merge_scores(graded, opinion, against, rule="evidence_first", pass_mark=ACCEPT).score
+            assert merged is not None
+            out.append((r, merged))
             continue
         if protocol == "paper":
             got = [_paper_map(x, r.scale) for x in got]
@@ -218,19 +239,20 @@ def best_threshold(scored: Sequence[tuple[float, bool]]) -> float:
     return max(cuts, key=lambda t: (sum((s >= t) == ok for s, ok in scored), -t))
 
 
-def pass_mark(records: Sequence[Record], members: Sequence[Strategy], *, protocol: str = "default") -> float | None:
+def pass_mark(records: Sequence[Record], members: Sequence[Strategy], *, protocol: str = "default",
+              merge: MergeRule = "mean") -> float | None:
     """The team's pass mark chosen on ``records`` with pass/fail labels (None otherwise)."""
     if protocol != "default" or not binary_labels(records):
         return None
-    return best_threshold([(s, r.human == 1.0) for r, s in team_scores(records, members)])
+    return best_threshold([(s, r.human == 1.0) for r, s in team_scores(records, members, merge=merge)])
 
 
 def score_team(records: Sequence[Record], members: Sequence[Strategy], *, protocol: str = "default",
                round_mean: bool = False, ci: bool = False, resamples: int = 1000, seed: int = 0,
-               threshold: float | None = ACCEPT) -> TeamScore:
+               threshold: float | None = ACCEPT, merge: MergeRule = "mean") -> TeamScore:
     """A team's agreement with the labels on ``records``; against pass/fail labels also the wrong
     candidates it accepts and its accuracy, a score of ``threshold`` or more passing (None: not asked)."""
-    pairs = team_scores(records, members, protocol=protocol, round_mean=round_mean)
+    pairs = team_scores(records, members, protocol=protocol, round_mean=round_mean, merge=merge)
     pred, gold = [s for _, s in pairs], [r.human for r, _ in pairs]
     c = correlate(pred, gold) if len(pred) >= 2 else Correlation(n=len(pred), tau=math.nan, rho=math.nan, r=math.nan)
     n = max(1, len(records))
@@ -247,7 +269,7 @@ def score_team(records: Sequence[Record], members: Sequence[Strategy], *, protoc
                     "wrong_accepted": sum(a for a, g in zip(accepted, gold, strict=True) if g == 0.0),
                     "accuracy": sum(a == (g == 1.0) for a, g in zip(accepted, gold, strict=True)) / len(gold)}
     return TeamScore(members=list(members), n=c.n, tau=c.tau, rho=c.rho, mean=c.mean, pearson=c.r, llm_calls=calls,
-                     tokens=tokens, ci=interval, **verdicts)
+                     tokens=tokens, ci=interval, merge=merge, **verdicts)
 
 
 def _paid(r: Record, members: Sequence[Strategy]) -> list[Strategy]:
@@ -302,13 +324,14 @@ def selection_stability(labelled: Sequence[Record], teams: Sequence[TeamScore], 
     if resamples <= 0 or len(labelled) < 3 or not top:
         return []
     rng = random.Random(seed)
-    wins: dict[tuple[Strategy, ...], int] = {}
+    wins: dict[tuple[tuple[Strategy, ...], MergeRule], int] = {}
     for _ in range(resamples):
         sample = [labelled[rng.randrange(len(labelled))] for _ in labelled]
-        best = min((score_team(sample, t.members, threshold=None, **kw) for t in top), key=_rank_key)
-        wins[tuple(best.members)] = wins.get(tuple(best.members), 0) + 1
+        best = min((score_team(sample, t.members, threshold=None, merge=t.merge, **kw) for t in top), key=_rank_key)
+        key = (tuple(best.members), best.merge)
+        wins[key] = wins.get(key, 0) + 1
     ranked = sorted(wins.items(), key=lambda kv: -kv[1])
-    return [Share(members=list(m), share=k / resamples) for m, k in ranked]
+    return [Share(members=list(m), share=k / resamples, merge=rule) for (m, rule), k in ranked]
 
 
 def calibrate(records: Sequence[Record], *, n_labelled: int = 20, seed: int = 0,
@@ -329,20 +352,22 @@ def calibrate(records: Sequence[Record], *, n_labelled: int = 20, seed: int = 0,
                          "protocol every candidate team must contain S1", field="strategies")
     kw: dict[str, Any] = {"protocol": protocol}
     # on the labelled set the pass mark is chosen, not tested: no pass/fail figures there
-    teams = [score_team(chosen_set, t, round_mean=round_selection, threshold=None, **kw)
-             for t in candidate_teams(members, protocol=protocol)]
+    # each team under the papers' mean and, when it holds an evidence juror, evidence first: the rule is chosen too
+    teams = [score_team(chosen_set, t, round_mean=round_selection, threshold=None, merge=rule, **kw)
+             for t in candidate_teams(members, protocol=protocol)
+             for rule in RULES if rule == "mean" or (protocol == "default" and any(m.is_evidence for m in t))]
     if not teams:
         raise InputError("no juror scored on the labelled set: nothing to choose from" if protocol == "default"
                          else "fewer than two members scored on the labelled set: nothing to choose from")
     teams.sort(key=_rank_key)
     chosen = teams[0]
     singles = [score_team(chosen_set, [m], round_mean=round_selection, threshold=None, **kw) for m in members]
-    def mark(ms: Sequence[Strategy]) -> float:  # the pass mark chosen on the labelled set (pass/fail labels)
-        t = pass_mark(chosen_set, ms, protocol=protocol)
+    def mark(ms: Sequence[Strategy], rule: MergeRule = "mean") -> float:  # chosen on the labelled set (pass/fail)
+        t = pass_mark(chosen_set, ms, protocol=protocol, merge=rule)
         return ACCEPT if t is None else t
 
     evaluation = score_team(rest, chosen.members, round_mean=True, ci=True, resamples=resamples, seed=seed,
-                            threshold=mark(chosen.members), **kw) if rest else None
+                            threshold=mark(chosen.members, chosen.merge), merge=chosen.merge, **kw) if rest else None
     first = records[0]
     return Calibration(
         protocol=protocol, task=first.task, seed=seed, n_labelled=len(chosen_set),
@@ -351,7 +376,7 @@ def calibrate(records: Sequence[Record], *, n_labelled: int = 20, seed: int = 0,
         evaluation_members=[score_team(rest, [m], round_mean=True, ci=True, resamples=resamples, seed=seed,
                                        threshold=mark([m]), **kw) for m in members] if rest else [],
         all_members=score_team(rest, members, round_mean=True, threshold=mark(members), **kw) if rest else None,
-        threshold=pass_mark(chosen_set, chosen.members, protocol=protocol),
+        threshold=pass_mark(chosen_set, chosen.members, protocol=protocol, merge=chosen.merge),
         stability=selection_stability(chosen_set, teams, resamples=min(resamples, STABILITY_RESAMPLES), seed=seed,
                                       round_mean=round_selection, **kw),
         stability_resamples=min(resamples, STABILITY_RESAMPLES),
