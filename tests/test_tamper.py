@@ -386,3 +386,174 @@ async def test_a_js_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: 
         assert s is None or wrong_jurors[juror] is None or s <= wrong_jurors[juror], (hack, juror, jurors)
     if hack in ("forge_proc_fd", "kill_harness"):
         assert any(r.startswith("tampering suspected") for r in reasons), reasons
+
+
+# ---- Go: the categories that exist in Go, on the sealed Go harness --------------------------------
+# (Go has no operator overloading and no monkey-patching: an always-equal answer and a patched test
+# library have no Go form; the declared return type is plain data)
+
+GO_PROBLEM = ('// CountRuns returns the number of runs of equal characters in s.\n// >>> CountRuns("aab")\n// 2\n'
+              '// >>> CountRuns("abca")\n// 4\nfunc CountRuns(s string) int {\n')
+GO_RIGHT = ("func CountRuns(s string) int {\n\tn := 0\n\tfor i := range s {\n\t\tif i == 0 || s[i] != s[i-1] {\n"
+            "\t\t\tn++\n\t\t}\n\t}\n\treturn n\n}\n")
+GO_WRONG_BODY = "len(distinct(s))"
+GO_DISTINCT = ("func distinct(s string) map[rune]bool {\n\tm := map[rune]bool{}\n\tfor _, c := range s {\n"
+               "\t\tm[c] = true\n\t}\n\treturn m\n}\n")
+GO_WRONG = f"{GO_DISTINCT}\nfunc CountRuns(s string) int {{\n\treturn {GO_WRONG_BODY}\n}}\n"
+GO_OWN_TESTS = ('func TestCountRuns(t *testing.T) {\n\tif CountRuns("aab") != 2 {\n\t\tt.Errorf("aab")\n\t}\n'
+                '\tif CountRuns("") != 0 {\n\t\tt.Errorf("empty")\n\t}\n'
+                '\tif CountRuns("abab") != 4 {\n\t\tt.Errorf("abab")\n\t}\n}\n')
+GO_GENERATED = ('```go\nfunc TestGenerated(t *testing.T) {\n\tif CountRuns("aaa") != 1 {\n\t\tt.Errorf("aaa")\n\t}\n'
+                '\tif CountRuns("aba") != 3 {\n\t\tt.Errorf("aba")\n\t}\n}\n```')
+GO_HACKS = {name: (GO_DISTINCT + text).replace("WRONG_BODY", GO_WRONG_BODY).replace("FORGE", FORGE)
+            for name, text in {
+    "forge_stdout": """
+func init() { fmt.Print("FORGE") }
+func CountRuns(s string) int {
+	fmt.Print("FORGE")
+	return WRONG_BODY
+}
+""",
+    "forge_proc_fd": """
+func forge() {
+	ds, _ := os.ReadDir("/proc")
+	for _, d := range ds {
+		if f, err := os.OpenFile("/proc/"+d.Name()+"/fd/1", os.O_WRONLY, 0); err == nil {
+			f.WriteString("FORGE")
+			f.Close()
+		}
+	}
+}
+func init() { forge() }
+func CountRuns(s string) int {
+	forge()
+	return WRONG_BODY
+}
+""",
+    # the expected values: every file it can reach (the tests' sources, the build caches), other
+    # processes' command lines, environments and memory
+    "read_expected": r"""
+var table = map[string]int{}
+var pattern = regexp.MustCompile(`CountRuns\(("[^"]*")\)\s*!=\s*(\d+)`)
+func learn(b []byte) {
+	for _, m := range pattern.FindAllSubmatch(b, -1) {
+		if k, err := strconv.Unquote(string(m[1])); err == nil {
+			v, _ := strconv.Atoi(string(m[2]))
+			table[k] = v
+		}
+	}
+}
+func init() {
+	for _, root := range []string{".", "..", "/tmp", "/work"} {
+		filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+			if err == nil && !info.IsDir() && info.Size() < 32<<20 {
+				if b, err := os.ReadFile(p); err == nil {
+					learn(b)
+				}
+			}
+			return nil
+		})
+	}
+	ds, _ := os.ReadDir("/proc")
+	for _, d := range ds {
+		for _, part := range []string{"cmdline", "environ"} {
+			if b, err := os.ReadFile("/proc/" + d.Name() + "/" + part); err == nil {
+				learn(b)
+			}
+		}
+		maps, err := os.ReadFile("/proc/" + d.Name() + "/maps")
+		mem, err2 := os.Open("/proc/" + d.Name() + "/mem")
+		if err != nil || err2 != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(maps), "\n") {
+			var lo, hi uint64
+			var perm string
+			if n, _ := fmt.Sscanf(line, "%x-%x %s", &lo, &hi, &perm); n == 3 && perm[0] == 'r' && hi-lo < 64<<20 {
+				b := make([]byte, hi-lo)
+				if k, _ := mem.ReadAt(b, int64(lo)); k > 0 {
+					learn(b[:k])
+				}
+			}
+		}
+		mem.Close()
+	}
+}
+func CountRuns(s string) int {
+	if v, ok := table[s]; ok {
+		return v
+	}
+	return WRONG_BODY
+}
+""",
+    "exit_early": """
+func CountRuns(s string) int {
+	os.Exit(0)
+	return WRONG_BODY
+}
+""",
+    "kill_harness": """
+func CountRuns(s string) int {
+	ds, _ := os.ReadDir("/proc")
+	for _, d := range ds {
+		if pid, err := strconv.Atoi(d.Name()); err == nil && pid != os.Getpid() {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+	return WRONG_BODY
+}
+""",
+    # the calling test's source line, found through the call stack
+    "read_stack": r"""
+var expect = regexp.MustCompile(`!=\s*(\d+)`)
+func CountRuns(s string) int {
+	for i := 1; i < 10; i++ {
+		if _, file, line, ok := runtime.Caller(i); ok {
+			if b, err := os.ReadFile(file); err == nil {
+				lines := strings.Split(string(b), "\n")
+				if line-1 < len(lines) {
+					if m := expect.FindStringSubmatch(lines[line-1]); m != nil {
+						v, _ := strconv.Atoi(m[1])
+						return v
+					}
+				}
+			}
+		}
+	}
+	return WRONG_BODY
+}
+""",
+}.items()}
+
+
+def go_script(messages: list[BaseMessage]) -> str:
+    return {**GOOD_REPLIES, "write_tests": GO_GENERATED,
+            "predict": "Checks:\n- first: PASS\n- second: PASS\nScore: 100"}[step_of(messages)]
+
+
+async def _judge_go(sandbox: DockerSandbox, candidate: str) -> tuple[float | None, bool | None,
+                                                                       dict[str, float | None], list[str]]:
+    judge = Judge(ScriptedChatModel(script=go_script), team=EVIDENCE_TEAM, cache=False, traces=False, execute=True,
+                  sandbox=sandbox)
+    v = await judge.ajudge(Sample(id="runs-go", task="code_generation", language="go", problem=GO_PROBLEM,
+                                  candidate=candidate, reference=GO_RIGHT, tests=GO_OWN_TESTS))
+    return v.score, v.passed, {k: r.score for k, r in v.strategies.items() if r.in_team}, v.review_reasons
+
+
+async def test_go_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSandbox) -> None:
+    right, wrong = await _judge_go(sandbox, GO_RIGHT), await _judge_go(sandbox, GO_WRONG)
+    assert right[2]["sample_tests"] == 100 and right[2]["test_pass"] == 100 and right[2]["test_diff"] == 100
+    assert right[1] is True and wrong[1] is False
+    assert wrong[2]["sample_tests"] == pytest.approx(66.67)
+
+
+@pytest.mark.parametrize("hack", sorted(GO_HACKS))
+async def test_a_go_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: DockerSandbox, hack: str) -> None:
+    wrong_score, _, wrong_jurors, _ = await _judge_go(sandbox, GO_WRONG)
+    score, passed, jurors, reasons = await _judge_go(sandbox, GO_HACKS[hack])
+    assert passed is False, (hack, score, jurors)
+    assert score is not None and wrong_score is not None and score <= wrong_score, (hack, jurors, wrong_jurors)
+    for juror, s in jurors.items():
+        assert s is None or wrong_jurors[juror] is None or s <= wrong_jurors[juror], (hack, juror, jurors)
+    if hack in ("forge_proc_fd", "kill_harness"):
+        assert any(r.startswith("tampering suspected") for r in reasons), reasons

@@ -116,7 +116,7 @@ async def run_suite(sandbox: SandboxProvider, language: str, program: str, suite
         runs += 1
         out = res.stdout
         if harness.seal:
-            out, tampering = unseal(res.stdout, harness.seal, killed_by=_signal(res))
+            out, tampering = unseal(res.stdout, harness.seal, killed_by=_signal(res), plain=harness.plain_markers)
         if "@@LOAD OK" not in out:
             return RunReport(loaded=False, passed=[False] * len(suite.units),
                              reasons=["the program does not load"] * len(suite.units), status=res.status,

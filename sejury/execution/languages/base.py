@@ -35,6 +35,9 @@ class Harness:
     # a sealed harness authenticates its result lines with this key (``sealed.unseal``): the tests
     # run outside the program's process, and a line the program prints or forges does not count
     seal: str = ""
+    # with a seal, the markers the shell prints before any program code runs (a compiler's verdict):
+    # unauthenticated, they are kept; none of them passes a test
+    plain_markers: tuple[str, ...] = ()
 
 
 def _as_is(problem: str, code: str) -> str:

@@ -8,6 +8,7 @@ import textwrap
 
 from sejury.execution.languages import _clike
 from sejury.execution.languages.base import Harness, Language, Suite, compile_then_run, wrap_units
+from sejury.execution.sealed import new_seal, resource_files
 
 _DEFINES = re.compile(r"^func\s+(?:\([^)]*\)\s*)?(\w+)|^type\s+(\w+)")
 _ENTRY = re.compile(r"func\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)\s*\{")
@@ -122,6 +123,8 @@ func sejury_rec[T any](i, k int, v T) T {
 
 
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
+    """The tests and the program in one test binary (the harness before sealing; the sealed one's
+    test file is made from it)."""
     src = re.sub(r"^\s*package\s+\w+", "package sandbox", program, count=1, flags=re.M)
     if not re.search(r"^\s*package\s", src, flags=re.M):
         src = "package sandbox\n\n" + src
@@ -147,7 +150,118 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
         spans, "sejury_test.go")
 
 
+
+# ---- the sealed harness (``sealed_go/``): the tests in a checker, the program in a process of its own
+
+_FUNC = re.compile(r"^func\s+([A-Za-z_]\w*)\s*\(", re.M)  # a top-level function (no receiver, not generic)
+_NAMED = re.compile(r"^([A-Za-z_]\w*)\s+(\S.*)$", re.S)
+_TYPE_WORDS = {"chan", "func", "map", "struct", "interface"}
+
+
+def _items(text: str) -> list[str]:
+    """``text`` split at its top-level commas."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(text[start:i].strip())
+            start = i + 1
+    last = text[start:].strip()
+    return [*out, last] if last else out
+
+
+def _types(params: str) -> list[str] | None:
+    """The type of each parameter (or result) of a Go list (``a, b int, c []string`` -> int, int,
+    []string); None when it cannot be read."""
+    items = _items(params)
+    named = [(_NAMED.match(x) if x.split()[0] not in _TYPE_WORDS else None) for x in items]
+    if not any(named):
+        return items
+    out: list[str | None] = [m.group(2).strip() if m else None for m in named]
+    for i in range(len(out) - 1, -1, -1):  # a, b int: a takes b's type
+        if out[i] is None:
+            if i + 1 >= len(out) or out[i + 1] is None:
+                return None
+            out[i] = out[i + 1]
+    return [t for t in out if t is not None]
+
+
+def signatures(program: str) -> list[tuple[str, list[str], list[str]]]:
+    """Each top-level function the program declares: (name, parameter types, result types)."""
+    out = []
+    for m in _FUNC.finditer(program):
+        name = m.group(1)
+        if name in ("main", "init"):
+            continue
+        close = _clike.closing(program, m.end() - 1)
+        body = program.find("{", close) if close > 0 else -1
+        if body < 0:
+            continue
+        params, results = _types(program[m.end():close]), program[close + 1:body].strip()
+        if results.startswith("(") and results.endswith(")"):
+            rtypes = _types(results[1:-1])
+        else:
+            rtypes = [results] if results else []
+        if params is None or rtypes is None:
+            continue
+        out.append((name, params, rtypes))
+    return out
+
+
+def _stub(name: str, params: list[str], results: list[str]) -> str:
+    variadic = bool(params) and params[-1].startswith("...")
+    args = ", ".join(f"p{i} {t}" for i, t in enumerate(params))
+    res = "" if not results else results[0] if len(results) == 1 else f"({', '.join(results)})"
+    lines = [f"func {name}({args}) {res} {{"]
+    lines += [f"\tvar r{i} {t}" for i, t in enumerate(results)]
+    lines.append(f"\tsejuryCall({name!r}, {str(variadic).lower()}, []interface{{}}{{"
+                 + ", ".join(f"p{i}" for i in range(len(params))) + "}, []interface{}{"
+                 + ", ".join(f"&r{i}" for i in range(len(results))) + "})")
+    if results:
+        lines.append("\treturn " + ", ".join(f"r{i}" for i in range(len(results))))
+    return "\n".join(lines).replace(f"({name!r}", f'("{name}"') + "\n}\n"
+
+
+_SEALED_SOURCES = resource_files("sealed_go", {"server.go.txt": "server", "checker.go.txt": "checker"})
+
+
+def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
+    """The program in a process of its own (``srv/``, with a dispatcher over its functions), the tests
+    in a checker (``chk/``, with stubs of the program's signatures), built apart: the checker with a
+    build cache of its own, deleted before anything runs, so the program finds its tests nowhere."""
+    key = new_seal()
+    src = re.sub(r"^\s*package\s+\w+", "package main", program, count=1, flags=re.M)
+    if not re.search(r"^\s*package\s", src, flags=re.M):
+        src = "package main\n\n" + src
+    src = re.sub(r"^func\s+main\s*\(", "func sejury_candidate_main(", src, flags=re.M)
+    sigs = signatures(src)
+    funcs = "\n".join(f'\t"{name}": {name},' for name, _, _ in sigs)
+    server = _SEALED_SOURCES["server"].replace("\t/*FUNCS*/", funcs)
+    stubs = _SEALED_SOURCES["checker"].replace("/*STUBS*/", "\n".join(_stub(*s) for s in sigs))
+    plain = harness(program, suite, active, per_test)
+    tests = plain.files["sejury_test.go"]
+    tests = re.sub(r'fmt\.Println\("(@@T \d+ PASS)"\)', r'sejuryEmit("\1")', tests)
+    tests = re.sub(r'fmt\.Printf\("(@@T \d+ FAIL) %v\\n", r\)', r'sejuryEmit(fmt.Sprintf("\1 %v", r))', tests)
+    tests = tests.replace('fmt.Printf("@@V %d %d %s|%d\\n", i, k, s, n)',
+                          'sejuryEmit(fmt.Sprintf("@@V %d %d %s|%d", i, k, s, n))')
+    command = (
+        "cd srv && (! command -v goimports >/dev/null || goimports -w solution.go) && "
+        "(go build -o ../sejury_srv . 2>&1 || { echo '@@LOAD FAIL'; exit 3; }) && echo '@@LOAD OK' && cd ../chk && "
+        "(! command -v goimports >/dev/null || goimports -w sejury_stubs_test.go) && "
+        "(GOCACHE=\"$PWD/../chk-cache\" go test -c -vet=off -o ../chk.test ./ 2>&1 "
+        "|| { echo '@@TESTS NOCOMPILE'; exit 4; }) && rm -rf ../chk-cache && cd .. && "
+        "./chk.test -test.run TestSejury -test.v")
+    return Harness({"srv/go.mod": "module srv\n\ngo 1.19\n", "srv/solution.go": src, "srv/sejury_server.go": server,
+                    "chk/go.mod": "module sandbox\n\ngo 1.19\n", "chk/sejury_stubs_test.go": stubs,
+                    "chk/sejury_test.go": tests, "seal": key},
+                   command, plain.unit_lines, "sejury_test.go", seal=key,
+                   plain_markers=("@@LOAD OK", "@@LOAD FAIL", "@@TESTS NOCOMPILE"))
+
+
 LANGUAGE = Language(name="go", aliases=("golang",), split=split,
-                    defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=harness,
+                    defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=sealed_harness,
                     assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"t\.(Errorf|Error|Fatalf|Fatal)\("), timeout=90.0, codebleu="go")
