@@ -54,7 +54,7 @@ def table(rows: list[dict[str, Any]], mark: float) -> str:
     out = ["| rule | n | unscored | avg(tau, rho) [95 % CI] | AUC | accuracy | wrong accepted | correct rejected | "
            "needs review |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, team, rule in RULES:
-        pred, gold, review = [], [], 0
+        pred, gold, review, review_wrong, quiet_wrong = [], [], 0, 0, 0
         for r in rows:
             v = rescore(r["verdict"], team, rule, mark)
             if v.score is None:
@@ -62,6 +62,9 @@ def table(rows: list[dict[str, Any]], mark: float) -> str:
             pred.append(v.score)
             gold.append(1.0 if r["passed"] else 0.0)
             review += v.needs_review
+            wrong_verdict = (v.score >= mark) != r["passed"]
+            review_wrong += v.needs_review and wrong_verdict
+            quiet_wrong += (not v.needs_review) and wrong_verdict
         n = len(rows)
         c = correlate(pred, gold)
         ci = bootstrap_ci(pred, gold, lambda x: x.mean, seed=0) if len(pred) > 2 else None
@@ -73,7 +76,24 @@ def table(rows: list[dict[str, Any]], mark: float) -> str:
         interval = f"[{ci.low:.2f}, {ci.high:.2f}]" if ci and math.isfinite(ci.low) else "-"
         out.append(f"| {name} | {n} | {n - len(pred)} | {c.mean:.2f} {interval} | {auc(pred, gold):.3f} | {acc:.2f} | "
                    f"{wa}/{len(wrong)} ({100 * wa / max(1, len(wrong)):.0f} %) | "
-                   f"{cr}/{len(right)} ({100 * cr / max(1, len(right)):.0f} %) | {review} |")
+                   f"{cr}/{len(right)} ({100 * cr / max(1, len(right)):.0f} %) | {review} ({review_wrong} of them "
+                   f"wrong; {quiet_wrong} wrong among the {len(pred) - review} others) |")
+    return "\n".join(out)
+
+
+def strictness(rows: list[dict[str, Any]]) -> str:
+    """How hard each evidence juror is on right code and on wrong code: of the candidates the
+    benchmark passes (fails), how many it scores below 100 (a generated check fails)."""
+    out = ["| evidence juror | right: scored | right: below 100 | wrong: scored | wrong: below 100 |",
+           "| --- | --- | --- | --- | --- |"]
+    for name in EVIDENCE:
+        cells = []
+        for right in (True, False):
+            got = [r["verdict"].strategies[name].score for r in rows if r["passed"] is right
+                   and name in r["verdict"].strategies and r["verdict"].strategies[name].score is not None]
+            below = sum(s < 100 for s in got if s is not None)
+            cells += [str(len(got)), f"{below} ({100 * below / max(1, len(got)):.0f} %)"]
+        out.append(f"| {Strategy(name).paper_name} | " + " | ".join(cells) + " |")
     return "\n".join(out)
 
 
@@ -89,6 +109,8 @@ def main() -> None:
             rows.append({"verdict": v, "passed": bool(v.metadata.get("test_passed"))})
         print(f"\n### {path} ({len(rows)} verdicts, pass mark {args.pass_mark:g})\n")
         print(table(rows, args.pass_mark))
+        print("\nHow hard each evidence juror is (a right candidate below 100 fails a generated check):\n")
+        print(strictness(rows))
 
 
 if __name__ == "__main__":

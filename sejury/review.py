@@ -108,13 +108,19 @@ def review_reasons(verdict: Verdict, policy: ReviewPolicy | None = None) -> list
     need = min(p.min_scored, len(verdict.team))  # a one-member team needs its one score
     if len(scored) < need:
         out.append(f"only {len(scored)} of {len(verdict.team)} jurors scored (need {need})")
-    if verdict.spread is not None and verdict.spread.max - verdict.spread.min > p.max_spread:
-        out.append(f"the jurors disagree: scores from {verdict.spread.min:g} to {verdict.spread.max:g}")
+    graded = [r for r in scored if r.strategy.is_evidence]
+    opinion = [r for r in scored if not r.strategy.is_evidence]
+    # evidence first, on evidence: the executed checks decide, so it is their disagreement that counts
+    # (the opinion's own spread is noise there; the evidence against the opinion is a reason of its own)
+    judges = graded if verdict.merge == "evidence_first" and verdict.grounds in ("evidence", "definitive") \
+        and graded else scored
+    spread = [r.score for r in judges if r.score is not None]
+    if spread and max(spread) - min(spread) > p.max_spread:
+        which = "the executed checks" if judges is graded else "the jurors"
+        out.append(f"{which} disagree: scores from {min(spread):g} to {max(spread):g}")
     if verdict.grounds == "opinion":
         out.append("no executed evidence: the score rests on the model's opinion (and similarity metrics) alone"
                    + ("" if any(r.strategy.is_evidence for r in members) else "; judge with --execute"))
-    graded = [r for r in scored if r.strategy.is_evidence]
-    opinion = [r for r in scored if not r.strategy.is_evidence]
     if graded and opinion:
         e = team_mean([r.score for r in graded if r.score is not None], [r.weight for r in graded])
         o = statistics.fmean(r.score for r in opinion if r.score is not None)
