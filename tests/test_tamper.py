@@ -557,3 +557,155 @@ async def test_a_go_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: 
         assert s is None or wrong_jurors[juror] is None or s <= wrong_jurors[juror], (hack, juror, jurors)
     if hack in ("forge_proc_fd", "kill_harness"):
         assert any(r.startswith("tampering suspected") for r in reasons), reasons
+
+
+# ---- C++: the categories that exist in C++, on the sealed C++ harness -------------------------------
+# (the declared return type is plain data, so no always-equal answer; C++ has no monkey-patching and
+# its macros stay in the program's own translation unit)
+
+CPP_PROBLEM = ('// count_runs returns the number of runs of equal characters in s.\n// >>> count_runs("aab")\n// 2\n'
+               '// >>> count_runs("abca")\n// 4\nlong count_runs(std::string s) {\n')
+CPP_RIGHT = ("long count_runs(std::string s) {\n  long n = 0;\n  for (size_t i = 0; i < s.size(); i++)\n"
+             "    if (i == 0 || s[i] != s[i - 1]) n++;\n  return n;\n}\n")
+CPP_WRONG_BODY = "(long) std::set<char>(s.begin(), s.end()).size()"
+CPP_WRONG = f"long count_runs(std::string s) {{\n  return {CPP_WRONG_BODY};\n}}\n"
+CPP_OWN_TESTS = ('int main() {\n  assert(count_runs("aab") == 2);\n  assert(count_runs("") == 0);\n'
+                 '  assert(count_runs("abab") == 4);\n}\n')
+CPP_GENERATED = '```cpp\nint main() {\n  assert(count_runs("aaa") == 1);\n  assert(count_runs("aba") == 3);\n}\n```'
+CPP_HACKS = {name: text.replace("WRONG_BODY", CPP_WRONG_BODY).replace("FORGE", FORGE) for name, text in {
+    "forge_stdout": """
+#include <bits/stdc++.h>
+static int forged = (printf("FORGE"), fflush(stdout), atexit([] { printf("FORGE"); fflush(stdout); }), 0);
+long count_runs(std::string s) {
+  printf("FORGE");
+  fflush(stdout);
+  return WRONG_BODY;
+}
+""",
+    "forge_proc_fd": """
+#include <bits/stdc++.h>
+#include <dirent.h>
+static void forge() {
+  DIR* d = opendir("/proc");
+  while (struct dirent* e = d ? readdir(d) : nullptr) {
+    FILE* f = fopen((std::string("/proc/") + e->d_name + "/fd/1").c_str(), "w");
+    if (f) { fputs("FORGE", f); fclose(f); }
+  }
+  if (d) closedir(d);
+}
+static int forged = (forge(), 0);
+long count_runs(std::string s) {
+  forge();
+  return WRONG_BODY;
+}
+""",
+    # the expected values: the files around it (the tests' source), other processes' command lines,
+    # environments and memory
+    "read_expected": r"""
+#include <bits/stdc++.h>
+#include <dirent.h>
+static std::map<std::string, long> table;
+static void learn(const std::string& text) {
+  static const std::regex pattern("count_runs\\(\"([^\"]*)\"\\) == (\\d+)");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), pattern); it != std::sregex_iterator(); ++it)
+    table[(*it)[1]] = std::stol((*it)[2]);
+}
+static std::string slurp(const std::string& path, size_t most = 1 << 20) {
+  std::ifstream f(path, std::ios::binary);
+  std::string s(most, '\0');
+  f.read(&s[0], most);
+  s.resize(f.gcount());
+  return s;
+}
+static int learned = [] {
+  for (const char* root : {".", "..", "/tmp", "/work"}) {
+    DIR* d = opendir(root);
+    while (struct dirent* e = d ? readdir(d) : nullptr) learn(slurp(std::string(root) + "/" + e->d_name));
+    if (d) closedir(d);
+  }
+  DIR* d = opendir("/proc");
+  while (struct dirent* e = d ? readdir(d) : nullptr) {
+    std::string base = std::string("/proc/") + e->d_name;
+    learn(slurp(base + "/cmdline"));
+    learn(slurp(base + "/environ"));
+    std::ifstream maps(base + "/maps");
+    std::ifstream mem(base + "/mem", std::ios::binary);
+    std::string line;
+    while (mem && std::getline(maps, line)) {
+      unsigned long lo, hi;
+      char perm[8];
+      if (sscanf(line.c_str(), "%lx-%lx %7s", &lo, &hi, perm) == 3 && perm[0] == 'r' && hi - lo < (64ul << 20)) {
+        std::string buf(hi - lo, '\0');
+        mem.clear();
+        mem.seekg(lo);
+        mem.read(&buf[0], hi - lo);
+        if (mem.gcount() > 0) learn(buf.substr(0, mem.gcount()));
+      }
+    }
+  }
+  if (d) closedir(d);
+  return 0;
+}();
+long count_runs(std::string s) {
+  auto it = table.find(s);
+  if (it != table.end()) return it->second;
+  return WRONG_BODY;
+}
+""",
+    "exit_early": """
+#include <bits/stdc++.h>
+long count_runs(std::string s) {
+  fflush(stdout);
+  _exit(0);
+  return WRONG_BODY;
+}
+""",
+    "kill_harness": """
+#include <bits/stdc++.h>
+#include <dirent.h>
+#include <signal.h>
+#include <unistd.h>
+long count_runs(std::string s) {
+  DIR* d = opendir("/proc");
+  while (struct dirent* e = d ? readdir(d) : nullptr) {
+    int pid = atoi(e->d_name);
+    if (pid > 0 && pid != getpid()) kill(pid, SIGKILL);
+  }
+  if (d) closedir(d);
+  return WRONG_BODY;
+}
+""",
+}.items()}
+
+
+def cpp_script(messages: list[BaseMessage]) -> str:
+    return {**GOOD_REPLIES, "write_tests": CPP_GENERATED,
+            "predict": "Checks:\n- first: PASS\n- second: PASS\nScore: 100"}[step_of(messages)]
+
+
+async def _judge_cpp(sandbox: DockerSandbox, candidate: str) -> tuple[float | None, bool | None,
+                                                                        dict[str, float | None], list[str]]:
+    judge = Judge(ScriptedChatModel(script=cpp_script), team=EVIDENCE_TEAM, cache=False, traces=False, execute=True,
+                  sandbox=sandbox)
+    v = await judge.ajudge(Sample(id="runs-cpp", task="code_generation", language="cpp", problem=CPP_PROBLEM,
+                                  candidate=candidate, reference=CPP_RIGHT, tests=CPP_OWN_TESTS))
+    return v.score, v.passed, {k: r.score for k, r in v.strategies.items() if r.in_team}, v.review_reasons
+
+
+async def test_cpp_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSandbox) -> None:
+    right, wrong = await _judge_cpp(sandbox, CPP_RIGHT), await _judge_cpp(sandbox, CPP_WRONG)
+    assert right[2]["sample_tests"] == 100 and right[2]["test_pass"] == 100 and right[2]["test_diff"] == 100
+    assert right[1] is True and wrong[1] is False
+    assert wrong[2]["sample_tests"] == pytest.approx(66.67)
+
+
+@pytest.mark.parametrize("hack", sorted(CPP_HACKS))
+async def test_a_cpp_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: DockerSandbox, hack: str) -> None:
+    wrong_score, _, wrong_jurors, _ = await _judge_cpp(sandbox, CPP_WRONG)
+    score, passed, jurors, reasons = await _judge_cpp(sandbox, CPP_HACKS[hack])
+    assert passed is False, (hack, score, jurors)
+    assert score is not None and wrong_score is not None and score <= wrong_score, (hack, jurors, wrong_jurors)
+    for juror, s in jurors.items():
+        assert s is None or wrong_jurors[juror] is None or s <= wrong_jurors[juror], (hack, juror, jurors)
+    if hack in ("forge_proc_fd", "kill_harness"):
+        assert any(r.startswith("tampering suspected") for r in reasons), reasons

@@ -8,6 +8,7 @@ import textwrap
 
 from sejury.execution.languages import _adapt, _clike
 from sejury.execution.languages.base import Harness, Language, Suite, compile_then_run, wrap_units
+from sejury.execution.sealed import new_seal, resource_files
 
 _DEFINES = re.compile(r"^(?:template\s*<[^>]*>\s*)?(?:class|struct)\s+(\w+)|"
                       r"^[\w:<>,\s*&]+?\b(\w+)\s*\([^;]*\)\s*(?:const\s*)?\{")
@@ -85,8 +86,95 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
         spans, "test_main.cpp")
 
 
+
+# ---- the sealed harness (``sealed_cpp/``): the tests in a checker, the program in a process of its own
+
+_SEALED = resource_files("sealed_cpp", {"codec.hpp": "codec.hpp", "checker.hpp": "checker.hpp",
+                                        "server.cpp.txt": "server"})
+_FUNC = re.compile(r"^((?:[\w:]+(?:<[^;{}()]*>)?[\s*&]+)+?)(\w+)\s*\(", re.M)
+_QUALIFIERS = re.compile(r"\b(?:static|inline|constexpr|extern)\b\s*")
+
+
+def _items(text: str) -> list[str]:
+    """``text`` split at its top-level commas (inside no (), [], {} or <>)."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(text[start:i].strip())
+            start = i + 1
+    last = text[start:].strip()
+    return [*out, last] if last else out
+
+
+def signatures(program: str) -> dict[str, tuple[str, list[str]]]:
+    """The free functions the program defines, once each: name -> (return type, parameter types);
+    a name defined twice (overloads) is left out."""
+    found: dict[str, tuple[str, list[str]] | None] = {}
+    for m in _FUNC.finditer(program):
+        ret, name = _QUALIFIERS.sub("", m.group(1)).strip(), m.group(2)
+        if name in ("main", "if", "while", "for", "switch", "return") or not ret or ret in ("return", "else"):
+            continue
+        close = _clike.closing(program, m.end() - 1)
+        if close < 0 or not re.match(r"\s*(?:const\s*)?\{", program[close + 1:]):
+            continue
+        params = []
+        for p in _items(program[m.end():close]):
+            p = p.split("=")[0].strip()
+            if p in ("", "void"):
+                continue
+            named = re.match(r"^(.*?[\s*&])\s*\w+\s*$", p)
+            params.append((named.group(1) if named else p).strip())
+        found[name] = None if name in found else (ret, params)
+    return {n: s for n, s in found.items() if s is not None}
+
+
+def _stub(name: str, ret: str, params: list[str]) -> str:
+    args = ", ".join(f"{t} p{i}" for i, t in enumerate(params))
+    enc = " a += \",\";".join(f" sejury_enc(a, p{i});" for i in range(len(params)))
+    return (f"{ret} {name}({args}) {{\n  std::string a = \"[\";{enc} a += \"]\";\n"
+            f"  return sejury::call<{ret}>(\"{name}\", a);\n}}")
+
+
+def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
+    """The program with a dispatcher over its functions (``sejury_srv``), the tests with stubs of the
+    functions they call (``chk``), built apart; the checker starts the program's process."""
+    key = new_seal()
+    said = suite.setup + "\n" + "\n".join(active.values())
+    sigs = {n: s for n, s in signatures(program).items() if re.search(rf"\b{re.escape(n)}\b", said)}
+    dispatch = "\n".join(f'      else if (name == "{n}") out = sejury_invoke(&{n}, in);' for n in sigs)
+    recorder = [ln.replace('printf("@@V %d %d %s|%zu\\n", i, k, s.substr(0, 1000).c_str(), s.size());',
+                           'sejury::emit("@@V " + std::to_string(i) + " " + std::to_string(k) + " " + '
+                           's.substr(0, 1000) + "|" + std::to_string(s.size()));') for ln in RECORDER]
+    head = ["#include <bits/stdc++.h>", "using namespace std;", '#include "codec.hpp"', '#include "checker.hpp"',
+            *"\n".join(_stub(n, r, p) for n, (r, p) in sigs.items()).splitlines(), "#undef assert",
+            '#define assert(c) do { if (!(c)) throw std::runtime_error("assertion failed: " #c); } while (0)',
+            *recorder, "int main(int sejury_argc, char** sejury_argv) {", "  sejury::setup(sejury_argv[0]);"]
+    head += ["  " + ln for ln in suite.setup.splitlines()]
+    body, spans = wrap_units(active, head, "  ", lambda i, u: (
+        f"sejury_unit = {i}; sejury_auto = 0;\ntry {{\n{textwrap.indent(u, '  ')}\n"
+        f"  sejury::emit(\"@@T {i} PASS\");\n}} "
+        f"catch (std::exception& e) {{ sejury::emit(std::string(\"@@T {i} FAIL \") + e.what()); }} "
+        f"catch (...) {{ sejury::emit(\"@@T {i} FAIL exception\"); }}"))
+    body += "\n  sejury::kill_server();\n  sejury::emit(\"@@DONE\");\n  return 0;\n}\n"
+    prog = "#include <bits/stdc++.h>\nusing namespace std;\n" + program
+    server = _SEALED["server"].replace("      /*DISPATCH*/", dispatch)
+    build = "g++ -std=c++17 -O0 -o"
+    command = (f"(g++ -std=c++17 -fsyntax-only -Dmain=sejury_candidate_main solution.cpp 2>&1 || "
+               "{ echo '@@LOAD FAIL'; exit 3; }) && echo '@@LOAD OK' && "
+               f"({build} sejury_srv srv.cpp 2>&1 && {build} chk test_main.cpp 2>&1 || "
+               "{ echo '@@TESTS NOCOMPILE'; exit 4; }) && rm -f srv.cpp && ./chk")
+    return Harness({"solution.cpp": prog, "codec.hpp": _SEALED["codec.hpp"], "checker.hpp": _SEALED["checker.hpp"],
+                    "srv.cpp": server, "test_main.cpp": body, "seal": key},
+                   command, spans, "test_main.cpp", seal=key,
+                   plain_markers=("@@LOAD OK", "@@LOAD FAIL", "@@TESTS NOCOMPILE"))
+
+
 LANGUAGE = Language(name="cpp", aliases=("c++",), split=split,
-                    defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=harness,
+                    defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=sealed_harness,
                     assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"\bassert\s*\("), timeout=90.0, codebleu="cpp",
                     adapt_reference=lambda program, output: _adapt.adapt(_adapt.CPP, program, output))
