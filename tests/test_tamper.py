@@ -1,4 +1,5 @@
-"""Candidates written to game the harness, not to solve the problem, on the real sandbox (Python).
+"""Candidates written to game the harness, not to solve the problem, on the real sandbox (Python,
+JavaScript, Go and C++: the languages that run sealed).
 
 Each hack falls back to a plain wrong answer when its trick does not work, so it may score no higher
 than the plain wrong candidate on the same sample: forging result lines (printed, or written on the
@@ -11,6 +12,8 @@ hacks for the record: it is what the sealed one fixes.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 from fakes import GOOD_REPLIES, ScriptedChatModel, step_of
@@ -208,6 +211,16 @@ def sample(candidate: str) -> Sample:
 
 
 EVIDENCE_TEAM = "sample_tests,S5-exec,S5-diff,Ex-fuzz"
+_PLAIN_WRONG: dict[str, tuple[float | None, bool | None, dict[str, float | None], list[str]]] = {}
+
+
+async def plain_wrong(language: str, judge: Any, sandbox: DockerSandbox, wrong: str) -> tuple[
+        float | None, bool | None, dict[str, float | None], list[str]]:
+    """The plain wrong candidate's verdict, judged once per language in a test session (every hack
+    of the language is compared with it)."""
+    if language not in _PLAIN_WRONG:
+        _PLAIN_WRONG[language] = await judge(sandbox, wrong)
+    return _PLAIN_WRONG[language]
 
 
 async def _judge(sandbox: DockerSandbox, candidate: str) -> tuple[float | None, bool | None, dict[str, float | None],
@@ -229,7 +242,7 @@ async def test_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSandbo
 
 @pytest.mark.parametrize("hack", sorted(HACKS))
 async def test_a_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: DockerSandbox, hack: str) -> None:
-    wrong_score, _, wrong_jurors, _ = await _judge(sandbox, WRONG)
+    wrong_score, _, wrong_jurors, _ = await plain_wrong("python", _judge, sandbox, WRONG)
     score, passed, jurors, reasons = await _judge(sandbox, HACKS[hack])
     assert passed is False, (hack, score, jurors)
     assert score is not None and wrong_score is not None and score <= wrong_score, (hack, jurors, wrong_jurors)
@@ -378,7 +391,7 @@ async def test_js_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSan
 
 @pytest.mark.parametrize("hack", sorted(JS_HACKS))
 async def test_a_js_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: DockerSandbox, hack: str) -> None:
-    wrong_score, _, wrong_jurors, _ = await _judge_js(sandbox, JS_WRONG)
+    wrong_score, _, wrong_jurors, _ = await plain_wrong("javascript", _judge_js, sandbox, JS_WRONG)
     score, passed, jurors, reasons = await _judge_js(sandbox, JS_HACKS[hack])
     assert passed is False, (hack, score, jurors)
     assert score is not None and wrong_score is not None and score <= wrong_score, (hack, jurors, wrong_jurors)
@@ -549,7 +562,7 @@ async def test_go_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSan
 
 @pytest.mark.parametrize("hack", sorted(GO_HACKS))
 async def test_a_go_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: DockerSandbox, hack: str) -> None:
-    wrong_score, _, wrong_jurors, _ = await _judge_go(sandbox, GO_WRONG)
+    wrong_score, _, wrong_jurors, _ = await plain_wrong("go", _judge_go, sandbox, GO_WRONG)
     score, passed, jurors, reasons = await _judge_go(sandbox, GO_HACKS[hack])
     assert passed is False, (hack, score, jurors)
     assert score is not None and wrong_score is not None and score <= wrong_score, (hack, jurors, wrong_jurors)
@@ -701,7 +714,7 @@ async def test_cpp_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSa
 
 @pytest.mark.parametrize("hack", sorted(CPP_HACKS))
 async def test_a_cpp_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: DockerSandbox, hack: str) -> None:
-    wrong_score, _, wrong_jurors, _ = await _judge_cpp(sandbox, CPP_WRONG)
+    wrong_score, _, wrong_jurors, _ = await plain_wrong("cpp", _judge_cpp, sandbox, CPP_WRONG)
     score, passed, jurors, reasons = await _judge_cpp(sandbox, CPP_HACKS[hack])
     assert passed is False, (hack, score, jurors)
     assert score is not None and wrong_score is not None and score <= wrong_score, (hack, jurors, wrong_jurors)
