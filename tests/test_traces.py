@@ -182,7 +182,8 @@ def test_tree_shows_header_jurors_calls_tests_and_merge(executed: tuple[Sample, 
                  "sandbox_run validate_on_reference", "sandbox_run run_candidate", "2/3 passed", "1/2 passed",
                  "PASS    assert add(1, 2) == 3", "FAIL    assert add(-1, 1) == 0",
                  "INVALID assert add(2, 2) == 5", "stdout: ", "@@LOAD OK",
-                 f"{v.prompt_tokens}+{v.completion_tokens} tokens", "merge: mean(", "averaged"):
+                 f"{v.prompt_tokens}+{v.completion_tokens} tokens", "merge: evidence first: executed checks mean(",
+                 "opinion mean(", "averaged"):
         assert fact in text, fact
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sejury.execution.evidence import SuiteRun, TestExecution
+from sejury.merge import merge, split_tiers
 from sejury.schema import Status, StrategyResult, Verdict
 from sejury.strategies import spec
 
@@ -188,11 +189,25 @@ def merge_rows(v: Verdict) -> list[MergeRow]:
 
 
 def merge_formula(v: Verdict) -> str:
-    """``mean(80, 75, 90) = 81.67``, or why there is no score."""
+    """``mean(80, 75, 90) = 81.67``, the evidence-first rule's two tiers and its outcome, or why
+    there is no score."""
     scores = [fmt_score(r.score) for r in merge_rows(v) if r.counted]
     if v.status != "scored" or not scores:
         return "no team member produced a score: the verdict is unscored (never 0)"
-    text = f"mean({', '.join(scores)}) = {fmt_score(v.score)}"
+    if v.merge == "evidence_first":
+        team = {s.value for s in v.team}
+        graded, opinion = split_tiers([r for n, r in v.strategies.items() if n in team and r.in_team])
+        m = merge(graded + opinion, v.strategies.values(), rule="evidence_first", pass_mark=v.pass_mark or 50)
+        parts = [f"{what} mean({', '.join(fmt_score(r.score) for r in rs)}) = {fmt_score(round(x, 2))}"
+                 for what, rs, x in (("executed checks", graded, m.evidence), ("opinion", opinion, m.opinion))
+                 if rs and x is not None]
+        text = "evidence first: " + "; ".join(parts) + f"  →  {fmt_score(v.score)}"
+        if v.against:
+            text += f" (kept below the pass mark {v.pass_mark:g}: definitive evidence against it)"
+        elif v.passed is not None and v.pass_mark is not None:
+            text += f" ({'passes' if v.passed else 'fails'} at {v.pass_mark:g})"
+    else:
+        text = f"mean({', '.join(scores)}) = {fmt_score(v.score)}"
     if v.scale is not None and v.scaled_score is not None:
         text += f"  →  {fmt_score(v.scaled_score)} on {v.scale.low:g}-{v.scale.high:g}"
     return text
