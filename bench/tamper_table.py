@@ -4,7 +4,7 @@ game the harness gets against a plain wrong candidate on the same sample, on the
 the ones ``tests/test_tamper.py`` runs; the jurors are the evidence ones (the sample's tests, S5-exec
 and S5-diff on S5's tests written by a scripted model, Ex-fuzz); no model call.
 
-    .venv/bin/python bench/tamper_table.py [python,javascript,go,cpp]
+    .venv/bin/python bench/tamper_table.py [python,javascript,go,cpp,java]
 
 Needs the Docker engine and the sandbox image.
 """
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import test_tamper as t  # the hacks, the samples and the judging of the adversarial tests
 
 from sejury.execution import languages
-from sejury.execution.languages import cpp, go, javascript, python
+from sejury.execution.languages import cpp, go, java, javascript, python
 from sejury.sandbox.docker import DockerSandbox
 
 Judged = tuple[float | None, bool | None, dict[str, float | None], list[str]]
@@ -31,7 +31,7 @@ def harnesses(sealed: bool) -> None:
     for module in (python, javascript):
         make = module.harness if sealed else module.unsealed_harness
         languages.register(dataclasses.replace(module.LANGUAGE, harness=make))
-    for module in (go, cpp):
+    for module in (go, cpp, java):
         languages.register(dataclasses.replace(module.LANGUAGE,
                                                harness=module.sealed_harness if sealed else module.harness))
 
@@ -47,7 +47,8 @@ async def main() -> None:
     sandbox = DockerSandbox(size=2)
     suites: list[tuple[str, Callable[[DockerSandbox, str], Awaitable[Judged]], str, dict[str, str]]] = [
         ("python", t._judge, t.WRONG, t.HACKS), ("javascript", t._judge_js, t.JS_WRONG, t.JS_HACKS),
-        ("go", t._judge_go, t.GO_WRONG, t.GO_HACKS), ("cpp", t._judge_cpp, t.CPP_WRONG, t.CPP_HACKS)]
+        ("go", t._judge_go, t.GO_WRONG, t.GO_HACKS), ("cpp", t._judge_cpp, t.CPP_WRONG, t.CPP_HACKS),
+        ("java", t._judge_java, t.JAVA_WRONG, t.JAVA_HACKS)]
     rows: list[str] = []
     try:
         for language, judge, wrong, hacks in suites:

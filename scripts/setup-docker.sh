@@ -16,7 +16,7 @@ if ! docker info >/dev/null 2>&1; then
   for _ in $(seq 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
   docker info >/dev/null 2>&1 || { echo "dockerd did not start; see /tmp/sejury-dockerd.log" >&2; exit 1; }
 fi
-if ! docker image inspect sejury-sandbox:3 >/dev/null 2>&1; then
+if ! docker image inspect sejury-sandbox:4 >/dev/null 2>&1; then
   echo "==> building the sandbox image offline (about 1-2 minutes, 1.3 GB)"
   "$VENV/bin/sejury" sandbox build
 fi

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 from sejury.execution.languages import _adapt, _clike
 from sejury.execution.languages.base import Harness, Language, Suite, compile_then_run, wrap_units
+from sejury.execution.sealed import interpreter, new_seal, resource_files
 
 _DEFINES = re.compile(r"^(?:public\s+|final\s+|abstract\s+)*(?:class|interface|record)\s+(\w+)")
 _ENTRY = re.compile(r"static\s+void\s+main\s*\([^)]*\)\s*(?:throws\s+[\w\s,.]+)?\{")
@@ -311,8 +312,96 @@ def adapt_reference(program: str, output: str) -> tuple[str, list[str]] | None:
     return _adapt.adapt(_adapt.JAVA, _PACKAGE.sub("", program), output)
 
 
+
+# ---- the sealed harness (``sealed_java/``): the tests in a checker, the program in a process of its own
+
+_SEALED = resource_files("sealed_java", {n: n for n in ("SejuryCodec.java", "SejuryServer.java", "Sejury.java")})
+_SIGNATURE = re.compile(r"^\s*(?P<mods>(?:(?:public|private|protected|static|final|synchronized)\s+)*)"
+                        r"(?P<gen><[^>]+>\s+)?(?P<ret>[\w<>\[\],.?\s]+?)\s+(?P<name>\w+)\s*\((?P<params>.*?)\)\s*"
+                        r"(?:throws\s+[\w\s,.]+)?\{")
+
+
+def _params(text: str) -> list[tuple[str, str]]:
+    """A Java parameter list as (type, name) pairs (commas inside <> kept)."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text + ","):
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            p = re.sub(r"\bfinal\s+", "", text[start:i].strip())
+            start = i + 1
+            if p:
+                m = re.match(r"^(.*\S)\s+(\w+)$", p)
+                if m is None:
+                    return []
+                out.append((m.group(1), m.group(2)))
+    return out
+
+
+def stubs(program: str) -> str:
+    """Each top-level class of the program with its methods as stubs that call the program's
+    process (``Sejury.call``) and read the answer by the method's declared generic return type."""
+    classes = []
+    for m in _CLASS.finditer(program):
+        cls = m.group(1)
+        body = _clike.block_bodies(program[m.start():], re.compile(r"\{"))[:1]
+        methods, depth = [], 0
+        for line in (body[0] if body else "").splitlines():
+            d = depth
+            depth += _clike.brace_balance(line)
+            s = _SIGNATURE.match(line) if d == 0 else None
+            if s is None or s.group("name") in (cls, "main") or set(s.group("ret").split()) & _NOT_TYPES:
+                continue
+            params = _params(s.group("params"))
+            static = "static" in s.group("mods").split()
+            ret = s.group("ret").strip()
+            call = (f'Sejury.call("{cls}", "{s.group("name")}", {str(static).lower()}, new Object[]{{'
+                    + ", ".join(n for _, n in params)
+                    + "}, new Object(){}.getClass().getEnclosingMethod().getGenericReturnType())")
+            head = f"  {s.group('mods')}{s.group('gen') or ''}{ret} {s.group('name')}(" + \
+                ", ".join(f"{t} {n}" for t, n in params) + ") {"
+            body = f"{call};" if ret == "void" else f"return ({ret}) {call};"
+            methods.append(f"{head}\n    {body}\n  }}")
+        classes.append(f"class {cls} {{\n" + "\n".join(methods) + "\n}")
+    return "\n".join(classes)
+
+
+def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
+    """The program with a server over its classes (``srv/``), the tests with stubs of its methods
+    (``chk/``, loaded then deleted before the program starts), run on an execute-only copy of the JVM
+    launcher where the image has one, so the program cannot read the checker's memory."""
+    key = new_seal()
+    program = _PACKAGE.sub("", program)
+    cls = _class_of(program)
+    plain = harness(program, suite, active, per_test)
+    tests = plain.files["SejuryTestMain.java"]
+    tests = tests.replace("public static void main(String[] args) throws Exception {",
+                          "public static void main(String[] args) throws Exception { Sejury.setup();", 1)
+    tests = re.sub(r'System\.out\.println\("@@T (\d+) PASS"\);', r'Sejury.emit("@@T \1 PASS");', tests)
+    tests = re.sub(r'System\.out\.println\("@@T (\d+) FAIL " \+ e\);', r'Sejury.emit("@@T \1 FAIL " + e);', tests)
+    tests = tests.rstrip()[:-1].rstrip()[:-1] + "  Sejury.kill();\n    Sejury.emit(\"@@DONE\");\n  }\n}\n"
+    assertions = ASSERTIONS.replace('System.out.println("@@V "', 'Sejury.emit("@@V "')
+    own = "\n".join(dict.fromkeys(m.strip() for m in re.findall(r"^\s*import\s+(?:static\s+)?[\w.*]+\s*;", program,
+                                                                 re.M)))
+    stub = f"import java.util.*;\nimport java.util.stream.*;\n{own}\n{stubs(program)}\n"
+    jt = "/usr/share/java/javatuples.jar"
+    command = (
+        f"mkdir -p srv chk && (javac -nowarn -cp {jt} -d srv {cls}.java SejuryCodec.java SejuryServer.java 2>&1 || "
+        "{ echo '@@LOAD FAIL'; exit 3; }) && echo '@@LOAD OK' && "
+        f"(javac -nowarn -cp {jt} -d chk stub/Stubs.java SejuryCodec.java Sejury.java SejuryAssert.java "
+        "SejuryTestMain.java 2>&1 || { echo '@@TESTS NOCOMPILE'; exit 4; }) && "
+        "rm -rf stub SejuryTestMain.java SejuryAssert.java Sejury.java && "
+        f"{interpreter('java')} -ea -Xss16m -XX:+UseSerialGC -cp chk:{jt} SejuryTestMain")
+    return Harness({f"{cls}.java": plain.files[f"{cls}.java"], "SejuryAssert.java": assertions,
+                    "SejuryTestMain.java": tests, "stub/Stubs.java": stub, "seal": key, **_SEALED},
+                   command, plain.unit_lines, "SejuryTestMain.java", seal=key,
+                   plain_markers=("@@LOAD OK", "@@LOAD FAIL", "@@TESTS NOCOMPILE"))
+
+
 LANGUAGE = Language(name="java", aliases=(), split=split,
-                    defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=harness,
+                    defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=sealed_harness,
                     assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"AssertionError|\bassert\w*\("), timeout=90.0, codebleu="java",
                     adapt_reference=adapt_reference, call=call)

@@ -7,7 +7,7 @@ import re
 
 from sejury.execution.languages import _clike
 from sejury.execution.languages.base import Harness, Language, Suite
-from sejury.execution.sealed import new_seal, resource_files
+from sejury.execution.sealed import interpreter, new_seal, resource_files
 
 SEALED_FILES = resource_files("sealed_js", {"checker.js": "checker.js", "server.js": "server.js",
                                             "codec.js": "codec.js"})
@@ -92,7 +92,7 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     names = sorted(_clike.defined_names(_DEFINES, script))
     return Harness({"solution.js": script, "seal": key, **SEALED_FILES,
                     "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items()), "names": names})},
-                   f"$(command -v node-sealed || echo node) checker.js {per_test}", seal=key)
+                   f"{interpreter('node')} checker.js {per_test}", seal=key)
 
 
 def unsealed_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:

@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 from sejury.errors import SandboxError
+from sejury.execution.sealed import SEALED_INTERPRETERS
 from sejury.sandbox.docker.config import DEFAULT_IMAGE, LABEL
 
 SUITE = "bookworm"
@@ -23,15 +24,11 @@ ENV = {
     "HOME": "/tmp", "GOCACHE": "/tmp/go-cache", "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod",
     "GO111MODULE": "on", "GOTOOLCHAIN": "local", "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8",
 }
-# Execute-only copies of the interpreters a sealed harness's checker runs on: a process started from a
-# file its user cannot read is not dumpable, so another process of the same user (the program under
-# test) can read neither its memory nor its open files (the sealed harness, docs/threat-model.md).
-SEALED_COPIES = {"/usr/bin/node": "/usr/local/bin/node-sealed"}
-
-
 def sealed_copies(root: str = "") -> str:
-    """The shell commands that make them (``root``: the image's root directory when building offline)."""
-    return " && ".join(f'cp -L {root}{src} {root}{dst} && chmod 0711 {root}{dst}' for src, dst in SEALED_COPIES.items())
+    """The shell commands that make the execute-only interpreters of the sealed harnesses
+    (``execution/sealed.py``; ``root``: the image's root directory when building offline)."""
+    return " && ".join(f"cp -L {root}{src} {root}{dst} && chmod 0711 {root}{dst}"
+                       for src, dst in SEALED_INTERPRETERS.values())
 
 
 CHANGES = [*(f"ENV {k}={v}" for k, v in ENV.items()), f"LABEL {LABEL}=1", "WORKDIR /work",
