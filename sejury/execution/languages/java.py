@@ -362,8 +362,8 @@ def stubs(program: str) -> str:
                     + "}, new Object(){}.getClass().getEnclosingMethod().getGenericReturnType())")
             head = f"  {s.group('mods')}{s.group('gen') or ''}{ret} {s.group('name')}(" + \
                 ", ".join(f"{t} {n}" for t, n in params) + ") {"
-            body = f"{call};" if ret == "void" else f"return ({ret}) {call};"
-            methods.append(f"{head}\n    {body}\n  }}")
+            statement = f"{call};" if ret == "void" else f"return ({ret}) {call};"
+            methods.append(f"{head}\n    {statement}\n  }}")
         classes.append(f"class {cls} {{\n" + "\n".join(methods) + "\n}")
     return "\n".join(classes)
 
