@@ -1,5 +1,5 @@
-"""Candidates written to game the harness, not to solve the problem, on the real sandbox (Python,
-JavaScript, Go and C++: the languages that run sealed).
+"""Candidates written to game the harness, not to solve the problem, on the real sandbox, in all
+five languages (each runs sealed).
 
 Each hack falls back to a plain wrong answer when its trick does not work, so it may score no higher
 than the plain wrong candidate on the same sample: forging result lines (printed, or written on the
