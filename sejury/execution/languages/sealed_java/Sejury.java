@@ -93,7 +93,13 @@ public final class Sejury {
     }
     if (reply == null) { kill(); throw new RuntimeException("test took too long"); }
     if (reply.equals("\0end")) { kill(); throw new RuntimeException("the program's process ended during the call"); }
-    if (reply.startsWith("!")) throw new RuntimeException("the program threw " + reply.substring(1));
+    if (reply.startsWith("!")) {  // the JDK's own exceptions are thrown as themselves (assertThrows)
+      String body = reply.substring(1);
+      int colon = body.indexOf(": ");
+      Throwable own = jdkThrowable(colon > 0 ? body.substring(0, colon) : body, colon > 0 ? body.substring(colon + 2) : null);
+      if (own != null) throw Sejury.<RuntimeException>sneaky(own);
+      throw new RuntimeException("the program threw " + body);
+    }
     try {
       SejuryCodec.In in = new SejuryCodec.In(reply);
       in.expect('[');
@@ -104,6 +110,25 @@ public final class Sejury {
     } catch (Exception e) {
       throw new RuntimeException("the answer is not plain data of its type: " + e.getMessage());
     }
+  }
+
+  static Throwable jdkThrowable(String name, String msg) {
+    try {
+      Class<?> c = Class.forName(name);
+      if (c.getClassLoader() != null || !Throwable.class.isAssignableFrom(c)) return null;  // the JDK's only
+      try {
+        return (Throwable) c.getConstructor(String.class).newInstance(msg);
+      } catch (NoSuchMethodException e) {
+        return (Throwable) c.getConstructor().newInstance();
+      }
+    } catch (Exception e) {
+      return null;
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  static <T extends Throwable> RuntimeException sneaky(Throwable t) throws T {
+    throw (T) t;
   }
 
   public static void setup() throws Exception {
