@@ -158,25 +158,10 @@ _NAMED = re.compile(r"^([A-Za-z_]\w*)\s+(\S.*)$", re.S)
 _TYPE_WORDS = {"chan", "func", "map", "struct", "interface"}
 
 
-def _items(text: str) -> list[str]:
-    """``text`` split at its top-level commas."""
-    out, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            out.append(text[start:i].strip())
-            start = i + 1
-    last = text[start:].strip()
-    return [*out, last] if last else out
-
-
 def _types(params: str) -> list[str] | None:
     """The type of each parameter (or result) of a Go list (``a, b int, c []string`` -> int, int,
     []string); None when it cannot be read."""
-    items = _items(params)
+    items = _clike.top_level_items(params)
     named = [(_NAMED.match(x) if x.split()[0] not in _TYPE_WORDS else None) for x in items]
     if not any(named):
         return items
