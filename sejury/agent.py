@@ -6,7 +6,7 @@ terms it can act on: the score, a pass/fail at a threshold (``passed`` is exactl
 failed (when the judge ran them), and ``needs_review`` when the verdict is not one to act on
 alone (the jurors disagree, too few of them scored, or it passes although executed tests fail).
 
->>> tool = judge.as_tool(threshold=60)            # a LangChain StructuredTool
+>>> tool = judge.as_tool(ReviewPolicy(threshold=60))  # a LangChain StructuredTool
 >>> text, feedback = tool.invoke({"problem": ..., "candidate": ...}), ...
 >>> judge.as_runnable().invoke({"problem": ..., "candidate": ...}).passed
 """

@@ -1,5 +1,8 @@
-"""``JudgeConfig``: every setting of a judge, in one place.  ``Judge``, the CLI and calibration
-build from it (and so will the server); environment variables ``SEJURY_<FIELD>`` give defaults::
+"""Every setting, in one place: ``JudgeConfig`` (how to judge: ``Judge``, the CLI, calibration and
+the server build from it) and ``ServeSettings`` (how ``sejury serve`` listens).  Environment
+variables ``SEJURY_<FIELD>`` and ``SEJURY_SERVE_<FIELD>`` give defaults; the command line wins.
+Each field's description is its documentation: the CLI's ``--help`` and ``docs/configuration.md``
+are made from it.  ``SEJURY_API_KEY`` is the *model's* key, ``SEJURY_SERVE_API_KEY`` the server's::
 
     SEJURY_MODEL=openai:gpt-4o-mini SEJURY_TEAM=S1,S2 sejury judge examples/code_generation.json
 
@@ -9,10 +12,11 @@ build from it (and so will the server); environment variables ``SEJURY_<FIELD>``
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from sejury.errors import InputError
@@ -100,43 +104,69 @@ class JudgeConfig(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="SEJURY_", extra="forbid", protected_namespaces=(),
                                       arbitrary_types_allowed=True)
 
+    # every field's description is its documentation: the CLI's --help and docs/configuration.md
+    # are made from it (scripts/settings_table.py)
     # the model
-    model: str = "embedded"  # 'embedded', 'embedded-inprocess', 'provider:name', or a name with base_url
-    base_url: str | None = None  # an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1
-    api_key: str | None = Field(None, repr=False)
-    model_path: Path | None = None  # another GGUF for the embedded backends
-    max_tokens: int = Field(384, ge=1)  # reply cap per call
-    temperature: float = Field(0.0, ge=0, le=2)  # 0: greedy; above 0 the model samples (seeded)
-    timeout: float = Field(600.0, gt=0)  # seconds per call
-    llm_concurrency: int | None = Field(None, ge=1)  # calls in flight (default 1 embedded, 8 otherwise)
-    structured: bool | None = None  # structured output (default: off for the embedded model)
-    prompt_cache_mb: int = Field(1024, ge=0)  # the embedded server's RAM prompt cache, MiB (0: off)
-    # the embedded server: llama.cpp's llama-server when installed (auto), or llama-cpp-python's
-    embedded_runtime: Literal["auto", "native", "python"] = "auto"
-    # more models for a multi-model jury: name -> "MODEL" or "MODEL@URL" (``S1@name`` asks that one)
-    jury_models: Annotated[dict[str, str], NoDecode] = Field(default_factory=dict)
+    model: str = Field("embedded", description=(
+        "'embedded' (default: local Qwen2.5-Coder-1.5B), 'embedded-inprocess', 'provider:name' "
+        "(e.g. openai:gpt-4o-mini), or a model name with --base-url."))
+    base_url: str | None = Field(None, description="An OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
+    api_key: str | None = Field(None, repr=False, description="API key for --base-url or the provider.")
+    model_path: Path | None = Field(None, description="Another GGUF file for the embedded backends.")
+    max_tokens: int = Field(384, ge=1, description="Reply token limit per call (default 384).")
+    temperature: float = Field(0.0, ge=0, le=2, description=(
+        "Sampling temperature (default 0: greedy). Above 0 the model samples, seeded: "
+        "`sejury batch --repeats K` measures how much a verdict moves."))
+    timeout: float = Field(600.0, gt=0, description="Seconds a model call may take.")
+    llm_concurrency: int | None = Field(None, ge=1, description=(
+        "Max LLM calls in flight (default 1 embedded, 8 otherwise)."))
+    structured: bool | None = Field(None, description=(
+        "Ask for structured output (default: off for the embedded model, on for provider:name)."))
+    prompt_cache_mb: int = Field(1024, ge=0, description=(
+        "The embedded server's RAM prompt cache in MiB (default 1024; 0: off)."))
+    embedded_runtime: Literal["auto", "native", "python"] = Field("auto", description=(
+        "The embedded model's server: auto (default: llama.cpp's llama-server when setup.sh built it), "
+        "native, or python (llama-cpp-python's)."))
+    jury_models: Annotated[dict[str, str], NoDecode] = Field(default_factory=dict, description=(
+        "Another model for a multi-model jury, NAME=MODEL or NAME=MODEL@URL (repeatable); a member "
+        "S1@NAME is S1 asked of it (e.g. --jury-model second=qwen@http://127.0.0.1:8000/v1 --team S1,S1@second)."))
     # the jury
-    team: Annotated[TeamFile | list[Strategy] | None, NoDecode] = None  # None: the SE-Jury team
-    scale: Annotated[Scale | None, NoDecode] = None  # map 0-100 to e.g. 1-5
-    # how the members' scores merge (``sejury.merge``): evidence first (executed checks decide the side of
-    # the pass mark, opinion moves the score within it), or the papers' mean; a team file may name its own
-    merge: Literal["evidence_first", "mean"] = "evidence_first"
-    pass_mark: float | None = Field(None, ge=0, le=100)  # passed = score >= it (default: the team file's, else 50)
-    # evidence first: the graded evidence's mean (0-100) at which a candidate reaches the pass mark
-    evidence_pass: float = Field(100.0, gt=0, le=100)
-    parse_retries: int = Field(1, ge=0)  # repair turns after a reply with no readable score
-    retry_attempts: int = Field(3, ge=1)  # attempts per member on transient model errors
+    team: Annotated[TeamFile | list[Strategy] | None, NoDecode] = Field(None, description=(
+        "Comma-separated strategies by name or paper name (e.g. S1,S2,S5 or direct,rethink; "
+        "'sejury strategies' lists them), or a team file (.json). Default: the SE-Jury team, all that apply."))
+    scale: Annotated[Scale | None, NoDecode] = Field(None, description="Map 0-100 to a target scale, e.g. 1-5 or 0-4.")
+    merge: Literal["evidence_first", "mean"] | None = Field(None, description=(
+        "How the members' scores merge: evidence_first (default: executed checks decide the side of the pass "
+        "mark, a failing own test or a candidate that does not load keeps it below; opinion moves the score "
+        "within that side) or mean (the papers' mean). Default: the team file's rule, else evidence_first."))
+    pass_mark: float | None = Field(None, ge=0, le=100, description=(
+        "A score at or above it passes (default: the team file's calibrated mark, else 50)."))
+    evidence_pass: float = Field(100.0, gt=0, le=100, description=(
+        "Evidence first: the executed checks' mean (0-100) at which a candidate reaches the pass mark "
+        "(default 100: every check holds)."))
+    parse_retries: int = Field(1, ge=0, description=(
+        "Repair turns after a reply with no readable score (default 1)."))
+    retry_attempts: int = Field(3, ge=1, description="Attempts per member on transient model errors.")
     # the cache and the sandbox
-    cache: bool = True
-    cache_path: Path | None = None  # default ~/.cache/sejury/results.sqlite
-    execute: bool = False  # really run S5's tests in the Docker sandbox
-    sandbox_mode: Literal["warm", "oneshot"] = "warm"
-    execution_weight: float = Field(0.75, ge=0, le=1)  # S5: share of the pass ratio in its score
-    mutation_check: int = Field(0, ge=0, le=50)  # run S5's valid tests on N mutants of the reference (0: off)
-    mutation_rounds: int = Field(1, ge=0, le=5)  # with it: rounds of new tests while the suite stays weak
+    cache: bool = Field(True, description="Reuse cached strategy results (default: yes).")
+    cache_path: Path | None = Field(None, description="Cache file (default ~/.cache/sejury/results.sqlite).")
+    execute: bool = Field(False, description=(
+        "Really run S5's tests in the Docker sandbox: validated on the reference, then run on the candidate "
+        "(default: no)."))
+    sandbox_mode: Literal["warm", "oneshot"] = Field("warm", description=(
+        "warm (default: a pool of running containers) or oneshot (one per run)."))
+    execution_weight: float = Field(0.75, ge=0, le=1, description=(
+        "S5: share of the execution pass ratio in its score (default 0.75)."))
+    mutation_check: int = Field(0, ge=0, le=50, description=(
+        "With --execute: also run S5's valid tests on N one-bug mutants of the reference and record their "
+        "mutation score in the verdict; a weak suite gets second rounds of tests, counts less in the team's "
+        "mean and is flagged for review (default 0: off)."))
+    mutation_rounds: int = Field(1, ge=0, le=5, description=(
+        "With --mutation-check: while S5's suite kills under 75 % of the mutants, show the model a survivor "
+        "and add the tests it writes that pass on the reference, up to N rounds (default 1; 0: none)."))
     # the trace store: every judgment's full trace, by judgment id (`sejury trace ID`)
-    traces: bool = True
-    trace_path: Path | None = None  # default ~/.cache/sejury/traces.sqlite
+    traces: bool = Field(True, description="Store each judgment's full trace (default: yes; `sejury trace ID`).")
+    trace_path: Path | None = Field(None, description="Trace store (default ~/.cache/sejury/traces.sqlite).")
 
     @field_validator("team", mode="before")
     @classmethod
@@ -179,14 +209,16 @@ class JudgeConfig(BaseSettings):
         return DEFAULT_PASS_MARK
 
     def effective_merge(self) -> Literal["evidence_first", "mean"]:
-        """The team file's merge rule when it names one (a calibrated file without one was measured
-        with the mean), else ``merge``."""
+        """``merge``, else the team file's rule when it names one (a calibrated file without one was
+        measured with the mean), else evidence first."""
+        if self.merge is not None:
+            return self.merge
         if isinstance(self.team, TeamFile):
             if self.team.merge is not None:
                 return self.team.merge
             if self.team.calibration:
                 return "mean"
-        return self.merge
+        return "evidence_first"
 
     def results_path(self) -> Path:
         """The strategy-result cache file: ``cache_path``, else ``~/.cache/sejury/results.sqlite``."""
@@ -203,3 +235,70 @@ def config_error(exc: ValidationError) -> InputError:
     field = ".".join(str(p) for p in err["loc"]) or None
     message = "is not a setting of the judge" if err["type"] == "extra_forbidden" else err["msg"]
     return InputError(message, field=field)
+
+
+class ServeSettings(BaseSettings):
+    """The server's own settings; the judge's are ``JudgeConfig``'s."""
+
+    model_config = SettingsConfigDict(env_prefix="SEJURY_SERVE_", extra="forbid")
+
+    host: str = Field("127.0.0.1", description="Address to listen on (default 127.0.0.1: this machine only).")
+    port: int = Field(8321, ge=0, le=65535, description="Port (default 8321; 0: any free port).")
+    api_key: SecretStr | None = Field(None, repr=False, description=(
+        "The API key callers must send on every route but /healthz (Authorization: Bearer KEY or "
+        "X-API-Key: KEY). Not SEJURY_API_KEY: that one is the model's key."))
+    api_key_file: Path | None = Field(None, description=(
+        "A file holding the API key callers must send (Authorization: Bearer KEY or X-API-Key: KEY); "
+        "or set SEJURY_SERVE_API_KEY. Not SEJURY_API_KEY: that one is the model's key."))
+    max_body_bytes: int = Field(1_048_576, ge=1024, description="Request body limit (default 1 MiB); beyond it 413.")
+    max_concurrent: int = Field(4, ge=1, description=(
+        "Judgments in flight at most (default 4); beyond it callers get 429 with Retry-After."))
+    allow_caller_config: bool = Field(False, description=(
+        "Let callers choose the team (config.configurable.team). The model, the sandbox and the cache "
+        "are never theirs to choose."))
+    shutdown_grace: int = Field(10, ge=0, description=(
+        "Seconds requests in flight get to finish after SIGTERM (default 10)."))
+    log_level: Literal["critical", "error", "warning", "info", "debug", "trace"] = Field("info", description=(
+        "critical, error, warning, info (default), debug."))
+
+    @model_validator(mode="after")
+    def _key_from_file(self) -> ServeSettings:
+        if self.api_key_file is None:
+            if self.api_key is not None and not self.api_key.get_secret_value().strip():
+                raise ValueError("the API key is empty")
+            return self
+        if self.api_key is not None:
+            raise ValueError("give the API key once: SEJURY_SERVE_API_KEY or --api-key-file, not both")
+        try:
+            key = self.api_key_file.read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise ValueError(f"cannot read the API key file {self.api_key_file}: {exc.strerror}") from None
+        if not key:
+            raise ValueError(f"the API key file {self.api_key_file} is empty")
+        self.api_key = SecretStr(key)
+        return self
+
+    @property
+    def key(self) -> str | None:
+        return self.api_key.get_secret_value() if self.api_key is not None else None
+
+    @property
+    def loopback(self) -> bool:
+        """Only this machine can connect."""
+        if self.host == "localhost":
+            return True
+        try:
+            return ipaddress.ip_address(self.host).is_loopback
+        except ValueError:
+            return False
+
+    @classmethod
+    def build(cls, **settings: Any) -> ServeSettings:
+        """Like ``ServeSettings(**settings)``, with bad settings as an ``InputError`` naming the field."""
+        try:
+            return cls(**settings)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            if not err["loc"]:  # the model validator: it is about the key
+                raise InputError(str(err["msg"]).removeprefix("Value error, "), field="api_key") from None
+            raise config_error(exc) from None

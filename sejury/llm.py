@@ -2,7 +2,7 @@
 
 Retries live in one place each: transient failures (connection, timeout, 5xx, rate limit) are
 retried by the graph's RetryPolicy on the strategy nodes; an unreadable score gets a repair turn
-(``nodes/_base.py``).  The underlying clients are built with their own retries off.
+(``strategies/_calls.py``).  The underlying clients are built with their own retries off.
 """
 
 from __future__ import annotations

@@ -80,5 +80,6 @@ def test_a_calibrated_team_file_keeps_its_rule_and_mark() -> None:
     assert JudgeConfig(team=calibrated, pass_mark=40).effective_pass_mark() == 40
     named = TeamFile(strategies=[Strategy("direct")], calibration={"n": 20}, merge="evidence_first")
     assert JudgeConfig(team=named).effective_merge() == "evidence_first"
+    assert JudgeConfig(team=named, merge="mean").effective_merge() == "mean"  # given, it wins, as --pass-mark
     assert JudgeConfig(team="S1,S5-exec").effective_merge() == "evidence_first"
     assert JudgeConfig().effective_pass_mark() == 50

@@ -36,62 +36,41 @@ def _opt(annotation: Any, default: Any, help: str, *decls: str, **kw: Any) -> in
                              annotation=Annotated[annotation, typer.Option(*decls, help=help, **kw)])
 
 
+def _setting(name: str, annotation: Any, *decls: str, **kw: Any) -> inspect.Parameter:
+    """A JudgeConfig field as an option: its help is the field's description (one home)."""
+    return _opt(annotation, None, JudgeConfig.model_fields[name].description or "", *decls, **kw)
+
+
 # how to reach the model (every command that calls it)
 MODEL_OPTIONS: dict[str, inspect.Parameter] = {
-    "jury_models": _opt(list[str] | None, None, (
-        "Another model for a multi-model jury, NAME=MODEL or NAME=MODEL@URL (repeatable); a member "
-        "S1@NAME is S1 asked of it (e.g. --jury-model second=qwen@http://127.0.0.1:8000/v1 --team S1,S1@second)."),
-        "--jury-model"),
-    "model": _opt(str | None, None, (
-        "'embedded' (default: local Qwen2.5-Coder-1.5B), 'embedded-inprocess', 'provider:name' "
-        "(e.g. openai:gpt-4o-mini), or a model name with --base-url."), "--model", "-m"),
-    "base_url": _opt(str | None, None, "An OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1"),
-    "api_key": _opt(str | None, None, "API key for --base-url or the provider.", envvar="SEJURY_API_KEY"),
-    "cache": _opt(bool | None, None, "Reuse cached strategy results (default: yes).", "--cache/--no-cache"),
-    "cache_path": _opt(Path | None, None, "Cache file (default ~/.cache/sejury/results.sqlite)."),
-    "traces": _opt(bool | None, None, "Store each judgment's full trace (default: yes; `sejury trace ID`).",
-                   "--traces/--no-traces"),
-    "trace_path": _opt(Path | None, None, "Trace store (default ~/.cache/sejury/traces.sqlite)."),
-    "llm_concurrency": _opt(int | None, None, "Max LLM calls in flight (default 1 embedded, 8 otherwise)."),
-    "max_tokens": _opt(int | None, None, "Reply token limit per call (default 384)."),
-    "temperature": _opt(float | None, None, (
-        "Sampling temperature (default 0: greedy). Above 0 the model samples, seeded: "
-        "`sejury batch --repeats K` measures how much a verdict moves.")),
-    "prompt_cache_mb": _opt(int | None, None, "The embedded server's RAM prompt cache in MiB (default 1024; 0: off)."),
-    "embedded_runtime": _opt(str | None, None, (
-        "The embedded model's server: auto (default: llama.cpp's llama-server when setup.sh built it), "
-        "native, or python (llama-cpp-python's).")),
-    "parse_retries": _opt(int | None, None, "Repair turns after a reply with no readable score (default 1)."),
-    "model_path": _opt(Path | None, None, "Another GGUF file for the embedded backends."),
-    "execute": _opt(bool | None, None, (
-        "Really run S5's tests in the Docker sandbox: validated on the reference, then run on the candidate "
-        "(default: no)."),
-        "--execute/--no-execute"),
+    "jury_models": _setting("jury_models", list[str] | None, "--jury-model"),
+    "model": _setting("model", str | None, "--model", "-m"),
+    "base_url": _setting("base_url", str | None),
+    "api_key": _setting("api_key", str | None, envvar="SEJURY_API_KEY"),
+    "cache": _setting("cache", bool | None, "--cache/--no-cache"),
+    "cache_path": _setting("cache_path", Path | None),
+    "traces": _setting("traces", bool | None, "--traces/--no-traces"),
+    "trace_path": _setting("trace_path", Path | None),
+    "llm_concurrency": _setting("llm_concurrency", int | None),
+    "max_tokens": _setting("max_tokens", int | None),
+    "temperature": _setting("temperature", float | None),
+    "prompt_cache_mb": _setting("prompt_cache_mb", int | None),
+    "embedded_runtime": _setting("embedded_runtime", str | None),
+    "parse_retries": _setting("parse_retries", int | None),
+    "model_path": _setting("model_path", Path | None),
+    "execute": _setting("execute", bool | None, "--execute/--no-execute"),
 }
 # how to judge (commands that judge with a given team)
 JURY_OPTIONS: dict[str, inspect.Parameter] = {
-    "team": _opt(str | None, None, (
-        "Comma-separated strategies by name or paper name (e.g. S1,S2,S5 or direct,rethink; "
-        "'sejury strategies' lists them), or a team file (.json). Default: the SE-Jury team, all that apply.")),
-    "scale": _opt(str | None, None, "Map 0-100 to a target scale, e.g. 1-5 or 0-4."),
-    "merge": _opt(str | None, None, (
-        "How the members' scores merge: evidence_first (default: executed checks decide the side of the pass "
-        "mark, a failing own test or a candidate that does not load keeps it below; opinion moves the score "
-        "within that side) or mean (the papers' mean).")),
-    "pass_mark": _opt(float | None, None, (
-        "A score at or above it passes (default: the team file's calibrated mark, else 50).")),
-    "evidence_pass": _opt(float | None, None, (
-        "Evidence first: the executed checks' mean (0-100) at which a candidate reaches the pass mark "
-        "(default 100: every check holds).")),
-    "sandbox_mode": _opt(str | None, None, "warm (default: a pool of running containers) or oneshot (one per run)."),
-    "execution_weight": _opt(float | None, None, "S5: share of the execution pass ratio in its score (default 0.75)."),
-    "mutation_check": _opt(int | None, None, (
-        "With --execute: also run S5's valid tests on N one-bug mutants of the reference and record their "
-        "mutation score in the verdict; a weak suite gets second rounds of tests, counts less in the team's "
-        "mean and is flagged for review (default 0: off).")),
-    "mutation_rounds": _opt(int | None, None, (
-        "With --mutation-check: while S5's suite kills under 75 % of the mutants, show the model a survivor "
-        "and add the tests it writes that pass on the reference, up to N rounds (default 1; 0: none).")),
+    "team": _setting("team", str | None),
+    "scale": _setting("scale", str | None),
+    "merge": _setting("merge", str | None),
+    "pass_mark": _setting("pass_mark", float | None),
+    "evidence_pass": _setting("evidence_pass", float | None),
+    "sandbox_mode": _setting("sandbox_mode", str | None),
+    "execution_weight": _setting("execution_weight", float | None),
+    "mutation_check": _setting("mutation_check", int | None),
+    "mutation_rounds": _setting("mutation_rounds", int | None),
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
 
 from sejury.cli.common import out
@@ -34,16 +35,12 @@ def verdict_lines(v: Verdict) -> list[str]:
     return lines
 
 
-def print_verdict(v: Verdict, *, console: Console = out) -> None:
-    """A verdict as a table: each member's status, score, calls and reasons, then the merge."""
-    title = f"[bold]{escape(v.sample_id)}[/bold]  ({v.task.value})"
-    table = Table(title=title, title_justify="left", show_lines=True, expand=True)
-    table.add_column("strategy", no_wrap=True)
-    table.add_column("status", no_wrap=True)
-    table.add_column("score", justify="right", no_wrap=True)
-    table.add_column("calls", justify="right", no_wrap=True)
-    table.add_column("s", justify="right", no_wrap=True)
-    table.add_column("reasons / detail", ratio=1)
+WIDE = 120  # narrower consoles get each member as a block instead of a table row (80 columns stay readable)
+
+
+def _member_rows(v: Verdict) -> list[tuple[str, str, str, str, str, str]]:
+    """Each member as (label, status, score, calls, seconds, reasons and detail lines)."""
+    rows = []
     for name, r in v.strategies.items():
         colour = {Status.SCORED: "green", Status.UNSCORED: "yellow", Status.FAILED: "red",
                   Status.SKIPPED: "dim"}[r.status]
@@ -55,9 +52,32 @@ def print_verdict(v: Verdict, *, console: Console = out) -> None:
             lines.append(f"[{colour}]{escape(r.detail)}[/{colour}]")
         more = spec(r.strategy).detail_lines
         lines += [f"[dim]{escape(x)}[/dim]" for x in (more(r) if more else [])]
-        table.add_row(label, f"[{colour}]{r.status.value}[/{colour}]" + (" (cached)" if r.cached else ""),
-                      _fmt(r.score), str(r.llm_calls), f"{r.seconds:.1f}", "\n".join(lines))
-    console.print(table)
+        rows.append((label, f"[{colour}]{r.status.value}[/{colour}]" + (" (cached)" if r.cached else ""),
+                     _fmt(r.score), str(r.llm_calls), f"{r.seconds:.1f}", "\n".join(lines)))
+    return rows
+
+
+def print_verdict(v: Verdict, *, console: Console = out) -> None:
+    """A verdict: each member's status, score, calls and reasons (a table on a wide console, a block
+    per member on a narrow one), then the merge."""
+    title = f"[bold]{escape(v.sample_id)}[/bold]  ({v.task.value})"
+    rows = _member_rows(v)
+    if console.width >= WIDE:
+        table = Table(title=title, title_justify="left", show_lines=True, expand=True)
+        for column in ("strategy", "status", "score", "calls", "s"):
+            table.add_column(column, no_wrap=True, justify="left" if column in ("strategy", "status") else "right")
+        table.add_column("reasons / detail", ratio=1)
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+    else:
+        console.print(title)
+        for label, status, score, calls, seconds, lines in rows:
+            calls_word = "call" if calls == "1" else "calls"
+            console.print(f"\n[bold]{label}[/bold]  {status}  score {score}  ({calls} {calls_word}, {seconds} s)")
+            if lines:
+                console.print(Padding(lines, (0, 0, 0, 4)))
+        console.print()
     if v.status == "scored":
         scaled = ""
         if v.scale and v.scaled_score is not None:

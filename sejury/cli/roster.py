@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 
 import typer
+from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
 
 from sejury.cli.common import out
+from sejury.cli.render import WIDE
 from sejury.schema import Sample, Task
 from sejury.strategies import all_specs
 from sejury.strategies.base import StrategySpec, spec
@@ -43,12 +46,22 @@ def strategies(
                 "tasks": [t.value for t in s.tasks], "needs_reference": _needs_reference(s),
                 "default_member": s.default_member, "summary": s.summary}))
         return
-    table = Table("name", "paper", "kind", "calls", "needs", "what it does",
-                  caption="* in the default team; + joins it when it applies and --execute is on")
+    caption = "* in the default team; + joins it when it applies and --execute is on"
+    if out.width < WIDE:  # a block per strategy: the description keeps the console's width
+        for s in specs:
+            calls = f"{s.llm_calls} call" + ("" if s.llm_calls == 1 else "s")
+            facts = " · ".join(x for x in (s.paper_name, s.kind.value, calls, _needs(s)) if x)
+            out.print(f"[bold]{s.value}{_mark(s)}[/bold]  {escape(facts)}")
+            out.print(Padding(escape(s.summary), (0, 0, 0, 4)))
+        out.print(f"[dim]{caption}[/dim]")
+        return
+    table = Table("name", "paper", "kind", "calls", "needs", "what it does", caption=caption)
     for col in table.columns[:4]:
         col.no_wrap = True
     for s in specs:
-        mark = " *" if s.default_member else " +" if s.joins_default else ""
-        table.add_row(s.value + mark, s.paper_name, s.kind.value, str(s.llm_calls),
-                      _needs(s), s.summary)
+        table.add_row(s.value + _mark(s), s.paper_name, s.kind.value, str(s.llm_calls), _needs(s), s.summary)
     out.print(table)
+
+
+def _mark(s: StrategySpec) -> str:
+    return " *" if s.default_member else " +" if s.joins_default else ""

@@ -17,36 +17,32 @@ from typing import Annotated, Any
 import typer
 
 from sejury.cli.common import err, fail, judge_options
-from sejury.config import JudgeConfig
+from sejury.config import JudgeConfig, ServeSettings
 from sejury.errors import SejuryError
+
+
+def _help(name: str) -> str:
+    return ServeSettings.model_fields[name].description or ""
 
 
 @judge_options()
 def serve(
-    host: Annotated[str | None, typer.Option(
-        help="Address to listen on (default 127.0.0.1: this machine only).")] = None,
-    port: Annotated[int | None, typer.Option(help="Port (default 8321; 0: any free port).")] = None,
-    api_key_file: Annotated[Path | None, typer.Option(
-        help="A file holding the API key callers must send (Authorization: Bearer KEY or X-API-Key: KEY); "
-             "or set SEJURY_SERVE_API_KEY. Not SEJURY_API_KEY: that one is the model's key.")] = None,
-    max_concurrent: Annotated[int | None, typer.Option(
-        help="Judgments in flight at most (default 4); beyond it callers get 429 with Retry-After.")] = None,
-    max_body_bytes: Annotated[int | None, typer.Option(
-        help="Request body limit (default 1 MiB); beyond it 413.")] = None,
+    host: Annotated[str | None, typer.Option(help=_help("host"))] = None,
+    port: Annotated[int | None, typer.Option(help=_help("port"))] = None,
+    api_key_file: Annotated[Path | None, typer.Option(help=_help("api_key_file"))] = None,
+    max_concurrent: Annotated[int | None, typer.Option(help=_help("max_concurrent"))] = None,
+    max_body_bytes: Annotated[int | None, typer.Option(help=_help("max_body_bytes"))] = None,
     allow_caller_config: Annotated[bool | None, typer.Option(
-        "--allow-caller-config/--no-allow-caller-config",
-        help="Let callers choose the team (config.configurable.team). The model, the sandbox and the cache "
-             "are never theirs to choose.")] = None,
-    shutdown_grace: Annotated[int | None, typer.Option(
-        help="Seconds requests in flight get to finish after SIGTERM (default 10).")] = None,
-    log_level: Annotated[str | None, typer.Option(help="critical, error, warning, info (default), debug.")] = None,
+        "--allow-caller-config/--no-allow-caller-config", help=_help("allow_caller_config"))] = None,
+    shutdown_grace: Annotated[int | None, typer.Option(help=_help("shutdown_grace"))] = None,
+    log_level: Annotated[str | None, typer.Option(help=_help("log_level"))] = None,
     *, config: JudgeConfig,
 ) -> None:
     """Serve the judge over HTTP: POST a sample to /judge/invoke (or /batch, /stream); /docs for the rest."""
     try:
         import uvicorn
 
-        from sejury.serve import ServeSettings, create_app
+        from sejury.serve import create_app
     except ImportError as exc:
         raise fail(SejuryError(f"the server needs the serve extra ({exc.name} is missing): "
                                "pip install 'sejury[serve]'")) from None

@@ -1,5 +1,5 @@
 """More inputs than the model wrote: EvalPlus's type-aware input mutation, in Python, JavaScript,
-Java and C++ (inputs are Python values; each language reads and writes its own literals).
+Java, C++ and Go (inputs are Python values; each language reads and writes its own literals).
 
 The seeds are the calls of the problem's function in S5's tests whose arguments are literals
 (``f([1, 2], 3)``); each new input changes one argument of a seed by a rule that keeps its type:

@@ -1,7 +1,7 @@
 """The sealed harness's channel: result lines authenticated with a per-run key.
 
-A sealed harness (Python's: ``languages/sealed_python/``) runs the tests in a checker process and
-the program in another process that sees only the calls' arguments.  The checker reads the run's
+A sealed harness (every language's: ``languages/sealed_<language>/``) runs the tests in a checker
+process and the program in another process that sees only the calls' arguments.  The checker reads the run's
 key from a file and deletes it before the program starts (and the sandbox's wrapper has replaced
 the command line that carried the files, ``sandbox/docker/box.py``), then writes every result line
 as ``@@M <n> <mac> <line>``, the MAC being HMAC-SHA256 over ``<n>|<line>`` under the key.  Here the

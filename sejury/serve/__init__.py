@@ -6,8 +6,8 @@ a body limit and a bound on judgments in flight.  Needs the ``serve`` extra:
 >>> app = create_app(Judge(model="openai:gpt-4o-mini"), ServeSettings(max_concurrent=8))
 """
 
+from sejury.config import ServeSettings
 from sejury.serve.app import create_app
 from sejury.serve.runnable import JudgeEvent, JudgeRunnable
-from sejury.serve.settings import ServeSettings
 
 __all__ = ["JudgeEvent", "JudgeRunnable", "ServeSettings", "create_app"]

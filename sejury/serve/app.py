@@ -22,11 +22,11 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
 from sejury import __version__
+from sejury.config import ServeSettings
 from sejury.errors import InputError
 from sejury.serve.middleware import CatchAll, JudgmentGate, LimitBody, RequireKey, Slots, error_body
 from sejury.serve.routes import add_judge_routes, validation_field
 from sejury.serve.runnable import JudgeEvent, JudgeRunnable
-from sejury.serve.settings import ServeSettings
 
 if TYPE_CHECKING:
     from sejury.api import Judge

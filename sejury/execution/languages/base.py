@@ -7,7 +7,7 @@ compile at all: executability), then ``@@T <i> PASS|FAIL <why>`` per unit, ``i``
 index in the suite.  Compiled languages print ``@@TESTS NOCOMPILE`` when the test file does not
 compile; the runner then drops the units the compiler names and tries again.
 
-A *sealed* harness (Python's and JavaScript's) runs the units outside the program's process and
+A *sealed* harness (every language's) runs the units outside the program's process and
 writes each of these lines authenticated, ``@@M <n> <mac> <line>``, under the run's key
 (``Harness.seal``); the runner keeps only the lines whose MAC holds (``execution/sealed.py``), so a
 line the program prints or forges does not count, and reports what did not fit as tampering.
