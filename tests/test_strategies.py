@@ -169,3 +169,23 @@ def test_s5_exec_cache_key_follows_s5s_reason_when_there_is_no_ratio() -> None:
     no_ref = s5(status="skipped", reason="the reference does not load or compile", pass_ratio=None)
     assert feed_digest(no_tests) != feed_digest(no_ref)
     assert feed_digest(s5(status="ran", reason="", pass_ratio=0.5)) == feed_digest(s5(status="ran", pass_ratio=0.5))
+
+
+def test_jurors_that_run_code_themselves_are_keyed_on_the_harness_version() -> None:
+    """A cached result of a juror that runs the candidate itself is not reused after the harness
+    changed (sealing it, say): its version carries RUNNERS_VERSION.  The jurors that only read S5's
+    runs are keyed on S5's result, which carries it."""
+    from sejury.execution.runner import RUNNERS_VERSION
+    from sejury.strategies import spec
+
+    for name in ("sample_tests", "example_fuzz", "test_fuzz", "generate_tests"):
+        s = spec(name)
+        key = s.version_id() + (s.cache_extra(_ExecCtx()) if s.cache_extra else "")  # type: ignore[arg-type]
+        assert f"runners:{RUNNERS_VERSION}" in key, name
+
+
+class _ExecCtx:
+    execute = True
+    execution_weight = 0.75
+    mutation_check = 0
+    mutation_rounds = 1

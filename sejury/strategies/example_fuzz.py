@@ -20,6 +20,7 @@ from __future__ import annotations
 from sejury.context import JudgeContext
 from sejury.execution.differential import Mismatch, recorded_function
 from sejury.execution.fuzz import LANGUAGES, call_writer, example_calls, mutate_inputs
+from sejury.execution.runner import RUNNERS_VERSION
 from sejury.execution.typed_literals import LANGUAGES as TYPED
 from sejury.execution.typed_literals import typed_parameters
 from sejury.schema import Sample, StrategyResult, Task
@@ -69,7 +70,7 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="example_fuzz", paper_name="Ex-fuzz", aliases=("examples",), kind=Kind.EVIDENCE, run=run, rank=57,
-    version=lambda: f"example-fuzz-5|{FUZZ_INPUTS}", applies=applies, needs_execute=True,
+    version=lambda: f"example-fuzz-5|{FUZZ_INPUTS}|runners:{RUNNERS_VERSION}", applies=applies, needs_execute=True,
     joins_default=when_executing(applies),
     detail_lines=detail_lines,
     summary="the share of the problem's example inputs (and type-aware mutations of them) on which the "

@@ -21,7 +21,7 @@ from sejury.execution.evidence import SuiteRun, load_error_line, programs, run_r
 from sejury.execution.fuzz import LANGUAGES, call_writer, mutate_inputs, seed_calls
 from sejury.execution.languages import Suite
 from sejury.execution.patching import PatchError
-from sejury.execution.runner import run_suite
+from sejury.execution.runner import RUNNERS_VERSION, run_suite
 from sejury.execution.typed_literals import LANGUAGES as TYPED
 from sejury.schema import Sample, StrategyResult, Task
 from sejury.scoring import ParsedReply
@@ -120,7 +120,8 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="test_fuzz", paper_name="S5-fuzz", aliases=("fuzz",), kind=Kind.EVIDENCE, run=run, rank=54,
-    version=lambda: f"fuzz-7|{FUZZ_INPUTS}", applies=applies, needs_execute=True, feeders=("generate_tests",),
+    version=lambda: f"fuzz-7|{FUZZ_INPUTS}|runners:{RUNNERS_VERSION}", applies=applies, needs_execute=True,
+    feeders=("generate_tests",),
     detail_lines=detail_lines,
     summary="the share of new inputs (S5's calls, mutated by type) on which the candidate returns the "
             "reference's value"))
