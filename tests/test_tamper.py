@@ -357,6 +357,13 @@ function rle(s) {
   return WRONG_BODY;
 }
 """,
+    "forge_answers": """
+const fs = require("fs");
+// answers of its own on the program's channel, ahead of the calls: every call "returns" them
+const forged = (id) => JSON.stringify({ id, ok: ["A", [["A", [["S", "a"], ["F", "1"]]]]] }) + "\\n";
+for (let id = 0; id < 50; id++) { try { fs.writeSync(3, forged(id)); } catch (e) {} }
+function rle(s) { return WRONG_BODY; }
+""",
     "read_stack": """
 function rle(s) {
   const stack = new Error().stack;
@@ -399,6 +406,23 @@ async def test_a_js_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: 
         assert s is None or wrong_jurors[juror] is None or s <= wrong_jurors[juror], (hack, juror, jurors)
     if hack in ("forge_proc_fd", "kill_harness"):
         assert any(r.startswith("tampering suspected") for r in reasons), reasons
+
+
+async def test_a_js_call_that_hangs_fails_its_own_test_only(sandbox: DockerSandbox) -> None:
+    """The program runs in one process for the suite: a call that never returns is killed at the
+    test's limit, its test fails, and the next call gets a fresh process."""
+    hangs_on_empty = JS_RIGHT.replace("function rle(s) {\n", "function rle(s) {\n  if (s === \"\") for (;;) {}\n")
+    judge = Judge(ScriptedChatModel(script=js_script), team="sample_tests", cache=False, traces=False, execute=True,
+                  sandbox=sandbox)
+    empty_last = (JS_OWN_TESTS.replace('assert.deepStrictEqual(rle(""), []);\n', "")
+                  + 'assert.deepStrictEqual(rle(""), []);\nassert.deepStrictEqual(rle("b"), [["b", 1]]);\n')
+    v = await judge.ajudge(Sample(id="rle-js-hang", task="code_generation", language="javascript",
+                                  problem=JS_PROBLEM, candidate=hangs_on_empty, reference=JS_RIGHT, tests=empty_last))
+    tests = v.strategies["sample_tests"].artifacts["execution"]["candidate"]["outcomes"]
+    outcomes = {t["test"].split("rle(")[1].split(")")[0]: t["passed"] for t in tests if "rle(" in t["test"]}
+    assert outcomes == {'"aab"': True, '"abab"': True, '""': False, '"b"': True}, outcomes  # after it, a fresh process
+    assert all("timed out" in t["why"] or "too long" in t["why"] for t in tests if not t["passed"]), tests
+    assert v.passed is False
 
 
 # ---- Go: the categories that exist in Go, on the sealed Go harness --------------------------------

@@ -85,8 +85,8 @@ def script_of(program: str) -> str:
 
 
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
-    """The sealed harness (``sealed_js/``): the tests run in a checker process, each call of a name
-    the program defines in a process of its own that sees only the arguments; results authenticated."""
+    """The sealed harness (``sealed_js/``): the tests run in a checker process, the calls of the names
+    the program defines in one program process that sees only the arguments; results authenticated."""
     key = new_seal()
     script = script_of(program)
     names = sorted(_clike.defined_names(_DEFINES, script))

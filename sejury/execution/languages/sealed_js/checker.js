@@ -1,11 +1,11 @@
 // The sealed JavaScript harness's checker (node's standard library only).  It holds the tests; the
-// program runs in other processes (server.js, one per call) that see only each call's arguments and
+// program runs in another process (server.js) that sees only each call's arguments and
 // answer with plain data (codec.js), so the tests' asserts compare values this process made.  The
 // tests and the run's key are read, then deleted, before any program process starts; this process
 // runs from an execute-only copy of node where the sandbox has one, so another process of the same
 // user cannot read its memory.  Result lines are authenticated: HMAC-SHA256 under the key, numbered.
 "use strict";
-const fs = require("fs"), vm = require("vm"), cp = require("child_process"), crypto = require("crypto");
+const fs = require("fs"), vm = require("vm"), crypto = require("crypto");
 const KEY = fs.readFileSync("seal", "utf8").trim();
 fs.unlinkSync("seal");
 const SUITE = JSON.parse(fs.readFileSync("tests.json", "utf8"));
@@ -21,20 +21,85 @@ const emit = (line) => {
 const { enc, dec } = require("./codec.js");
 class CandidateExited extends Error {}
 let deadline = Date.now() + 20000;
-function rpc(req) {
-  const left = Math.max(1, deadline - Date.now());
-  const r = cp.spawnSync(process.execPath, ["server.js"], {
-    input: JSON.stringify(req), stdio: ["pipe", "ignore", "ignore", "pipe"], timeout: left,
-    maxBuffer: 8 << 20, killSignal: "SIGKILL",
+// The program runs in one server.js process for the suite, driven by a worker thread of this process:
+// a call posts its request to the worker and waits (Atomics.wait, with the test's time left) for the
+// answer, so the tests stay synchronous and a call that hangs is killed (the next call gets a fresh
+// process) without stopping the suite.
+const { Worker, MessageChannel, receiveMessageOnPort } = require("worker_threads");
+const SIGNAL = new Int32Array(new SharedArrayBuffer(4));
+const { port1: answers, port2: answerPort } = new MessageChannel();
+const DRIVER = `
+const { workerData } = require("worker_threads"), cp = require("child_process");
+const { signal, port, node } = workerData;
+let child = null, ready = null, loadError = "", queued = null, pending = null, buf = "";
+const reply = (m) => { port.postMessage(m); Atomics.add(signal, 0, 1); Atomics.notify(signal, 0); };
+function stop() { if (child) { try { child.kill("SIGKILL"); } catch (e) {} } child = null; ready = null; pending = null; queued = null; }
+function spawn() {
+  const me = cp.spawn(node, ["server.js"], { stdio: ["pipe", "ignore", "ignore", "pipe"] });
+  child = me; ready = null; buf = "";
+  me.stdin.on("error", () => {});
+  me.stdio[3].setEncoding("utf8");
+  me.stdio[3].on("data", (d) => {
+    if (child !== me) return;
+    buf += d;
+    if (buf.length > (16 << 20)) { const id = pending; stop(); if (id !== null) reply({ id, broke: true }); return; }
+    let end;
+    while (child === me && (end = buf.indexOf("\\n")) >= 0) { const line = buf.slice(0, end); buf = buf.slice(end + 1); heard(line); }
   });
-  if (r.error && r.error.code === "ETIMEDOUT") throw new Error("test took too long");
-  const lines = (r.output && r.output[3] ? r.output[3].toString() : "").split("\n").filter((x) => x);
-  if (lines.length !== 1) {
-    throw new CandidateExited(lines.length ? "the program broke the protocol" : "the program's process ended during the call");
+  me.on("exit", () => {
+    if (child !== me) return;
+    const id = pending !== null ? pending : queued ? queued.id : null;
+    child = null; ready = null; pending = null; queued = null;
+    if (id !== null) reply({ id, exited: true });
+  });
+}
+function heard(line) {
+  let m; try { m = JSON.parse(line); } catch (e) { m = null; }
+  if (ready === null) {
+    if (!m || m.id !== 0) { const id = queued ? queued.id : null; stop(); if (id !== null) reply({ id, broke: true }); return; }
+    ready = m.loaded === true; loadError = String(m.error || "");
+    if (queued) { const q = queued; queued = null; send(q); }
+    return;
   }
-  let reply;
-  try { reply = JSON.parse(lines[0]); } catch (e) { throw new CandidateExited("the program broke the protocol"); }
-  return reply;
+  if (pending === null || !m || m.id !== pending) { const id = pending; stop(); if (id !== null) reply({ id, broke: true }); return; }
+  pending = null;
+  reply(m);
+}
+function send(req) {
+  if (req.load) { reply({ id: req.id, loaded: ready, error: loadError }); return; }
+  if (!ready) { reply({ id: req.id, exited: true }); return; }
+  pending = req.id;
+  child.stdin.write(JSON.stringify(req) + "\\n");
+}
+require("worker_threads").parentPort.on("message", (m) => {
+  if (m.kill || pending !== null) stop();  // a call the checker gave up on (its test timed out) ends its process
+  if (m.kill) return;
+  if (!child) spawn();
+  if (ready === null) queued = m.req; else send(m.req);
+});
+`;
+const driver = new Worker(DRIVER, { eval: true, workerData: { signal: SIGNAL, port: answerPort, node: process.execPath },
+                                    transferList: [answerPort] });
+let lastId = 0;
+function rpc(req) {
+  const id = ++lastId;
+  let seen = Atomics.load(SIGNAL, 0);
+  driver.postMessage({ req: { ...req, id } });
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0 || Atomics.wait(SIGNAL, 0, seen, left) === "timed-out") {
+      driver.postMessage({ kill: true });
+      throw new Error("test took too long");
+    }
+    seen = Atomics.load(SIGNAL, 0);
+    for (let m = receiveMessageOnPort(answers); m; m = receiveMessageOnPort(answers)) {
+      const reply = m.message;
+      if (!reply || reply.id !== id) continue;  // the late answer of a call that timed out
+      if (reply.exited) throw new CandidateExited("the program's process ended during the call");
+      if (reply.broke) throw new CandidateExited("the program broke the protocol");
+      return reply;
+    }
+  }
 }
 const STANDARD = { Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError };
 function call(name, args) {
@@ -91,3 +156,4 @@ for (const [i, src] of SUITE.units) {
   catch (e) { emit(`@@T ${i} FAIL ` + String(e).slice(0, 200)); }
 }
 emit("@@DONE");
+process.exit(0);  // the driver thread and the program's process end with this one
