@@ -17,8 +17,8 @@ import tempfile
 from pathlib import Path
 
 from sejury.errors import SejuryError
-from sejury.traces.html import render_html
 from sejury.traces.store import TraceStore, env_trace_path
+from sejury.viewers.html import render_html
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from sejury import paths
 from sejury.errors import InputError
 from sejury.schema import Scale, Strategy, TeamFile, parse_strategy
 from sejury.strategies import spec
@@ -222,9 +223,7 @@ class JudgeConfig(BaseSettings):
 
     def results_path(self) -> Path:
         """The strategy-result cache file: ``cache_path``, else ``~/.cache/sejury/results.sqlite``."""
-        from sejury.models.embedded import cache_dir
-
-        return self.cache_path or cache_dir() / "results.sqlite"
+        return self.cache_path or paths.results_path()
 
 
 def config_error(exc: ValidationError) -> InputError:

@@ -15,8 +15,8 @@ import statistics
 
 from pydantic import BaseModel, Field
 
-from sejury.checks.mutation import WEAK_SUITE
 from sejury.execution.evidence import TestExecution
+from sejury.execution.mutation import WEAK_SUITE
 from sejury.schema import Status, StrategyResult, Verdict, team_mean
 
 __all__ = ["FailingTest", "ReviewPolicy", "failing_tests", "review_reasons", "tampering", "weak_suite"]

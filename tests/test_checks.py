@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sejury.checks.mutants import _parser, changed_lines, dummies, mutants, region_of
 from sejury.checks.suites import check_sample, check_samples
 from sejury.cli import app
+from sejury.execution.mutants import _parser, changed_lines, dummies, mutants, region_of
 from sejury.execution.runner import assemble_program
 from sejury.execution.signatures import last_function
 from sejury.io import read_jsonl

@@ -284,9 +284,9 @@ async def test_a_second_round_asks_the_real_model_for_tests_against_a_survivor(s
     6 mutants; the model is shown a survivor's change and its reply is read, validated on the
     reference in the sandbox and counted, or the round says why nothing was added."""
     from sejury import Sample
-    from sejury.checks.mutation import mutation_check
     from sejury.context import JudgeContext
     from sejury.execution.evidence import check_on_reference, run_on_candidate
+    from sejury.execution.mutation import mutation_check
     from sejury.execution.runner import assemble_program
     from sejury.models import ModelSettings, make_client
     from sejury.roster import Strategy

@@ -11,9 +11,9 @@ from fakes import ScriptedChatModel
 from langchain_core.messages import BaseMessage
 
 from sejury.api import Judge
-from sejury.checks.mutants import _parser, region_of
 from sejury.checks.probe import effects, probe_sample, write_outputs
 from sejury.checks.variants import equivalents, injected
+from sejury.execution.mutants import _parser, region_of
 from sejury.execution.runner import assemble_program, run_suite, split_tests
 from sejury.execution.signatures import last_function
 from sejury.io import read_jsonl

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from trace_helpers import HOSTILE, exec_verdict, hostile_verdict
 
-from sejury.traces.html import render_html
 from sejury.traces.store import TraceStore
+from sejury.viewers.html import render_html
 
 CHROMIUM = os.environ.get("SEJURY_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 

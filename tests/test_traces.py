@@ -21,10 +21,10 @@ from sejury import Sample
 from sejury.cli import app
 from sejury.errors import InputError, SejuryError
 from sejury.schema import Verdict
-from sejury.traces.html import render_html
 from sejury.traces.store import StoredJudgment, TraceStore, new_judgment_id
-from sejury.traces.tree import judgment_tree
-from sejury.traces.view import executed_tests, merge_rows
+from sejury.viewers.common import executed_tests, merge_rows
+from sejury.viewers.html import render_html
+from sejury.viewers.tree import judgment_tree
 
 
 @pytest.fixture(scope="module")

@@ -1,2 +1,4 @@
-"""Judging the judge: checks that say when a verdict, or the tests under it, can be trusted
-(``sejury tests check``: ``suites.py`` over ``mutants.py``; ``report.py`` writes the outputs)."""
+"""Judging the judge, above the API: ``sejury tests check`` (``suites.py``: are a dataset's tests
+strong enough, by the reference's one-bug mutants of ``execution/mutants.py``; ``report.py`` writes
+the outputs) and ``sejury probe`` (``probe.py`` over ``variants.py``: does a verdict move when it
+should, and only then)."""

@@ -21,10 +21,10 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from sejury.api import Judge
-from sejury.checks.mutants import mutants, region_of
 from sejury.checks.variants import candidate_in, equivalents, injected
 from sejury.errors import InputError
 from sejury.execution import languages
+from sejury.execution.mutants import mutants, region_of
 from sejury.execution.runner import assemble_program, run_suite, split_tests
 from sejury.execution.signatures import last_function
 from sejury.sandbox.base import SandboxProvider

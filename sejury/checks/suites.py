@@ -16,11 +16,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from sejury.checks.mutants import changed_lines, draw, dummies, mutants, region_of
 from sejury.errors import InputError
 from sejury.execution import languages
 from sejury.execution.evidence import load_error_line, programs, run_reference_program
 from sejury.execution.languages import Suite
+from sejury.execution.mutants import changed_lines, draw, dummies, mutants, region_of
 from sejury.execution.patching import PatchError
 from sejury.execution.runner import run_suite, split_tests
 from sejury.execution.signatures import last_function

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from sejury.checks.mutants import _BINARY, _parser, _walk, supported
+from sejury.execution.mutants import _BINARY, _parser, _walk, supported
 
 _BINDERS = {  # (parent type, field) of an identifier that declares a name
     ("assignment", "left"), ("augmented_assignment", "left"), ("for_statement", "left"),

@@ -31,8 +31,9 @@ def model_info() -> None:
     import importlib.util
 
     from sejury.models import embedded as e
+    from sejury.paths import models_dir
 
-    path = e.cache_dir() / "models" / e.MODEL_FILE
+    path = models_dir() / e.MODEL_FILE
     native = e.native_server_binary()
     info: dict[str, Any] = {"model": e.MODEL_ALIAS, "path": str(path), "assembled": path.is_file(),
                             "sha256": e.MODEL_SHA256,

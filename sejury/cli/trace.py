@@ -20,7 +20,7 @@ from rich.table import Table
 from sejury.cli.common import err, fail, out
 from sejury.errors import SejuryError
 from sejury.traces.store import TraceStore, env_trace_path
-from sejury.traces.view import fmt_score
+from sejury.viewers.common import fmt_score
 
 _TASK = {"code_generation": "codegen", "program_repair": "repair", "code_summarization": "summary"}
 
@@ -101,7 +101,7 @@ def trace(
     finally:
         store.close()
     if html is not None:
-        from sejury.traces.html import render_html
+        from sejury.viewers.html import render_html
 
         html.parent.mkdir(parents=True, exist_ok=True)
         html.write_text(render_html(stored), encoding="utf-8")
@@ -110,6 +110,6 @@ def trace(
     if as_json:
         sys.stdout.write(stored.model_dump_json() + "\n")
         return
-    from sejury.traces.tree import judgment_tree
+    from sejury.viewers.tree import judgment_tree
 
     out.print(judgment_tree(stored, full=full))

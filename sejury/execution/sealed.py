@@ -18,15 +18,13 @@ import re
 import secrets
 from importlib import resources
 
+from sejury.sandbox.interpreters import SEALED_INTERPRETERS
+
+
 # Execute-only copies of the interpreters a sealed checker runs on (the sandbox image makes them):
 # a process started from a file its user cannot read is not dumpable, so another process of the same
 # user (the program under test) can read neither its memory nor its open files.  Each: (the
 # interpreter, its copy); Java's beside the JDK's launcher, which finds the JDK relative to itself.
-SEALED_INTERPRETERS = {"node": ("/usr/bin/node", "/usr/local/bin/node-sealed"),
-                       "java": ("/usr/lib/jvm/java-17-openjdk-amd64/bin/java",
-                                "/usr/lib/jvm/java-17-openjdk-amd64/bin/java-sealed")}
-
-
 def interpreter(name: str) -> str:
     """A shell word for the sealed copy of ``name`` where the image has it, else ``name`` itself."""
     copy = SEALED_INTERPRETERS[name][1]

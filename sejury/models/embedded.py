@@ -32,6 +32,7 @@ from typing import ClassVar, Literal
 import httpx
 
 from sejury.errors import ModelSetupError
+from sejury.paths import cache_dir, models_dir, run_dir
 
 MODEL_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 MODEL_ALIAS = "qwen2.5-coder-1.5b-instruct-q4_k_m"
@@ -43,11 +44,6 @@ _INSTALL_HINT = (
     "after building llama-cpp-python portably), or point the judge at another model "
     "(--model provider:name, or --base-url for any OpenAI-compatible server)"
 )
-
-
-def cache_dir() -> Path:
-    root = os.environ.get("SEJURY_CACHE_DIR")
-    return Path(root) if root else Path.home() / ".cache" / "sejury"
 
 
 def _part_path(n: int) -> Path:
@@ -72,7 +68,7 @@ def _stamp(path: Path) -> dict[str, int | str]:
 
 def ensure_model(directory: Path | None = None, *, progress: bool = False) -> Path:
     """Return the path of the verified GGUF, assembling it from the part packages if needed."""
-    target_dir = (directory or cache_dir()) / "models"
+    target_dir = directory / "models" if directory else models_dir()
     target = target_dir / MODEL_FILE
     marker = _marker(target)
     if target.is_file() and marker.is_file():
@@ -210,12 +206,6 @@ class ServerConfig:
         if self.prompt_cache_mb > 0:
             cmd += ["--cache", "true", "--cache_type", "ram", "--cache_size", str(self.prompt_cache_mb << 20)]
         return cmd
-
-
-def run_dir() -> Path:
-    """Where running model servers are registered (``SEJURY_RUN_DIR`` moves it, e.g. for tests)."""
-    root = os.environ.get("SEJURY_RUN_DIR")
-    return Path(root) if root else cache_dir() / "run"
 
 
 def cores() -> int:

@@ -11,8 +11,6 @@ from dataclasses import dataclass
 from functools import cache
 
 from sejury import prompts
-from sejury.checks.mutants import Mutant
-from sejury.checks.mutation import MAX_SURVIVORS_SHOWN, WEAK_SUITE, change_shown, still_surviving
 from sejury.context import JudgeContext
 from sejury.errors import ModelError
 from sejury.execution.differential import unrecord
@@ -24,6 +22,8 @@ from sejury.execution.evidence import (
     check_on_reference,
 )
 from sejury.execution.languages import Suite
+from sejury.execution.mutants import Mutant
+from sejury.execution.mutation import MAX_SURVIVORS_SHOWN, WEAK_SUITE, change_shown, still_surviving
 from sejury.execution.runner import call_form, run_suite
 from sejury.schema import Sample
 from sejury.strategies._calls import Recorder, ask_text

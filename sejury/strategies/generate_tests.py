@@ -16,7 +16,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sejury import prompts
-from sejury.checks.mutation import mutation_check
 from sejury.context import JudgeContext
 from sejury.execution import languages
 from sejury.execution.differential import recorded_function
@@ -32,6 +31,7 @@ from sejury.execution.evidence import (
     worth_running,
 )
 from sejury.execution.languages import Suite
+from sejury.execution.mutation import mutation_check
 from sejury.execution.patching import PatchError
 from sejury.execution.runner import RUNNERS_VERSION, assemble_program, call_form, split_tests
 from sejury.schema import Sample, StrategyResult, Task, TraceEvent

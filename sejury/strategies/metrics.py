@@ -27,6 +27,7 @@ from typing import Any
 import sacrebleu
 from sacrebleu.metrics.chrf import CHRF
 
+from sejury import paths
 from sejury.context import JudgeContext
 from sejury.execution import languages
 from sejury.schema import Sample, StrategyResult, Task
@@ -159,7 +160,7 @@ def wordnet_source() -> Path | None:
 
 
 def _prepare_wordnet(src: Path) -> Path:
-    dest = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "sejury" / "wordnet"
+    dest = paths.wordnet_dir()
     dest.mkdir(parents=True, exist_ok=True)
     for name in [*_WN_FILES, "cntlist.rev"]:
         if (src / name).is_file() and not (dest / name).exists():

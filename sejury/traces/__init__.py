@@ -1,7 +1,5 @@
 """The trace store: every judgment's full trace (sample, team, prompts, replies, sandbox runs,
-merge) under a judgment id, in a local SQLite file; and its viewers (``tree`` for the terminal,
-``html`` for one standalone page).  Only the store is imported here: the graph's context imports
-it, and the viewers import the strategies."""
+merge) under a judgment id, in a local SQLite file.  Its viewers are ``sejury.viewers``."""
 
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from sejury import paths
 from sejury.errors import InputError, SejuryError
 from sejury.schema import Sample, Verdict
 
@@ -69,9 +70,7 @@ def new_judgment_id() -> str:
 
 def default_trace_path() -> Path:
     """``~/.cache/sejury/traces.sqlite`` (under ``SEJURY_CACHE_DIR`` when set)."""
-    from sejury.models.embedded import cache_dir
-
-    return cache_dir() / "traces.sqlite"
+    return paths.traces_path()
 
 
 def env_trace_path() -> Path:

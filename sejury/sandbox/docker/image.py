@@ -11,8 +11,8 @@ import tempfile
 from pathlib import Path
 
 from sejury.errors import SandboxError
-from sejury.execution.sealed import SEALED_INTERPRETERS
 from sejury.sandbox.docker.config import DEFAULT_IMAGE, LABEL
+from sejury.sandbox.interpreters import SEALED_INTERPRETERS
 
 SUITE = "bookworm"
 # Python 3.11 + pytest, Node 18, Java 17, g++ 12, Go 1.19; coreutils gives `timeout`; what the

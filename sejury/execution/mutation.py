@@ -8,9 +8,9 @@ from __future__ import annotations
 import asyncio
 import difflib
 
-from sejury.checks.mutants import Mutant, changed_lines, draw, mutants, region_of
 from sejury.execution.evidence import MutationRun
 from sejury.execution.languages import Suite
+from sejury.execution.mutants import Mutant, changed_lines, draw, mutants, region_of
 from sejury.execution.runner import run_suite
 from sejury.sandbox.base import SandboxProvider
 

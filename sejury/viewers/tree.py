@@ -14,7 +14,7 @@ from sejury.execution.evidence import SuiteRun
 from sejury.schema import Status, StrategyResult, TraceEvent
 from sejury.strategies import spec
 from sejury.traces.store import StoredJudgment
-from sejury.traces.view import (
+from sejury.viewers.common import (
     SHOWN_ARTIFACTS_SKIP,
     ExecutedSuite,
     abbreviate,

@@ -16,7 +16,7 @@ from sejury.merge import GROUNDS
 from sejury.schema import Status, StrategyResult, TraceEvent, Verdict
 from sejury.strategies import spec
 from sejury.traces.store import StoredJudgment
-from sejury.traces.view import (
+from sejury.viewers.common import (
     SHOWN_ARTIFACTS_SKIP,
     ExecutedSuite,
     artifact_text,

@@ -1,0 +1,29 @@
+"""The package's shape: no import cycle between sejury's top-level packages at load time, and no
+module over 350 lines but the listed ones, which may only shrink (``scripts/check_layers.py``)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import check_layers  # noqa: E402
+
+
+def test_the_package_has_no_import_cycle_and_no_long_module() -> None:
+    res = subprocess.run([sys.executable, str(ROOT / "scripts" / "check_layers.py")], capture_output=True, text=True,
+                         timeout=120)
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_the_check_sees_a_cycle_and_skips_what_does_not_run_at_load() -> None:
+    assert check_layers.cycle({"api": {"checks"}, "checks": {"review"}, "review": {"api"}}) is not None
+    assert check_layers.cycle({"api": {"checks"}, "checks": {"review"}}) is None
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from sejury.api import Judge\n"
+                     "def f():\n    import sejury.cli\nfrom sejury.schema import Sample\nfrom . import merge\n")
+    assert check_layers.load_time_imports(tree, "sejury.graph") == {
+        "sejury.schema", "sejury.schema.Sample", "sejury.graph", "sejury.graph.merge"}
