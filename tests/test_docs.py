@@ -5,6 +5,7 @@ quickstart runs as shown (on the real model and sandbox)."""
 
 from __future__ import annotations
 
+import glob
 import os
 import re
 import shlex
@@ -91,7 +92,8 @@ def test_the_quickstart_runs_as_shown(tmp_path: Path) -> None:
     for command in _quickstart():
         if command[0] in ("sudo", "bash"):
             continue  # setting up: .ci/run has done it
-        argv = [str(BIN / "sejury"), *command[1:]]
+        args = [p for a in command[1:] for p in (sorted(glob.glob(str(ROOT / a))) if "*" in a else [a])]  # as a shell
+        argv = [str(BIN / "sejury"), *args]
         res = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=1200,
                              env={**os.environ, "COLUMNS": "80"})
         assert res.returncode == 0, (command, res.stdout[-3000:], res.stderr[-3000:])
