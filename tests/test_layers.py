@@ -4,6 +4,7 @@ module over 350 lines but the listed ones, which may only shrink (``scripts/chec
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -27,3 +28,15 @@ def test_the_check_sees_a_cycle_and_skips_what_does_not_run_at_load() -> None:
                      "def f():\n    import sejury.cli\nfrom sejury.schema import Sample\nfrom . import merge\n")
     assert check_layers.load_time_imports(tree, "sejury.graph") == {
         "sejury.schema", "sejury.schema.Sample", "sejury.graph", "sejury.graph.merge"}
+
+
+def test_the_langgraph_entry_starts_nothing_at_import(tmp_path: Path) -> None:
+    """``langgraph.json``'s graph is a factory: importing its module builds no judge, so no model
+    server is started (the embedded model is the default) until the server asks for the graph."""
+    run_dir = tmp_path / "run"
+    res = subprocess.run([sys.executable, "-c", "import sejury.langgraph_app as p; assert p._built == []; print('ok')"],
+                         capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "SEJURY_RUN_DIR": str(run_dir), "SEJURY_MODEL": "embedded"})
+    assert res.returncode == 0 and res.stdout.strip() == "ok", res.stderr
+    assert not run_dir.exists() or not any(run_dir.iterdir()), "a model server was started"
+    assert "sejury/langgraph_app.py:graph" in (ROOT / "langgraph.json").read_text()
