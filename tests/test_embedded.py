@@ -95,7 +95,11 @@ def test_execute_in_five_languages_on_the_embedded_model(tmp_path: Path) -> None
         assert 0 <= ex["pass_ratio"] <= 1 and "no network" in ex["sandbox"]
         assert [e["step"] for e in r["trace"] if e["kind"] == "sandbox_run"] == [
             "validate_on_reference", "run_candidate"]
-    # temperature 0 makes the model's tests repeatable: measured here, all five languages ran
+    # temperature 0 makes the model's tests repeatable: measured here, all five languages ran; where a
+    # language's run is skipped, it must be for the model's tests (all wrong on the reference), never the harness
+    for lang in set(verdicts) - ran:
+        reason = verdicts[lang]["strategies"]["generate_tests"]["artifacts"]["execution"]["reason"]
+        assert "failed on the reference" in reason, (lang, reason)
     assert len(ran) >= 4, ran
 
 

@@ -20,8 +20,10 @@ from fake_openai import FakeOpenAI
 ROOT = Path(__file__).resolve().parent.parent
 LANGGRAPH = Path(sys.executable).parent / "langgraph"
 
-pytestmark = pytest.mark.skipif(not LANGGRAPH.exists() and shutil.which("langgraph") is None,
-                                reason="langgraph-cli[inmem] is not installed (the 'langgraph' extra)")
+_MISSING = not LANGGRAPH.exists() and shutil.which("langgraph") is None
+if _MISSING and os.environ.get("SEJURY_REQUIRE_LANGGRAPH") == "1":
+    raise pytest.UsageError("SEJURY_REQUIRE_LANGGRAPH=1 but langgraph-cli[inmem] is not installed (setup.sh)")
+pytestmark = pytest.mark.skipif(_MISSING, reason="langgraph-cli[inmem] is not installed (the 'langgraph' extra)")
 
 
 @pytest.fixture

@@ -1,3 +1,7 @@
+import os
+import subprocess
+import sys
+
 import pytest
 
 from sejury import prompts
@@ -71,6 +75,11 @@ def test_prompt_versions_are_stable_digests() -> None:
     assert all(len(v) == 12 for v in versions.values())
     assert len(set(versions.values())) == len(STEPS) == 11
     assert prompts_version() == prompts_version()
+    # stable across processes too (no hash seed, no time in it): another interpreter computes the same
+    code = "from sejury.strategies import prompts_version; print(prompts_version())"
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "PYTHONHASHSEED": "random"})
+    assert other.returncode == 0 and other.stdout.strip() == prompts_version(), other.stderr
 
 
 def test_test_style_per_language() -> None:

@@ -109,6 +109,7 @@ def test_setup_built_the_server_for_this_cpu(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.delenv("SEJURY_LLAMA_SERVER", raising=False)
     binary = e.native_server_binary()
     if binary is None or e.native_server_build(binary) is None:
+        assert os.environ.get("SEJURY_REQUIRE_NATIVE_SERVER") != "1", "required, but setup.sh built no llama-server"
         pytest.skip("llama-server not installed by scripts/setup.sh (SEJURY_NO_NATIVE_SERVER)")
     cpu = Path("/proc/cpuinfo").read_text().split() if Path("/proc/cpuinfo").is_file() else []
     wanted = "avx512" if all(f in cpu for f in _AVX512) and not os.environ.get("SEJURY_PORTABLE_SERVER") else "portable"

@@ -10,7 +10,7 @@ import pytest
 
 from sejury.sandbox import ExecStatus, SandboxLimits
 from sejury.sandbox.docker import DockerSandbox, prereqs
-from sejury.sandbox.docker.config import LABEL, OWNER_LABEL, owner
+from sejury.sandbox.docker.config import HOST_GRACE, LABEL, OWNER_LABEL, owner
 
 pytestmark = pytest.mark.docker
 COUNT_PROCS = "ls /proc | grep -c '^[0-9]'"
@@ -39,7 +39,8 @@ async def test_ok_and_failed(sandbox: DockerSandbox) -> None:
 async def test_infinite_loop_times_out(sandbox: DockerSandbox) -> None:
     res = await sandbox.run({"l.py": "while True: pass"}, "python3 l.py", timeout=2)
     assert res.status is ExecStatus.TIMEOUT
-    assert 2 <= res.seconds < 6
+    assert res.seconds >= 2  # it ran until the limit, and was stopped by the sandbox, not the host's deadline:
+    assert res.seconds < 2 + HOST_GRACE
 
 
 async def test_process_ignoring_sigterm_is_killed(sandbox: DockerSandbox) -> None:
@@ -110,8 +111,17 @@ async def test_one_shot_mode_and_nothing_left_after_close() -> None:
 
 
 async def test_broken_containers_are_replaced(sandbox: DockerSandbox) -> None:
+    await sandbox.warm_up()
+    before = {c.id for c in _ours()}  # type: ignore[attr-defined]
+    assert len(before) == sandbox.size
     await sandbox.run({}, "sleep 10", timeout=1)  # the box that timed out is dropped
     res = await sandbox.run({}, "echo still-works", timeout=10)
     assert res.status is ExecStatus.OK
-    await asyncio.sleep(0.5)
-    assert len(_ours()) <= sandbox.size
+    after = set(before)
+    for _ in range(50):  # its removal runs in the background
+        after = {c.id for c in _ours()}  # type: ignore[attr-defined]
+        if before - after:
+            break
+        await asyncio.sleep(0.2)
+    assert before - after, "the container whose run timed out is still there"
+    assert len(after) <= sandbox.size

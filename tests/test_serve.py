@@ -365,7 +365,9 @@ def test_a_batch_takes_a_slot_per_judgment_or_none(tmp_path: Path) -> None:
         t = threading.Thread(target=lambda: held.append(
             c.post("/judge/batch", json={"inputs": [sample(1), sample(2)]})))
         t.start()
+        deadline = time.monotonic() + 20
         while slots.in_use < 2:
+            assert time.monotonic() < deadline, "the batch never took its two slots"
             time.sleep(0.01)
         assert c.post("/judge/batch", json={"inputs": [sample(3), sample(4)]}).status_code == 429
         assert slots.in_use == 2  # refused whole: nothing taken
