@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from sejury.cli.common import err, fail, out
+from sejury.config import JudgeConfig
 from sejury.errors import SejuryError
 
 model_app = typer.Typer(no_args_is_help=True, help="The embedded model: assemble, serve, inspect.")
@@ -44,11 +45,15 @@ def model_info() -> None:
     out.print_json(json.dumps(info))
 
 
+_CACHE_MB: int = JudgeConfig.model_fields["prompt_cache_mb"].default
+
+
 @model_app.command("serve")
 def model_serve(port: Annotated[int, typer.Option()] = 8765,
                 n_ctx: Annotated[int, typer.Option()] = 8192,
                 runtime: Annotated[str, typer.Option(help="auto, native (llama-server) or python")] = "auto",
-                prompt_cache_mb: Annotated[int, typer.Option(help="RAM prompt cache in MiB (0: off)")] = 1024) -> None:
+                prompt_cache_mb: Annotated[int, typer.Option(help="RAM prompt cache in MiB (0: off)")] = _CACHE_MB,
+                ) -> None:
     """Serve the embedded model on 127.0.0.1 (OpenAI-compatible); point --base-url at it."""
     from sejury.models.embedded import ServerConfig, ensure_model, resolve_runtime, serve_forever
 

@@ -15,38 +15,44 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, ConfigDict
 
+from sejury.config import JudgeConfig, split_model
 from sejury.errors import ModelSetupError
 from sejury.llm import ChatClient
-
-if TYPE_CHECKING:
-    from sejury.config import JudgeConfig
 
 EMBEDDED = "embedded"
 EMBEDDED_INPROCESS = "embedded-inprocess"
 
 
+def _judge_default(name: str) -> Any:
+    """The default of one of the judge's settings (``JudgeConfig``, their one home)."""
+    return JudgeConfig.model_fields[name].default
+
+
 class ModelSettings(BaseModel):
+    """How to reach one model: the judge's model settings (their defaults are ``JudgeConfig``'s), and
+    the few only a backend reads (context size, threads, seed)."""
+
     model_config = ConfigDict(extra="forbid")
 
-    model: str = EMBEDDED
-    base_url: str | None = None
-    api_key: str | None = None
-    model_path: Path | None = None  # another GGUF for the embedded backends
-    max_tokens: int = 384
-    temperature: float = 0.0
+    model: str = _judge_default("model")
+    base_url: str | None = _judge_default("base_url")
+    api_key: str | None = _judge_default("api_key")
+    model_path: Path | None = _judge_default("model_path")  # another GGUF for the embedded backends
+    max_tokens: int = _judge_default("max_tokens")
+    temperature: float = _judge_default("temperature")
     seed: int = 0
-    timeout: float = 600.0
-    max_concurrency: int | None = None  # None: 1 for the embedded model, 8 otherwise
-    structured: bool | None = None  # None: off for the embedded model, on for provider:name
+    timeout: float = _judge_default("timeout")
+    max_concurrency: int | None = _judge_default("llm_concurrency")  # None: 1 for the embedded model, 8 otherwise
+    structured: bool | None = _judge_default("structured")  # None: off for the embedded model, on for provider:name
     n_ctx: int = 8192
     n_threads: int | None = None
-    prompt_cache_mb: int = 1024  # the embedded server's RAM prompt cache, MiB (0: off)
-    runtime: str = "auto"  # the embedded server: auto (native when installed), native, python
+    prompt_cache_mb: int = _judge_default("prompt_cache_mb")  # the embedded server's RAM prompt cache, MiB (0: off)
+    runtime: str = _judge_default("embedded_runtime")  # the embedded server: auto, native (llama-server), python
 
     @classmethod
     def of(cls, config: JudgeConfig, *, custom: bool = False) -> ModelSettings:
@@ -61,8 +67,6 @@ class ModelSettings(BaseModel):
     def jury(cls, config: JudgeConfig) -> dict[str, ModelSettings]:
         """The settings of a multi-model jury's other models (``--jury-model NAME=MODEL[@URL]``): the
         judge's own (reply cap, temperature, timeout), with that model and server."""
-        from sejury.config import split_model
-
         base = cls.of(config)
         out = {}
         for name, value in config.jury_models.items():
