@@ -180,7 +180,7 @@ def test_bias_per_generator_finds_the_generator_a_juror_favours(tmp_path: Path) 
     assert got[("S1", "kind-to")].coefficient == pytest.approx(0.5) and got[("S1", "kind-to")].p_value < 0.001
     assert got[("S1", "fair")].coefficient == 0 and got[("S1", "fair")].n == 20
     out = tmp_path / "ev"
-    from sejury.evaluate import write_outputs
+    from sejury.evaluate_report import write_outputs
 
     text = write_outputs(ev, out).read_text()
     assert "| S1 | kind-to | 20 | +0.500 |" in text

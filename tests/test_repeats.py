@@ -16,7 +16,8 @@ from test_calibrate import verdict
 from test_dedupe_dryrun import record, run_cli, write_jsonl
 
 from sejury.calibrate import read_run
-from sejury.evaluate import evaluate, write_outputs
+from sejury.evaluate import evaluate
+from sejury.evaluate_report import write_outputs
 from sejury.schema import TeamFile
 
 

@@ -86,6 +86,7 @@ def evaluate(
     with `sejury batch --repeats K` also gets the judge's own variance (test-retest agreement)."""
     from sejury import calibrate as cal
     from sejury import evaluate as ev_mod
+    from sejury.evaluate_report import write_outputs
 
     try:
         records = cal.read_run(run, label=label, repeats=True)
@@ -95,6 +96,6 @@ def evaluate(
                              self_systems=self_system or ())
     except (SejuryError, ValueError) as exc:
         raise fail(exc) from None
-    report = ev_mod.write_outputs(ev, output)
+    report = write_outputs(ev, output)
     out.print(report.read_text(), markup=False, highlight=False, soft_wrap=True)
     err.print(f"wrote {report}, CSVs and plots in {output}/")
