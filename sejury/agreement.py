@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Literal
 
 import numpy as np
@@ -20,6 +20,7 @@ from pydantic import BaseModel
 
 from sejury.agent import ReviewPolicy
 from sejury.calibrate import Record, best_threshold, team_scores
+from sejury.merge import MergeRule
 from sejury.schema import Scale, Strategy
 from sejury.stats import cohen_kappa
 
@@ -87,8 +88,9 @@ def interval_alpha(rows: Sequence[Sequence[float]]) -> float:
     return _alpha(rows, "interval")
 
 
-def alpha_with_humans(name: str, records: Sequence[Record], members: Sequence[Strategy], scale: Scale) -> Alpha:
-    pairs = [((r.scale or scale).map(s), r.human) for r, s in team_scores(records, members)]
+def alpha_with_humans(name: str, records: Sequence[Record], members: Sequence[Strategy], scale: Scale, *,
+                      merge: MergeRule = "mean") -> Alpha:
+    pairs = [((r.scale or scale).map(s), r.human) for r, s in team_scores(records, members, merge=merge)]
     rows = [[p[0] for p in pairs], [p[1] for p in pairs]]
     ordinal = [[float(round(x)) for x in rows[0]], rows[1]]
     return Alpha(name=name, n=len(pairs), interval=_alpha(rows, "interval"), ordinal=_alpha(ordinal, "ordinal"))
@@ -124,13 +126,14 @@ def _ece(scored: Sequence[tuple[float, bool]]) -> float:
     return total
 
 
-def binary(name: str, labelled: Sequence[Record], rest: Sequence[Record], members: Sequence[Strategy]) -> Binary | None:
+def binary(name: str, labelled: Sequence[Record], rest: Sequence[Record], members: Sequence[Strategy], *,
+           merge: MergeRule = "mean") -> Binary | None:
     """``members``' merged score against binary outcomes on ``rest``, thresholded where accuracy is
     best on ``labelled``."""
     from sklearn.metrics import roc_auc_score
 
     def scored(records: Sequence[Record]) -> list[tuple[float, bool]]:
-        return [(s, o) for r, s in team_scores(records, members) if (o := outcome(r)) is not None]
+        return [(s, o) for r, s in team_scores(records, members, merge=merge) if (o := outcome(r)) is not None]
 
     test = scored(rest)
     if not test:
@@ -184,7 +187,7 @@ class ReviewFlag(BaseModel):
 
 
 def review_flag(labelled: Sequence[Record], rest: Sequence[Record], members: Sequence[Strategy], scale: Scale, *,
-                policy: ReviewPolicy | None = None) -> ReviewFlag | None:
+                policy: ReviewPolicy | None = None, merge: MergeRule = "mean") -> ReviewFlag | None:
     """The needs-review rule of ``policy`` (the agent tool's, default ``ReviewPolicy()``) on the
     team's recorded scores, against the outcomes."""
     from scipy.stats import fisher_exact
@@ -192,7 +195,8 @@ def review_flag(labelled: Sequence[Record], rest: Sequence[Record], members: Seq
     p = policy or ReviewPolicy()
     need = min(p.min_scored, len(members))
     graded = all(outcome(r) is None for r in rest)
-    threshold = best_threshold([(s, o) for r, s in team_scores(labelled, members) if (o := outcome(r)) is not None])
+    threshold = best_threshold([(s, o) for r, s in team_scores(labelled, members, merge=merge)
+                                if (o := outcome(r)) is not None])
     n = flagged = flagged_wrong = unflagged_wrong = unscored = 0
     for r in rest:
         got = [r.scores[m] for m in members if m in r.scores]
@@ -256,7 +260,7 @@ def is_self(r: Record, self_systems: Collection[str] = ()) -> bool:
 
 
 def bias(records: Sequence[Record], named: Sequence[tuple[str, Sequence[Strategy]]], scale: Scale, *,
-         self_systems: Collection[str] = ()) -> list[Bias]:
+         self_systems: Collection[str] = (), merges: Mapping[str, MergeRule] | None = None) -> list[Bias]:
     """Per juror (or team) and group, for each grouping with two or more groups in the run: generator,
     author, and self-preference."""
     groupings: list[tuple[Literal["generator", "author", "self"], Callable[[Record], str | None]]] = [
@@ -266,12 +270,13 @@ def bias(records: Sequence[Record], named: Sequence[tuple[str, Sequence[Strategy
     ]
     out: list[Bias] = []
     for kind, group_of in groupings:
-        out += _bias_by(records, named, scale, kind, group_of)
+        out += _bias_by(records, named, scale, kind, group_of, merges or {})
     return out
 
 
 def _bias_by(records: Sequence[Record], named: Sequence[tuple[str, Sequence[Strategy]]], scale: Scale,
-             kind: Literal["generator", "author", "self"], group_of: Callable[[Record], str | None]) -> list[Bias]:
+             kind: Literal["generator", "author", "self"], group_of: Callable[[Record], str | None],
+             merges: Mapping[str, MergeRule]) -> list[Bias]:
     from scipy.stats import mannwhitneyu, wilcoxon
 
     groups = sorted({g for r in records if (g := group_of(r)) is not None})
@@ -282,7 +287,8 @@ def _bias_by(records: Sequence[Record], named: Sequence[tuple[str, Sequence[Stra
     out = []
     for name, members in named:
         diffs: dict[str, list[float]] = {g: [] for g in groups}
-        for r, score in team_scores([r for r in records if group_of(r) is not None], members):
+        grouped = [r for r in records if group_of(r) is not None]
+        for r, score in team_scores(grouped, members, merge=merges.get(name, "mean")):
             s = r.scale or scale
             span = (s.high - s.low) or 1.0
             diffs[group_of(r) or ""].append(score / 100 - (r.human - s.low) / span)
@@ -315,14 +321,15 @@ class Levels(BaseModel):
     example: float  # mean over the problems of (tau + rho) / 2 within a problem
 
 
-def levels(records: Sequence[Record], named: Sequence[tuple[str, Sequence[Strategy]]]) -> list[Levels]:
+def levels(records: Sequence[Record], named: Sequence[tuple[str, Sequence[Strategy]]], *,
+           merges: Mapping[str, MergeRule] | None = None) -> list[Levels]:
     from sejury.stats import correlate
 
     if not any(r.problem for r in records):
         return []
     out = []
     for name, members in named:
-        pairs = team_scores(records, members)
+        pairs = team_scores(records, members, merge=(merges or {}).get(name, "mean"))
         corpus = correlate([s for _, s in pairs], [r.human for r, _ in pairs]).mean if len(pairs) > 2 else math.nan
         groups: dict[str, list[tuple[float, float]]] = {}
         for r, s in pairs:

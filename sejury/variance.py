@@ -17,13 +17,14 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel
 
 from sejury.agent import ReviewPolicy
 from sejury.agreement import interval_alpha
 from sejury.calibrate import Record, team_scores
+from sejury.merge import MergeRule
 from sejury.schema import Strategy
 
 RESAMPLES = 500
@@ -57,7 +58,8 @@ def has_repeats(records: Sequence[Record]) -> bool:
 
 
 def repeatability(records: Sequence[Record], named: Sequence[tuple[str, Sequence[Strategy]]], *,
-                  threshold: float | None = None, seed: int = 0) -> list[Repeatability]:
+                  threshold: float | None = None, seed: int = 0,
+                  merges: Mapping[str, MergeRule] | None = None) -> list[Repeatability]:
     """One row per juror (or team) of ``named`` that was run on the repeated samples."""
     groups = [g for g in by_sample(records).values() if len(g) > 1]
     if not groups:
@@ -73,7 +75,8 @@ def repeatability(records: Sequence[Record], named: Sequence[tuple[str, Sequence
         judged = sum(len(g) for g in run_on)
         table: list[list[float]] = []  # one row per sample, one column per repeat (nan: unscored)
         for g in run_on:
-            scored = {rec.repeat or 0: s for rec, s in team_scores(list(g.values()), members)}
+            scored = {rec.repeat or 0: s
+                      for rec, s in team_scores(list(g.values()), members, merge=(merges or {}).get(name, "mean"))}
             table.append([scored.get(rep, math.nan) for rep in repeats])
         unscored = sum(math.isnan(x) for row in table for x in row) - sum(len(repeats) - len(g) for g in run_on)
         rows = [[x for x in row if not math.isnan(x)] for row in table]

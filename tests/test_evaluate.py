@@ -214,3 +214,23 @@ def test_verdicts_carry_the_problem_digest(make_judge: Any) -> None:
     va, vb, vc = (judge.judge(x) for x in (a, b, c))
     judge.close()
     assert va.problem_digest == vb.problem_digest == a.problem_digest() != vc.problem_digest
+
+
+def test_the_team_is_evaluated_by_its_own_merge_rule() -> None:
+    """A team file merged evidence first is evaluated as the judge merges it, not by the mean: an
+    opinion juror at 100 cannot lift a candidate whose executed tests fail above one whose pass."""
+    from sejury.calibrate import Record
+
+    def rec(i: int, opinion: float, tests: float, passed: bool) -> Record:
+        return Record(sample_id=f"e{i}", task="code_generation", human=float(passed), test_passed=passed,
+                      scores={Strategy.DIRECT: opinion, Strategy.TEST_PASS: tests})
+
+    # wrong code the model likes, right code it doubts: the mean ranks them backwards
+    records = [rec(i, 100, 60, False) for i in range(6)] + [rec(10 + i, 0, 100, True) for i in range(6)]
+    team = {"task": "code_generation", "strategies": ["direct", "test_pass"], "calibration": {"labelled_ids": []}}
+    by_rule = {}
+    for rule in ("mean", "evidence_first"):
+        ev = evaluate(records, team=TeamFile.model_validate({**team, "merge": rule}), ns=[], seeds=1, resamples=50)
+        by_rule[rule] = next(r for r in ev.rq4 if r.name == "calibrated team")
+        assert ("evidence first" in ev.team_source) == (rule == "evidence_first")
+    assert by_rule["mean"].mean < 0 < by_rule["evidence_first"].mean  # 80 vs 50 by the mean; 49 vs 80 evidence first
