@@ -313,3 +313,23 @@ def test_calibration_chooses_the_merge_rule_and_records_it(tmp_path: Path) -> No
     assert "merged by evidence first" in text and "(evidence first)" in text
     # a team with no evidence juror is only ever merged by the mean
     assert all(t.merge == "mean" for t in cal.teams if t.members == [S.DIRECT])
+
+
+def test_an_evidence_first_pass_mark_is_chosen_and_scored_as_the_judge_merges_at_it() -> None:
+    """Evidence first places the scores around the pass mark the judge uses: the calibrated mark is
+    chosen, and its accuracy reported, with the team merged at that mark, not at 50."""
+    from sejury.calibrate import Record, score_team
+    from sejury.calibrate._select import pass_mark
+
+    def rec(i: int, passed: bool, **scores: float) -> Record:
+        return Record(sample_id=f"p{i}", task="code_generation", human=float(passed),
+                      scores={Strategy(k): v for k, v in scores.items()})
+
+    records = ([rec(i, True, direct=0, test_pass=100) for i in range(2)]          # the tests pass: right
+               + [rec(10 + i, True, direct=95) for i in range(6)]                # no test ran: opinion decides
+               + [rec(20 + i, False, direct=85) for i in range(6)])
+    team = [Strategy("direct"), Strategy("test_pass")]
+    mark = pass_mark(records, team, merge="evidence_first")
+    assert mark is not None and 85 < mark <= 95
+    scored = score_team(records, team, threshold=mark, merge="evidence_first")
+    assert scored.accuracy == 1.0  # merged at 50, the two tested ones score 80 and would fail this mark

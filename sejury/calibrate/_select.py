@@ -29,11 +29,11 @@ import json
 import math
 import random
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from sejury.calibrate._records import Record
 from sejury.errors import InputError
 from sejury.merge import MergeRule, merge_scores
 from sejury.schema import Scale, Strategy, Task, TeamFile, team_mean
@@ -41,90 +41,6 @@ from sejury.stats import Correlation, Interval, bootstrap_ci, correlate
 
 ACCEPT = 50.0  # the default pass mark: a score at or above it accepts the candidate
 RULES: tuple[MergeRule, ...] = ("mean", "evidence_first")  # the merge rules calibration chooses among
-
-
-class Record(BaseModel):
-    """One judged sample of a run file: the members' scores and the human label."""
-
-    sample_id: str
-    task: Task
-    human: float
-    scores: dict[Strategy, float]  # scored members only
-    weights: dict[Strategy, float] = Field(default_factory=dict)  # below 1 only (``StrategyResult.weight``)
-    calls: dict[Strategy, int] = Field(default_factory=dict)
-    tokens: dict[Strategy, int] = Field(default_factory=dict)
-    scale: Scale | None = None  # the human scale, from the sample's metadata ("0-4")
-    annotations: dict[str, float] = Field(default_factory=dict)  # individual raters, when published
-    test_passed: bool | None = None  # the benchmark's own test outcome (RQ4), when known
-    unscored: list[Strategy] = Field(default_factory=list)  # run, but no score read (unscored or failed)
-    # the jurors that reported definitive evidence against the candidate (``StrategyResult.against``)
-    against: list[Strategy] = Field(default_factory=list)
-    system: str | None = None  # the generator of the candidate (``metadata.system``), for the bias report
-    problem: str | None = None  # the verdict's problem digest: candidates of one problem share it
-    author: str | None = None  # who wrote the candidate (``metadata.author``: human or model), for the bias report
-    repeat: int | None = None  # ``sejury batch --repeats``: which judgment of the sample
-    model: str = ""
-    prompt_version: str = ""
-
-
-def read_run(path: str | Path, *, label: str = "human_score", repeats: bool = False) -> list[Record]:
-    """Records from a ``sejury batch`` output; errors name the file, line and field.  A run judged
-    with ``--repeats`` holds several verdicts per sample: only the first (repeat 0) is read, unless
-    ``repeats`` (then every one, each with its ``repeat``)."""
-    p = Path(path)
-    records: list[Record] = []
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", file=str(p)) from None
-    for n, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
-        try:
-            v = json.loads(raw)
-            repeat = v.get("repeat")
-            if repeat and not repeats:
-                continue
-            meta = v.get("metadata") or {}
-            human = meta.get(label)
-            if human is None:
-                raise InputError(f"no human label {label!r} in the verdict's metadata", file=str(p), line=n,
-                                 field=f"metadata.{label}")
-            scores, calls, tokens, unscored, weights, against = {}, {}, {}, [], {}, []
-            for name, r in v["strategies"].items():
-                s = Strategy(name)
-                if r.get("against"):
-                    against.append(s)
-                calls[s] = int(r.get("llm_calls", 0))
-                tokens[s] = int(r.get("prompt_tokens", 0)) + int(r.get("completion_tokens", 0))
-                if r.get("status") == "scored" and r.get("score") is not None:
-                    scores[s] = float(r["score"])
-                    if float(r.get("weight", 1.0)) < 1:
-                        weights[s] = float(r["weight"])
-                elif r.get("status") in ("unscored", "failed"):
-                    unscored.append(s)
-            scale = Scale.parse(str(meta["scale"])) if meta.get("scale") else None
-            raters = meta.get("human_scores") or {}
-            passed = meta.get("test_passed")
-            records.append(Record(sample_id=v["sample_id"], task=v["task"], human=float(human), scores=scores,
-                                  weights=weights,
-                                  calls=calls, tokens=tokens, scale=scale, model=v.get("model", ""),
-                                  prompt_version=v.get("prompt_version", ""),
-                                  annotations={str(k): float(x) for k, x in raters.items() if x is not None},
-                                  test_passed=bool(passed) if passed is not None else None, unscored=unscored,
-                                  against=against,
-                                  system=str(meta["system"]) if meta.get("system") is not None else None,
-                                  author=str(meta["author"]) if meta.get("author") is not None else None,
-                                  repeat=int(repeat) if repeat is not None else None,
-                                  problem=v.get("problem_digest")))
-        except InputError:
-            raise
-        except (KeyError, ValueError, TypeError) as exc:
-            raise InputError(f"not a sejury verdict line ({type(exc).__name__}: {exc})", file=str(p),
-                             line=n) from None
-    if not records:
-        raise InputError("no verdicts in the run file", file=str(p))
-    return records
 
 
 class TeamScore(BaseModel):
@@ -196,10 +112,12 @@ def _paper_map(score: float, scale: Scale | None) -> float:
 
 
 def team_scores(records: Sequence[Record], members: Sequence[Strategy], *, protocol: str = "default",
-                round_mean: bool = False, merge: MergeRule = "mean") -> list[tuple[Record, float]]:
+                round_mean: bool = False, merge: MergeRule = "mean",
+                mark: float = ACCEPT) -> list[tuple[Record, float]]:
     """Each record's team score: the mean of the members that scored it, each by its weight, as
     the supervisor merges them (records where none did are left out), or by the evidence-first rule
-    at the default pass mark.  The paper protocol maps and rounds each member first, and the mean if asked."""
+    at the pass mark ``mark`` (the rule places its scores around the mark the judge will use).  The
+    paper protocol maps and rounds each member first, and the mean if asked."""
     out = []
     for r in records:
         got = [r.scores[m] for m in members if m in r.scores]
@@ -211,7 +129,7 @@ def team_scores(records: Sequence[Record], members: Sequence[Strategy], *, proto
             opinion = [sw for m, sw in pairs.items() if not m.is_evidence]
             ran = set(members) | {m.feeder for m in members if m.feeder is not None}
             against = [s.value for s in r.against if s in ran]
-            merged = merge_scores(graded, opinion, against, rule="evidence_first", pass_mark=ACCEPT).score
+            merged = merge_scores(graded, opinion, against, rule="evidence_first", pass_mark=mark).score
             assert merged is not None
             out.append((r, merged))
             continue
@@ -244,6 +162,15 @@ def pass_mark(records: Sequence[Record], members: Sequence[Strategy], *, protoco
     """The team's pass mark chosen on ``records`` with pass/fail labels (None otherwise)."""
     if protocol != "default" or not binary_labels(records):
         return None
+    if merge == "evidence_first":
+        # the mark moves the scores themselves (evidence is placed around it): try each candidate mark,
+        # merging at it, as the judge will; only where no evidence ran does the mark decide
+        cuts = sorted({s for _, s in team_scores(records, members)} | {ACCEPT})
+
+        def accuracy(t: float) -> int:
+            return sum((s >= t) == (r.human == 1.0) for r, s in team_scores(records, members, merge=merge, mark=t))
+
+        return max(cuts, key=lambda t: (accuracy(t), -abs(t - ACCEPT)))
     return best_threshold([(s, r.human == 1.0) for r, s in team_scores(records, members, merge=merge)])
 
 
@@ -252,7 +179,8 @@ def score_team(records: Sequence[Record], members: Sequence[Strategy], *, protoc
                threshold: float | None = ACCEPT, merge: MergeRule = "mean") -> TeamScore:
     """A team's agreement with the labels on ``records``; against pass/fail labels also the wrong
     candidates it accepts and its accuracy, a score of ``threshold`` or more passing (None: not asked)."""
-    pairs = team_scores(records, members, protocol=protocol, round_mean=round_mean, merge=merge)
+    mark = threshold if threshold is not None and merge == "evidence_first" else ACCEPT  # as the judge merges
+    pairs = team_scores(records, members, protocol=protocol, round_mean=round_mean, merge=merge, mark=mark)
     pred, gold = [s for _, s in pairs], [r.human for r, _ in pairs]
     c = correlate(pred, gold) if len(pred) >= 2 else Correlation(n=len(pred), tau=math.nan, rho=math.nan, r=math.nan)
     n = max(1, len(records))

@@ -11,7 +11,8 @@ from typing import Literal
 from langchain_core.language_models import BaseChatModel
 
 from sejury.api import Judge, run_sync
-from sejury.calibrate._select import Calibration, calibrate, labelled_indices, read_run
+from sejury.calibrate._records import read_run
+from sejury.calibrate._select import Calibration, calibrate, labelled_indices
 from sejury.config import JudgeConfig
 from sejury.errors import InputError
 from sejury.io import RunFile, read_jsonl
