@@ -28,10 +28,10 @@ def _isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _docker_ready() -> str | None:
     try:
+        from sejury.paths import sandbox_image
         from sejury.sandbox.docker import prereqs
-        from sejury.sandbox.docker.config import DEFAULT_IMAGE
 
-        prereqs.require_image(prereqs.client(), DEFAULT_IMAGE)
+        prereqs.require_image(prereqs.client(), sandbox_image())
         return None
     except Exception as exc:
         return str(exc)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -40,3 +41,12 @@ def test_the_langgraph_entry_starts_nothing_at_import(tmp_path: Path) -> None:
     assert res.returncode == 0 and res.stdout.strip() == "ok", res.stderr
     assert not run_dir.exists() or not any(run_dir.iterdir()), "a model server was started"
     assert "sejury/langgraph_app.py:graph" in (ROOT / "langgraph.json").read_text()
+
+
+def test_the_environment_is_read_in_two_homes_only() -> None:
+    """``SEJURY_*`` variables are read by the settings (``config.py``, pydantic-settings) and by
+    ``paths.py``, nowhere else."""
+    read = re.compile(r"""(environ(\.get)?[\[(]|getenv\()\s*["']SEJURY_""")
+    readers = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "sejury").rglob("*.py")
+                     if read.search(p.read_text(encoding="utf-8")) and p.name not in ("paths.py", "config.py"))
+    assert readers == [], readers

@@ -18,10 +18,10 @@ def sandbox_build(
     registry: Annotated[bool, typer.Option(help="docker build from a registry instead of the offline recipe.")] = False,
 ) -> None:
     """Build the sandbox image (offline by default: mmdebstrap + docker import)."""
-    from sejury.sandbox.docker.config import DEFAULT_IMAGE
+    from sejury.paths import sandbox_image
     from sejury.sandbox.docker.image import build
 
-    tag = tag or DEFAULT_IMAGE
+    tag = tag or sandbox_image()
     try:
         build(tag, registry=registry)
     except SejuryError as exc:

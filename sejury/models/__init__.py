@@ -20,6 +20,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, ConfigDict
 
+from sejury import paths
 from sejury.config import JudgeConfig, split_model
 from sejury.errors import ModelSetupError
 from sejury.llm import ChatClient
@@ -93,9 +94,8 @@ def _embedded_label(settings: ModelSettings) -> str:
         runtime = "/llama-server" + ("-avx512" if build == "avx512" else "")
     if settings.model_path is not None:
         return f"gguf:{settings.model_path.name}{runtime}"
-    env = os.environ.get("SEJURY_MODEL_PATH")
-    if env:
-        return f"gguf:{Path(env).name}{runtime}"
+    if (named := paths.model_path_named()) is not None:
+        return f"gguf:{named.name}{runtime}"
     return f"gguf:{embedded.MODEL_ALIAS}@{embedded.MODEL_SHA256[:8]}{runtime}"
 
 
@@ -107,10 +107,7 @@ def _embedded_path(settings: ModelSettings) -> Path:
         if not path.is_file():
             raise ModelSetupError(f"--model-path {path} does not exist")
         return path
-    env = os.environ.get("SEJURY_MODEL_PATH")
-    if env:
-        return Path(env)
-    return embedded.ensure_model(progress=True)
+    return paths.model_path_named() or embedded.ensure_model(progress=True)
 
 
 def model_label(settings: ModelSettings) -> str:

@@ -32,7 +32,7 @@ from typing import ClassVar, Literal
 import httpx
 
 from sejury.errors import ModelSetupError
-from sejury.paths import cache_dir, models_dir, run_dir
+from sejury.paths import cache_dir, embedded_runtime_named, llama_server_named, models_dir, run_dir
 
 MODEL_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 MODEL_ALIAS = "qwen2.5-coder-1.5b-instruct-q4_k_m"
@@ -123,7 +123,7 @@ REPEAT_PENALTY = 1.1
 def native_server_binary() -> Path | None:
     """llama.cpp's ``llama-server`` as ``scripts/setup.sh`` installs it (beside this Python, in the
     environment's ``bin``), or the one ``SEJURY_LLAMA_SERVER`` names; None when there is none."""
-    env = os.environ.get("SEJURY_LLAMA_SERVER")
+    env = llama_server_named()
     if env:
         path = Path(env)
         if not (path.is_file() and os.access(path, os.X_OK)):
@@ -147,7 +147,7 @@ def resolve_runtime(choice: str = "auto") -> Runtime:
     installed (faster here: prompts read ~25 % faster and no ~1.5 s of Python per call), else
     llama-cpp-python's; ``native``/``python``: that one."""
     if choice == "auto":
-        choice = os.environ.get("SEJURY_EMBEDDED_RUNTIME", "auto") or "auto"
+        choice = embedded_runtime_named()
     if choice == "python":
         return "python"
     if choice == "native":

@@ -153,9 +153,10 @@ _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 def wordnet_source() -> Path | None:
     """A WordNet 3.0 database folder: $SEJURY_WORDNET, else Debian's wordnet-base."""
-    for d in filter(None, (os.environ.get("SEJURY_WORDNET"), *WORDNET_DIRS)):
-        if all((Path(d) / f).is_file() for f in _WN_FILES):
-            return Path(d)
+    named = paths.wordnet_named()
+    for d in [*([named] if named else []), *map(Path, WORDNET_DIRS)]:
+        if all((d / f).is_file() for f in _WN_FILES):
+            return d
     return None
 
 

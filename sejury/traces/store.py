@@ -9,7 +9,6 @@ judgment; ``get`` takes an id or any unique prefix of one (``sejury trace j0k3``
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import sqlite3
 import threading
@@ -76,8 +75,7 @@ def default_trace_path() -> Path:
 def env_trace_path() -> Path:
     """Where ``sejury trace`` looks: ``SEJURY_TRACE_PATH`` (the judge's ``trace_path`` setting), else
     the default."""
-    configured = os.environ.get("SEJURY_TRACE_PATH", "").strip()
-    return Path(configured).expanduser() if configured else default_trace_path()
+    return paths.trace_path_named() or default_trace_path()
 
 
 class StoredJudgment(BaseModel):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import socket
 
-DEFAULT_IMAGE = os.environ.get("SEJURY_SANDBOX_IMAGE", "sejury-sandbox:4")
 LABEL = "org.sejury.sandbox"  # every container we start carries it
 OWNER_LABEL = "org.sejury.owner"  # host:pid of the process that started it (for reaping)
 WORKDIR = "/work"

@@ -10,8 +10,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from sejury import paths
 from sejury.errors import SandboxError
-from sejury.sandbox.docker.config import DEFAULT_IMAGE, LABEL
+from sejury.sandbox.docker.config import LABEL
 from sejury.sandbox.interpreters import SEALED_INTERPRETERS
 
 SUITE = "bookworm"
@@ -54,7 +55,10 @@ def _need(tool: str, hint: str) -> None:
         raise SandboxError(f"{tool} is missing: {hint}")
 
 
-def build(tag: str = DEFAULT_IMAGE, *, registry: bool = False) -> None:
+def build(tag: str | None = None, *, registry: bool = False) -> None:
+    """Build the sandbox image (``tag``, default ``paths.sandbox_image()``): offline from Debian's
+    packages with mmdebstrap, or from the Dockerfile through a registry."""
+    tag = tag or paths.sandbox_image()
     _need("docker", "apt-get install -y docker.io, then start dockerd")
     with tempfile.TemporaryDirectory(prefix="sejury-image-") as tmp:
         if registry:

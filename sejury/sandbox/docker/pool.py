@@ -10,10 +10,11 @@ from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from typing import Any, Literal
 
+from sejury import paths
 from sejury.sandbox.base import ExecResult, Sandbox, SandboxProvider
 from sejury.sandbox.docker import cleanup, prereqs
 from sejury.sandbox.docker.box import Box
-from sejury.sandbox.docker.config import DEFAULT_IMAGE, owner
+from sejury.sandbox.docker.config import owner
 from sejury.sandbox.limits import SandboxLimits
 
 
@@ -32,9 +33,9 @@ class DockerSandbox(SandboxProvider):
 
     name = "docker"
 
-    def __init__(self, image: str = DEFAULT_IMAGE, *, limits: SandboxLimits | None = None,
+    def __init__(self, image: str | None = None, *, limits: SandboxLimits | None = None,
                  size: int | None = None, mode: Literal["warm", "oneshot"] = "warm") -> None:
-        self.image = image
+        self.image = image = image or paths.sandbox_image()
         self.limits = limits or SandboxLimits()
         self.size = size or max(1, os.cpu_count() or 1)
         self.mode = mode
