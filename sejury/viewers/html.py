@@ -10,6 +10,7 @@ string is escaped: a candidate may hold ``</pre><script>``.
 from __future__ import annotations
 
 from html import escape
+from importlib import resources
 
 from sejury.execution.evidence import SuiteRun
 from sejury.merge import GROUNDS
@@ -33,101 +34,7 @@ from sejury.viewers.common import (
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
-CSS = """
-:root { --bg: #f5f6f8; --card: #fff; --line: #e2e5ea; --text: #1d2330; --muted: #667085;
-  --code-bg: #f8f9fb; --accent: #3558d4;
-  --ok: #137333; --ok-bg: #e6f4ea; --warn: #8a5a00; --warn-bg: #fdf1d6; --bad: #b3261e; --bad-bg: #fce8e6;
-  --dim: #5f6672; --dim-bg: #eceef1; --info: #1f4fb8; --info-bg: #e8effd;
-  --mono: ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", Menlo, Consolas, monospace; }
-* { box-sizing: border-box; }
-body { margin: 0; background: var(--bg); color: var(--text); line-height: 1.45;
-  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif; }
-header.top { background: #1f2533; color: #f2f4f8; padding: 18px 32px 16px; }
-header.top .brand { font-size: 12px; letter-spacing: .08em; text-transform: uppercase; color: #aab3c5; }
-header.top h1 { margin: 4px 0 6px; font-size: 22px; font-weight: 650; }
-header.top h1 .jid { font-family: var(--mono); font-size: 15px; color: #aab3c5; font-weight: 400; margin-left: 10px; }
-header.top .meta { color: #c9d0de; font-size: 13px; }
-header.top .meta span + span::before { content: "·"; margin: 0 8px; color: #7d879b; }
-main { max-width: 1500px; margin: 0 auto; padding: 20px 32px 48px; }
-.card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 18px 22px;
-  margin: 0 0 18px; box-shadow: 0 1px 2px rgba(16, 24, 40, .04); }
-h2 { font-size: 17px; margin: 0 0 12px; display: flex; align-items: center; gap: 10px; flex-wrap: wrap; }
-h3 { font-size: 14px; margin: 18px 0 8px; color: #344054; }
-h4 { font-size: 12px; margin: 0 0 6px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); }
-pre, code { font-family: var(--mono); font-size: 12.5px; }
-pre { background: var(--code-bg); border: 1px solid var(--line); border-radius: 6px; padding: 10px 12px;
-  margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 30em; overflow: auto; }
-.muted { color: var(--muted); }
-.badge { display: inline-block; padding: 1px 9px; border-radius: 999px; font-size: 12px; font-weight: 600;
-  line-height: 20px; white-space: nowrap; border: 1px solid transparent; }
-.b-scored, .b-pass, .b-ok { color: var(--ok); background: var(--ok-bg); border-color: #b7dfc3; }
-.b-unscored, .b-invalid, .b-warn { color: var(--warn); background: var(--warn-bg); border-color: #f1d59a; }
-.b-failed, .b-fail, .b-bad { color: var(--bad); background: var(--bad-bg); border-color: #f3bcb7; }
-.b-skipped, .b-notrun, .b-dim { color: var(--dim); background: var(--dim-bg); border-color: #d9dce2; }
-.b-info { color: var(--info); background: var(--info-bg); border-color: #c4d4f6; }
-.summary { display: grid; grid-template-columns: auto 1fr; gap: 8px 36px; align-items: start; }
-.bigscore { font-size: 52px; font-weight: 700; line-height: 1; letter-spacing: -.02em; }
-.bigscore small { font-size: 18px; color: var(--muted); font-weight: 500; margin-left: 2px; }
-.bigscore.unscored { font-size: 30px; color: var(--warn); }
-.scorebox .badge { margin-top: 10px; }
-dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 6px 16px; margin: 0; }
-dl.facts dt { color: var(--muted); }
-dl.facts dd { margin: 0; }
-.chips { display: flex; flex-wrap: wrap; gap: 6px; }
-.chip { border: 1px solid var(--line); border-radius: 6px; padding: 1px 8px; background: #fafbfc;
-  font-size: 12.5px; text-decoration: none; color: var(--text); }
-.chip b { font-family: var(--mono); font-weight: 600; margin-left: 4px; }
-a.chip:hover { border-color: var(--accent); }
-.grid2 { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 14px; }
-.juror > h2 .score { font-family: var(--mono); font-size: 16px; }
-.juror > h2 .paper { color: var(--accent); }
-.stats { color: var(--muted); font-size: 12.5px; margin: -6px 0 10px; }
-.stats span + span::before { content: "·"; margin: 0 7px; }
-ul.reasons { margin: 6px 0 10px; padding-left: 20px; }
-ul.reasons li { margin: 2px 0; }
-p.detail { margin: 6px 0; padding: 6px 10px; border-left: 3px solid #d0d5dd; background: #fafbfc; }
-p.detail.unscored, p.detail.failed { border-left-color: #e8b339; }
-.call { border: 1px solid var(--line); border-radius: 8px; margin: 12px 0; overflow: hidden; }
-.call-head { background: #f2f4f7; padding: 7px 12px; font-size: 12.5px; display: flex; gap: 10px;
-  flex-wrap: wrap; align-items: center; border-bottom: 1px solid var(--line); }
-.call-head .step { font-weight: 650; font-family: var(--mono); }
-.pair { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0; }
-.pair > .col { padding: 10px 12px; min-width: 0; }
-.pair > .col + .col { border-left: 1px solid var(--line); }
-.msg { margin-bottom: 8px; }
-.role { display: inline-block; font-size: 11px; font-weight: 650; text-transform: uppercase; letter-spacing: .05em;
-  color: var(--muted); margin-bottom: 3px; }
-details > summary { cursor: pointer; color: var(--muted); font-size: 12.5px; margin: 2px 0 4px; }
-.parsed { margin-top: 8px; font-size: 13px; }
-table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
-th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: middle; }
-th { color: var(--muted); font-weight: 600; background: #fafbfc; }
-td code { white-space: pre-wrap; overflow-wrap: anywhere; }
-td.num { text-align: right; font-family: var(--mono); white-space: nowrap; }
-th.num { text-align: right; }
-tr.counted td { background: #f6fbf7; }
-table.tests col.c-num { width: 3em; }
-table.tests col.c-test { width: 44%; }
-table.tests col.c-run { width: 9.5em; }
-table.merge { width: auto; min-width: 60%; }
-table.merge td, table.merge th { padding-right: 22px; }
-h3.tests-title { margin-bottom: 2px; }
-p.tests-summary { margin: 0 0 8px; color: var(--muted); font-size: 12.5px; }
-.kvs { display: grid; grid-template-columns: repeat(auto-fill, minmax(190px, 1fr)); gap: 6px; margin: 8px 0; }
-.kv { border: 1px solid var(--line); border-radius: 6px; padding: 4px 9px; background: #fafbfc; min-width: 0; }
-.kv .k { display: block; font-size: 11px; color: var(--muted); }
-.kv code { overflow-wrap: anywhere; white-space: pre-wrap; }
-.run { border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; margin: 10px 0; }
-.run .head { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; font-size: 12.5px; }
-.run .head .step { font-family: var(--mono); font-weight: 650; }
-.run pre { max-height: 14em; margin-top: 6px; }
-.formula { font-family: var(--mono); font-size: 15px; margin: 4px 0 12px; }
-.note { color: var(--muted); font-size: 12.5px; margin: 6px 0; font-style: italic; }
-.event { font-size: 12.5px; margin: 6px 0; }
-footer { color: var(--muted); font-size: 12px; text-align: center; padding: 8px 0 24px; }
-@media (max-width: 900px) { .pair, .grid2, .summary { grid-template-columns: minmax(0, 1fr); }
-  .pair > .col + .col { border-left: 0; border-top: 1px solid var(--line); } main { padding: 14px; } }
-"""
+CSS = resources.files("sejury.viewers").joinpath("trace_page.css").read_text(encoding="utf-8")
 
 _STATUS_BADGE = {Status.SCORED: "b-scored", Status.UNSCORED: "b-unscored", Status.FAILED: "b-failed",
                  Status.SKIPPED: "b-skipped"}
