@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent / "sejury"
 MAX_LINES = 350
 # over the limit today (issue 36 splits them); a listed module may shrink, never grow
-LONG = {"models/embedded.py": 418, "execution/languages/java.py": 407, "execution/fuzz.py": 394}
+LONG = {"models/embedded.py": 418, "execution/languages/java.py": 407}
 
 
 def node_of(module: str) -> str | None:

@@ -316,7 +316,8 @@ async def test_a_weak_suite_counts_by_its_mutation_score_in_the_team_mean(sandbo
 
 
 def test_input_mutation_keeps_types_and_never_repeats_a_seed() -> None:
-    from sejury.execution.fuzz import fits, mutate_inputs, mutations, render_call, seed_calls
+    from sejury.execution.calls import render_call, seed_calls
+    from sejury.execution.fuzz import fits, mutate_inputs, mutations
 
     tests = "assert count_above([1, 5, 7], 4) == 2\nassert count_above(xs=[], t=0) == 0\nassert count_above(y, 1)\n"
     seeds = seed_calls(tests, "count_above")
@@ -402,7 +403,7 @@ async def test_s5_fuzz_reads_and_writes_javascript_literals(sandbox: DockerSandb
 
 
 def test_javascript_literals_are_read_as_values_and_written_back() -> None:
-    from sejury.execution.fuzz import render_call, seed_calls
+    from sejury.execution.calls import render_call, seed_calls
     from sejury.execution.js_literals import seed_calls as every_call
 
     tests = ("assert.deepStrictEqual(f([1, -2, 3.5], 'a\\'b\\n', {k: 1, \"s\": [true, null]}), 3);\n"
@@ -418,7 +419,7 @@ def test_javascript_literals_are_read_as_values_and_written_back() -> None:
 
 
 def test_the_problems_examples_are_read_as_calls_with_literal_arguments() -> None:
-    from sejury.execution.fuzz import example_calls
+    from sejury.execution.calls import example_calls
 
     py = ('def intersperse(numbers: List[int], delimeter: int) -> List[int]:\n'
           '    """ Insert delimeter between every two elements; intersperse(numbers, 0) in prose.\n'
@@ -464,7 +465,7 @@ long count_above(std::vector<long> xs, long t) {
 
 
 def test_examples_are_read_and_written_by_the_parameter_types_in_java_cpp_and_go() -> None:
-    from sejury.execution.fuzz import call_writer, example_calls
+    from sejury.execution.calls import call_writer, example_calls
     from sejury.execution.typed_literals import parse_type, quoted, typed_parameters, write
 
     # MultiPL-E's Java keeps the Python name (count_above) for the camelCase method (countAbove)
@@ -497,7 +498,7 @@ def test_examples_are_read_and_written_by_the_parameter_types_in_java_cpp_and_go
 
 
 def test_java_cpp_and_go_literals_in_s5s_tests_are_read_as_values() -> None:
-    from sejury.execution.fuzz import seed_calls
+    from sejury.execution.calls import seed_calls
 
     java = ("public class Main { public static void main(String[] a) {\n"
             "  assert Problem.f(new ArrayList<Long>(Arrays.asList(1L, -2L)), List.of(\"a\\n\"), 1.5f, 'c',\n"

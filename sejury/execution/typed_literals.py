@@ -4,7 +4,7 @@ The benchmarks' Java and C++ problems (MultiPL-E's HumanEval, as in ``../shared/
 original problem's examples in Python's syntax (``>>> closest_integer("10")``, ``specialFilter([15,
 -73, 14, -15])``) above a typed signature (``public static int closestInteger(String value)``,
 ``long specialFilter(std::vector<long> nums)``).  Ex-fuzz reads those examples as Python literals
-(``fuzz.example_calls``) and this module writes each input back as a call the language compiles,
+(``calls.example_calls``) and this module writes each input back as a call the language compiles,
 argument by argument, by the parameter's type: ``[1, -2]`` for ``ArrayList<Integer>`` is
 ``new ArrayList<Integer>(Arrays.<Integer>asList(1, -2))``, for ``std::vector<long>`` it is
 ``std::vector<long>{1, -2}``, for Go's ``[]int`` ``[]int{1, -2}``.  A value that does not fit

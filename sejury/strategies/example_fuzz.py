@@ -18,8 +18,9 @@ A problem that shows no call with literal arguments leaves it unscored, saying s
 from __future__ import annotations
 
 from sejury.context import JudgeContext
+from sejury.execution.calls import LANGUAGES, call_writer, example_calls
 from sejury.execution.differential import Mismatch, recorded_function
-from sejury.execution.fuzz import LANGUAGES, call_writer, example_calls, mutate_inputs
+from sejury.execution.fuzz import mutate_inputs
 from sejury.execution.runner import RUNNERS_VERSION
 from sejury.execution.typed_literals import LANGUAGES as TYPED
 from sejury.execution.typed_literals import typed_parameters

@@ -16,9 +16,10 @@ candidate may differ: calibration weighs it with the others.
 from __future__ import annotations
 
 from sejury.context import JudgeContext
+from sejury.execution.calls import LANGUAGES, call_writer, seed_calls
 from sejury.execution.differential import Mismatch, compare, record_calls, recorded_function
 from sejury.execution.evidence import SuiteRun, load_error_line, programs, run_reference_program
-from sejury.execution.fuzz import LANGUAGES, call_writer, mutate_inputs, seed_calls
+from sejury.execution.fuzz import mutate_inputs
 from sejury.execution.languages import Suite
 from sejury.execution.patching import PatchError
 from sejury.execution.runner import RUNNERS_VERSION, run_suite

@@ -1,0 +1,212 @@
+"""The calls of a problem's function, as data: read from S5's tests (``seed_calls``) and from the
+calls the problem's own text shows (``example_calls``, with the parameters' names), and written back
+as a call each language compiles (``call_writer``, ``render_call``).  Inputs are Python values;
+Python's and JavaScript's literals are read and written here and in ``js_literals``, Java's, C++'s
+and Go's read in ``clike_literals`` and written back by the parameter types in ``typed_literals``.
+The fuzzers (``fuzz.py``) mutate what is read here."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from sejury.execution import clike_literals, js_literals, typed_literals
+from sejury.execution.languages import _clike
+
+Args = tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]  # positional, keyword (name, value)
+
+
+# those whose literals are read and written: Python's and JavaScript's here and in ``js_literals``;
+# Java's and C++'s read in ``clike_literals`` and written back by the parameter types in ``typed_literals``
+LANGUAGES = ("python", "javascript", *typed_literals.LANGUAGES)
+
+
+def seed_calls(tests: str, function: str, language: str = "python") -> list[Args]:
+    """The literal arguments of every call of ``function`` in ``tests``, in order, once each
+    (JavaScript's literals are read by ``js_literals``, Java's and C++'s by ``clike_literals``)."""
+    if language == "javascript":
+        return _dedupe(js_literals.seed_calls(tests, function))
+    if language in clike_literals.LANGUAGES:
+        return _dedupe(clike_literals.seed_calls(tests, function, language))
+    try:
+        tree = ast.parse(tests)
+    except SyntaxError:
+        return _seed_lines(tests, function)
+    return _dedupe(_calls(tree, function))
+
+
+def example_calls(problem: str, function: str, language: str = "python") -> list[Args]:
+    """The inputs of ``function`` that the problem's text shows (its examples), in order, once each:
+
+    - calls with literal arguments: ``>>> f([1, 2])`` in a docstring, ``// f('03-11-2000') => true``
+      in a comment (each ``f(`` cut at its closing bracket and read as a call of ``language``; the
+      signature and prose are not literal calls and are skipped);
+    - else, values given to the parameters by name, all of them on one line or on lines in a row:
+      ``For lst = [1,2,3] the output should be 14``, ``Input: grid = [[1,2],[3,4]], k = 3``;
+    - else, calls of one other name with as many literal arguments as the function has parameters
+      (HumanEval's ``sorted_list_sum`` shows ``list_sort(["aa", "a"])``)."""
+    params = parameters(problem, function, language)
+    found = _literal_calls(problem, function, language)
+    snake = re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), function)
+    if not found and snake != function:  # MultiPL-E's Java keeps the Python name in its examples
+        found = _literal_calls(problem, snake, language, function)
+    if not found and params:
+        found = _parse_calls([f"{function}({', '.join(v)})" for v in _assigned(problem, params)], function, language)
+    if not found and params:
+        others = {m.group(1) for m in re.finditer(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*\(", problem)} - {function}
+        named = {name: [c for c in _literal_calls(problem, name, language) if len(c[0]) == len(params)]
+                 for name in others}
+        named = {name: calls for name, calls in named.items() if calls}
+        if len(named) == 1:
+            found = next(iter(named.values()))
+    return _dedupe(found)
+
+
+def _literal_calls(text: str, function: str, language: str, as_name: str | None = None) -> list[Args]:
+    calls = []
+    for m in re.finditer(rf"(?<![\w$.]){re.escape(function)}\s*\(", text):
+        close = _clike.closing(text, m.end() - 1)
+        if close > 0:
+            calls.append((as_name or function) + text[m.end() - 1:close + 1])
+    return _parse_calls(calls, as_name or function, language)
+
+
+def _parse_calls(calls: list[str], function: str, language: str) -> list[Args]:
+    """Each call's literal arguments, read as ``language``'s literals; the Java and C++ problems
+    of the benchmarks write their examples as Python's (``f([1, 2])``), and C++ ones may use
+    braces for a list (``f({1, 2})``), read as brackets."""
+    found: list[Args] = []
+    for call in calls:
+        if language == "javascript":
+            found += js_literals.seed_calls(call, function)
+            continue
+        if language == "go" and (got := clike_literals.seed_calls(call, function, "go")):
+            found += got  # Go's own literals ([]int{1, 2}); else read as Python's, below
+            continue
+        forms = [call.replace("{", "[").replace("}", "]"), call] if language == "cpp" and "{" in call else [call]
+        for form in forms:
+            try:
+                got = list(_calls(ast.parse(form, mode="eval"), function))
+            except (SyntaxError, ValueError):
+                continue
+            if got:
+                found += got
+                break
+    return found
+
+
+def parameters(problem: str, function: str, language: str = "python") -> list[str]:
+    """The parameter names of ``function``'s signature in the problem (Python or JavaScript; Java
+    and C++ by ``typed_literals``)."""
+    if language in typed_literals.LANGUAGES:
+        return [name for _, name in typed_literals.typed_parameters(problem, function, language) or []]
+    m = re.search(rf"(?:\bdef|\bfunction)\s+{re.escape(function)}\s*\(", problem)
+    if m is None:
+        return []
+    close = _clike.closing(problem, m.end() - 1)
+    inside = problem[m.end():close] if close > 0 else ""
+    names: list[str] = []
+    for part in _clike.split_commas(inside):
+        name = re.match(r"\s*([A-Za-z_$][\w$]*)", part)
+        if name is None or name.group(1) in ("self", "cls"):
+            return [] if name is None else names
+        names.append(name.group(1))
+    return names
+
+
+_SCALAR = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\b|True\b|False\b|true\b|false\b|None\b|null\b")
+
+
+def _assigned(problem: str, params: list[str]) -> list[list[str]]:
+    """Each run of lines that gives every parameter a literal by name (``name = value`` or
+    ``name : value``): the values' texts, in the parameters' order."""
+    found: list[list[str]] = []
+    current: dict[str, str] = {}
+    for line in problem.splitlines():
+        hits: dict[str, str] = {}
+        for name in params:
+            for m in re.finditer(rf"(?<![\w$.]){re.escape(name)}\s*(?:=(?!=)|:(?!:))\s*", line):
+                value = _literal_at(line, m.end())
+                if value is not None:
+                    hits.setdefault(name, value)
+        if not hits:
+            current = {}
+            continue
+        if params[0] in hits:
+            current = {}
+        current |= hits
+        if all(p in current for p in params):
+            found.append([current[p] for p in params])
+            current = {}
+    return found
+
+
+def _literal_at(text: str, i: int) -> str | None:
+    """The text of the literal starting at ``text[i]`` (a bracketed value, a string, a number,
+    a boolean, None/null), or None."""
+    if i >= len(text):
+        return None
+    if text[i] in "[({":
+        close = _clike.closing(text, i)
+        return text[i:close + 1] if close > 0 else None
+    if text[i] in "\"'":
+        end = _clike.string_end(text, i)
+        return text[i:end + 1] if end < len(text) and text[end] == text[i] else None
+    m = _SCALAR.match(text, i)
+    return m.group(0) if m else None
+
+
+def _seed_lines(tests: str, function: str) -> list[Args]:
+    """Line by line, when the whole text does not parse (a reply cut off mid-line)."""
+    found: list[Args] = []
+    for line in tests.splitlines():
+        try:
+            found += _calls(ast.parse(line.strip()), function)
+        except SyntaxError:
+            continue
+    return _dedupe(found)
+
+
+def _calls(tree: ast.AST, function: str) -> Iterator[Args]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == function:
+            try:
+                args = tuple(ast.literal_eval(a) for a in node.args)
+                kwargs = tuple((k.arg, ast.literal_eval(k.value)) for k in node.keywords if k.arg is not None)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                continue
+            if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+                continue
+            yield args, kwargs
+
+
+def _dedupe(calls: Iterator[Args] | list[Args]) -> list[Args]:
+    seen: set[str] = set()
+    out = []
+    for c in calls:
+        key = render_call("f", c)
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
+
+
+def call_writer(problem: str, function: str, language: str) -> Callable[[Args], str | None] | None:
+    """How an input is written as a call in ``language``: Python's and JavaScript's literals as
+    they are; Java's and C++'s by the declared parameter types (None when the signature's types
+    do not parse; the writer gives None for an input that does not fit them)."""
+    if language in typed_literals.LANGUAGES:
+        params = typed_literals.typed_parameters(problem, function, language)
+        if params is None:
+            return None
+        return lambda call: typed_literals.write_call(function, params, call, language)
+    return lambda call: render_call(function, call, language)
+
+
+def render_call(function: str, call: Args, language: str = "python") -> str:
+    if language == "javascript":
+        return js_literals.render_call(function, call)
+    args, kwargs = call
+    return f"{function}({', '.join([*map(repr, args), *(f'{k}={v!r}' for k, v in kwargs)])})"
