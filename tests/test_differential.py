@@ -216,3 +216,17 @@ async def test_executability_counts_the_inputs_a_candidate_returns_on(
     assert (raising.differential.inputs, raising.differential.returned) == (3, 2), raising.differential
     wrong_values = await run_on_candidate(sandbox, ex, valid, assemble_program(language, problem, wrong), probe=probe)
     assert wrong_values.differential is not None and wrong_values.differential.returned == 3  # wrong, but it runs
+
+
+def test_an_input_the_reference_answers_undefined_is_not_counted() -> None:
+    """JavaScript's undefined from the reference (a lookup past a table, a case the problem leaves
+    out) means the problem defines no answer there: the candidate is not held to it.  A string
+    "undefined" is an answer like any other."""
+    from sejury.execution.differential import compare
+
+    units = ["f(-1)", "f(['oo'])", "f(2)", "f('u')"]
+    reference = {0: ["undefined|9"], 1: ["[4, undefined]|14"], 2: ["3|1"], 3: ['"undefined"|11']}
+    candidate = {0: ["2|1"], 1: ["[4]|3"], 2: ["3|1"], 3: ['"defined"|9']}
+    run = compare("f", units, reference, candidate, valid={0, 1, 2, 3}, reasons={})
+    assert (run.inputs, run.agreed) == (2, 1) and run.ratio == 0.5
+    assert [m.test for m in run.mismatches] == ["f('u')"]

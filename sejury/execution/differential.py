@@ -108,6 +108,15 @@ def read_values(stdout: str) -> dict[int, list[str]]:
 
 
 _LENGTH = re.compile(r"\|\d+$")
+# JavaScript's undefined as the harness shows it, bare (a string "undefined" is shown quoted): the
+# reference answering undefined, or a list holding it, means the problem defines no answer there
+_UNDEFINED = re.compile(r"(?<![\w\"'])undefined(?![\w\"'])")
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
+
+
+def defined(values: list[str]) -> bool:
+    """The reference's values on one test hold no undefined: an input the problem defines."""
+    return not any(_UNDEFINED.search(_QUOTED.sub("", _LENGTH.sub("", v))) for v in values)
 
 
 class Mismatch(BaseModel):
@@ -146,8 +155,9 @@ class DifferentialRun(BaseModel):
 def compare(function: str, units: list[str], reference: dict[int, list[str]], candidate: dict[int, list[str]],
             valid: set[int], reasons: dict[int, str]) -> DifferentialRun:
     """Agreement per test: the candidate's values equal the reference's, call for call.  Tests
-    are shown as written (``units`` may carry the recorder)."""
-    usable = [i for i in range(len(units)) if reference.get(i)]
+    are shown as written (``units`` may carry the recorder).  A test on which the reference answers
+    undefined (JavaScript) is outside what the problem defines, and is not counted."""
+    usable = [i for i in range(len(units)) if reference.get(i) and defined(reference[i])]
     agreed, shown = 0, list[Mismatch]()
     for i in usable:
         mine = candidate.get(i, [])
