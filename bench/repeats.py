@@ -55,7 +55,7 @@ def main() -> None:
     start = report.find("The judge's own variance")
     print(report[start:report.find("\n\n", report.find("| --- |", start))] if start >= 0 else report)
     print(f"\n{args.n} samples x {args.repeats} repeats at temperature {args.temperature}, team {args.team}: "
-          f"{wall:.0f} s for this invocation of the batch (2-core machine: see the README)")
+          f"{wall:.0f} s for this invocation of the batch (2-core machine: see docs/models.md)")
 
 
 if __name__ == "__main__":
