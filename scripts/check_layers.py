@@ -46,8 +46,9 @@ def load_time_imports(tree: ast.Module, package: str) -> set[str]:
                 found.update(a.name for a in stmt.names)
             elif isinstance(stmt, ast.ImportFrom):
                 base = stmt.module or ""
-                if stmt.level:
-                    base = ".".join(package.split(".")[: len(package.split(".")) - stmt.level + 1] + ([base] if base else []))
+                if stmt.level:  # relative: from the package, one level up per dot after the first
+                    parent = package.rsplit(".", stmt.level - 1)[0]
+                    base = f"{parent}.{base}" if base else parent
                 found.add(base)
                 found.update(f"{base}.{a.name}" for a in stmt.names)
 
@@ -65,7 +66,9 @@ def graph() -> dict[str, set[str]]:
         if source is None:
             continue
         for target in map(node_of, load_time_imports(ast.parse(path.read_text(encoding="utf-8")), package)):
-            if target is not None and target != source and (ROOT / target).exists() | (ROOT / f"{target}.py").exists():
+            if target is None or target == source:
+                continue
+            if (ROOT / target).exists() or (ROOT / f"{target}.py").exists():
                 edges.setdefault(source, set()).add(target)
     return edges
 

@@ -285,9 +285,9 @@ def _bias_by(records: Sequence[Record], named: Sequence[tuple[str, Sequence[Stra
     if kind == "self":
         groups = sorted(groups, key=lambda g: g == "others")  # the self groups first
     out = []
+    grouped = [r for r in records if group_of(r) is not None]
     for name, members in named:
         diffs: dict[str, list[float]] = {g: [] for g in groups}
-        grouped = [r for r in records if group_of(r) is not None]
         for r, score in team_scores(grouped, members, merge=merges.get(name, "mean")):
             s = r.scale or scale
             span = (s.high - s.low) or 1.0

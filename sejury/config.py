@@ -26,6 +26,7 @@ from sejury.strategies import spec
 from sejury.strategies.base import MODEL_NAME
 
 DEFAULT_PASS_MARK = 50.0
+DEFAULT_MERGE: Literal["evidence_first", "mean"] = "evidence_first"
 
 
 def load_team_file(path: str | Path) -> TeamFile:
@@ -214,12 +215,7 @@ class JudgeConfig(BaseSettings):
         measured with the mean), else evidence first."""
         if self.merge is not None:
             return self.merge
-        if isinstance(self.team, TeamFile):
-            if self.team.merge is not None:
-                return self.team.merge
-            if self.team.calibration:
-                return "mean"
-        return "evidence_first"
+        return self.team.merge_rule(DEFAULT_MERGE) if isinstance(self.team, TeamFile) else DEFAULT_MERGE
 
     def results_path(self) -> Path:
         """The strategy-result cache file: ``cache_path``, else ``~/.cache/sejury/results.sqlite``."""

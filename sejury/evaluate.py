@@ -30,6 +30,7 @@ from pydantic import BaseModel
 from sejury import agreement, variance
 from sejury.agreement import Alpha, Bias, Binary, Levels, ReviewFlag, Unscored
 from sejury.calibrate import Calibration, Record, calibrate, score_team, team_scores
+from sejury.config import DEFAULT_MERGE
 from sejury.errors import InputError
 from sejury.merge import MergeRule
 from sejury.schema import Scale, Strategy, TeamFile
@@ -111,7 +112,7 @@ def evaluate(records: Sequence[Record], *, team: TeamFile | None = None, n_label
     if team is not None:
         labelled_ids = set(team.calibration.get("labelled_ids", []))
         team_members = list(team.strategies)
-        rule: MergeRule = team.merge or ("mean" if team.calibration else "evidence_first")
+        rule: MergeRule = team.merge_rule(DEFAULT_MERGE)
         source = f"team file ({', '.join(s.value for s in team_members)})"
     else:
         cal: Calibration = calibrate(records, n_labelled=n_labelled, seed=seed, resamples=0)

@@ -257,9 +257,13 @@ class TeamFile(BaseModel):
     calibration: dict[str, Any] = Field(default_factory=dict)  # written by `sejury calibrate`
     # a pass mark calibrated on pass/fail labels: a score at or above it passes (the agent tool's default)
     threshold: float | None = Field(None, ge=0, le=100)
-    # the merge rule the team was calibrated with (None: "mean" for a calibrated file, the judge's
-    # setting for a hand-written one)
+    # the merge rule the team was calibrated with (None: see ``merge_rule``)
     merge: Literal["evidence_first", "mean"] | None = None
+
+    def merge_rule(self, otherwise: Literal["evidence_first", "mean"]) -> Literal["evidence_first", "mean"]:
+        """The rule this team merges by: its own, else the mean for a calibrated file (the rule it
+        was measured with), else ``otherwise`` (a hand-written file)."""
+        return self.merge or ("mean" if self.calibration else otherwise)
 
     @field_validator("strategies", mode="before")
     @classmethod

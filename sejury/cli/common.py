@@ -36,42 +36,42 @@ def _opt(annotation: Any, default: Any, help: str, *decls: str, **kw: Any) -> in
                              annotation=Annotated[annotation, typer.Option(*decls, help=help, **kw)])
 
 
-def _setting(name: str, annotation: Any, *decls: str, **kw: Any) -> inspect.Parameter:
-    """A JudgeConfig field as an option: its help is the field's description (one home)."""
-    return _opt(annotation, None, JudgeConfig.model_fields[name].description or "", *decls, **kw)
+def _settings(**fields: Any) -> dict[str, inspect.Parameter]:
+    """JudgeConfig fields as options, ``name=annotation`` or ``name=(annotation, *flags[, typer
+    keywords])``; each option's help is its field's description (one home)."""
+    out = {}
+    for name, spec in fields.items():
+        annotation, *rest = spec if isinstance(spec, tuple) else (spec,)
+        decls = [x for x in rest if isinstance(x, str)]
+        kw = next((x for x in rest if isinstance(x, dict)), {})
+        out[name] = _opt(annotation, None, JudgeConfig.model_fields[name].description or "", *decls, **kw)
+    return out
 
 
 # how to reach the model (every command that calls it)
-MODEL_OPTIONS: dict[str, inspect.Parameter] = {
-    "jury_models": _setting("jury_models", list[str] | None, "--jury-model"),
-    "model": _setting("model", str | None, "--model", "-m"),
-    "base_url": _setting("base_url", str | None),
-    "api_key": _setting("api_key", str | None, envvar="SEJURY_API_KEY"),
-    "cache": _setting("cache", bool | None, "--cache/--no-cache"),
-    "cache_path": _setting("cache_path", Path | None),
-    "traces": _setting("traces", bool | None, "--traces/--no-traces"),
-    "trace_path": _setting("trace_path", Path | None),
-    "llm_concurrency": _setting("llm_concurrency", int | None),
-    "max_tokens": _setting("max_tokens", int | None),
-    "temperature": _setting("temperature", float | None),
-    "prompt_cache_mb": _setting("prompt_cache_mb", int | None),
-    "embedded_runtime": _setting("embedded_runtime", str | None),
-    "parse_retries": _setting("parse_retries", int | None),
-    "model_path": _setting("model_path", Path | None),
-    "execute": _setting("execute", bool | None, "--execute/--no-execute"),
-}
+MODEL_OPTIONS = _settings(
+    jury_models=(list[str] | None, "--jury-model"),
+    model=(str | None, "--model", "-m"),
+    base_url=str | None,
+    api_key=(str | None, {"envvar": "SEJURY_API_KEY"}),
+    cache=(bool | None, "--cache/--no-cache"),
+    cache_path=Path | None,
+    traces=(bool | None, "--traces/--no-traces"),
+    trace_path=Path | None,
+    llm_concurrency=int | None,
+    max_tokens=int | None,
+    temperature=float | None,
+    prompt_cache_mb=int | None,
+    embedded_runtime=str | None,
+    parse_retries=int | None,
+    model_path=Path | None,
+    execute=(bool | None, "--execute/--no-execute"),
+)
 # how to judge (commands that judge with a given team)
-JURY_OPTIONS: dict[str, inspect.Parameter] = {
-    "team": _setting("team", str | None),
-    "scale": _setting("scale", str | None),
-    "merge": _setting("merge", str | None),
-    "pass_mark": _setting("pass_mark", float | None),
-    "evidence_pass": _setting("evidence_pass", float | None),
-    "sandbox_mode": _setting("sandbox_mode", str | None),
-    "execution_weight": _setting("execution_weight", float | None),
-    "mutation_check": _setting("mutation_check", int | None),
-    "mutation_rounds": _setting("mutation_rounds", int | None),
-}
+JURY_OPTIONS = _settings(
+    team=str | None, scale=str | None, merge=str | None, pass_mark=float | None, evidence_pass=float | None,
+    sandbox_mode=str | None, execution_weight=float | None, mutation_check=int | None, mutation_rounds=int | None,
+)
 
 
 def judge_options(*, jury: bool = True) -> Callable[[F], F]:

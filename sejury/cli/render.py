@@ -11,6 +11,7 @@ from sejury.cli.common import out
 from sejury.merge import GROUNDS
 from sejury.schema import Status, Verdict
 from sejury.strategies import spec
+from sejury.viewers.common import plural
 
 
 def _fmt(x: float | None) -> str:
@@ -73,8 +74,8 @@ def print_verdict(v: Verdict, *, console: Console = out) -> None:
     else:
         console.print(title)
         for label, status, score, calls, seconds, lines in rows:
-            calls_word = "call" if calls == "1" else "calls"
-            console.print(f"\n[bold]{label}[/bold]  {status}  score {score}  ({calls} {calls_word}, {seconds} s)")
+            cost = f"{plural(int(calls), 'call')}, {seconds} s"
+            console.print(f"\n[bold]{label}[/bold]  {status}  score {score}  ({cost})")
             if lines:
                 console.print(Padding(lines, (0, 0, 0, 4)))
         console.print()

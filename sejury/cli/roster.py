@@ -15,6 +15,7 @@ from sejury.cli.render import WIDE
 from sejury.schema import Sample, Task
 from sejury.strategies import all_specs
 from sejury.strategies.base import StrategySpec, spec
+from sejury.viewers.common import plural
 
 
 def _needs_reference(s: StrategySpec) -> bool:
@@ -49,8 +50,7 @@ def strategies(
     caption = "* in the default team; + joins it when it applies and --execute is on"
     if out.width < WIDE:  # a block per strategy: the description keeps the console's width
         for s in specs:
-            calls = f"{s.llm_calls} call" + ("" if s.llm_calls == 1 else "s")
-            facts = " · ".join(x for x in (s.paper_name, s.kind.value, calls, _needs(s)) if x)
+            facts = " · ".join(x for x in (s.paper_name, s.kind.value, plural(s.llm_calls, "call"), _needs(s)) if x)
             out.print(f"[bold]{s.value}{_mark(s)}[/bold]  {escape(facts)}")
             out.print(Padding(escape(s.summary), (0, 0, 0, 4)))
         out.print(f"[dim]{caption}[/dim]")
