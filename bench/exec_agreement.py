@@ -37,7 +37,8 @@ NAMES = {"test_pass": "S5-exec", "test_diff": "S5-diff", "test_fuzz": "S5-fuzz",
 JURORS = {"test_pass": "S5-exec", "test_diff": "S5-diff", "mean": "mean of both (weighted)"}
 TABLE_HEAD = ("| language | juror | n | unscored | tau | rho | avg(tau, rho) [95 % CI] | wrong accepted |\n"
               "| --- | --- | --- | --- | --- | --- | --- | --- |")
-SETS = {"python": "humaneval_python", "javascript": "humaneval_js", "java": "humaneval_java", "cpp": "humaneval_cpp"}
+SETS = {"python": "humaneval_python", "javascript": "humaneval_js", "java": "humaneval_java", "cpp": "humaneval_cpp",
+        "apps": "apps", "bigcodebench": "bigcodebench"}  # the last two: Python programs reading stdin; library-heavy
 
 
 def draw(data: Path, language: str, n: int, seed: int) -> list[Sample]:

@@ -4,7 +4,7 @@ on a run file judged with every juror of both, against the benchmark's test outc
 call: each verdict's members are merged again (``sejury.merge``), so the figures differ only by
 the rule and the team.
 
-    .venv/bin/python bench/merge_compare.py bench-runs/exec-python.jsonl [--pass-mark 50]
+    .venv/bin/python bench/merge_compare.py bench-runs/exec-python.jsonl [--pass-mark 50] [--jurors]
 
 Prints, per rule: n, unscored, avg(tau, rho) with its 95 % bootstrap interval, AUC, accuracy,
 wrong code accepted and correct code rejected at the pass mark, and how many verdicts need review.
@@ -50,10 +50,10 @@ def rescore(v: Verdict, team: list[str], rule: MergeRule, mark: float) -> Verdic
                  policy=ReviewPolicy(threshold=mark))
 
 
-def table(rows: list[dict[str, Any]], mark: float) -> str:
+def table(rows: list[dict[str, Any]], mark: float, rules: list[tuple[str, list[str], MergeRule]] = RULES) -> str:
     out = ["| rule | n | unscored | avg(tau, rho) [95 % CI] | AUC | accuracy | wrong accepted | correct rejected | "
            "needs review |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for name, team, rule in RULES:
+    for name, team, rule in rules:
         pred, gold, review, review_wrong, quiet_wrong = [], [], 0, 0, 0
         for r in rows:
             v = rescore(r["verdict"], team, rule, mark)
@@ -81,6 +81,16 @@ def table(rows: list[dict[str, Any]], mark: float) -> str:
     return "\n".join(out)
 
 
+def each_juror(rows: list[dict[str, Any]]) -> list[tuple[str, list[str], MergeRule]]:
+    """A rule per juror that scored anywhere in the run (the juror alone), then the run's own teams."""
+    names = sorted({n for r in rows for n, res in r["verdict"].strategies.items() if res.score is not None},
+                   key=lambda n: Strategy(n).paper_name)
+    teams = sorted({tuple(s.value for s in r["verdict"].team) for r in rows})
+    return [(Strategy(n).paper_name + " alone", [n], "evidence_first") for n in names] + \
+        [(f"the run's team ({', '.join(Strategy(t).paper_name for t in team)}), evidence first", list(team),
+          "evidence_first") for team in teams]
+
+
 def strictness(rows: list[dict[str, Any]]) -> str:
     """How hard each evidence juror is on right code and on wrong code: of the candidates the
     benchmark passes (fails), how many it scores below 100 (a generated check fails)."""
@@ -101,6 +111,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("runs", nargs="+", type=Path)
     ap.add_argument("--pass-mark", type=float, default=50.0)
+    ap.add_argument("--jurors", action="store_true", help="each juror of the run alone, and the run's team, "
+                    "in place of the rule comparison")
     args = ap.parse_args()
     for path in args.runs:
         rows = []
@@ -108,6 +120,9 @@ def main() -> None:
             v = Verdict.model_validate(json.loads(line))
             rows.append({"verdict": v, "passed": bool(v.metadata.get("test_passed"))})
         print(f"\n### {path} ({len(rows)} verdicts, pass mark {args.pass_mark:g})\n")
+        if args.jurors:
+            print(table(rows, args.pass_mark, each_juror(rows)))
+            continue
         print(table(rows, args.pass_mark))
         print("\nHow hard each evidence juror is (a right candidate below 100 fails a generated check):\n")
         print(strictness(rows))

@@ -5,8 +5,9 @@ judge's pass mark), so the CLI's table and JSON, run files, ``sejury serve``, th
 agent tool (``sejury.agent``, at its own threshold) all say the same thing.  A verdict needs review
 when fewer jurors scored than the policy asks, when they disagree, when its score rests on the
 model's opinion alone, when the evidence contradicts the opinion, when it passes although executed
-tests fail, when the executed tests are weak, when the sample's own tests could not be run, or when
-the harness suspected the candidate of tampering with the run.
+tests fail, when the executed tests are weak, when the sample's own tests could not be run, when a
+program's outputs were compared on a problem that accepts several answers, or when the harness
+suspected the candidate of tampering with the run.
 """
 
 from __future__ import annotations
@@ -94,6 +95,15 @@ def tampering(results: dict[str, StrategyResult]) -> list[str]:
     return seen
 
 
+def several_answers(results: dict[str, StrategyResult]) -> bool:
+    """Did a juror compare a program's outputs on a problem that accepts several answers?"""
+    for r in results.values():
+        ex = TestExecution.from_artifact(r.artifacts.get("execution"))
+        if r.artifacts.get("several_answers") or (ex is not None and ex.several_answers):
+            return True
+    return False
+
+
 def _members(verdict: Verdict) -> list[StrategyResult]:
     team = {s.value for s in verdict.team}
     return [r for name, r in verdict.strategies.items() if r.in_team and name in team]
@@ -138,6 +148,9 @@ def review_reasons(verdict: Verdict, policy: ReviewPolicy | None = None) -> list
     own = verdict.strategies.get("sample_tests")
     if own is not None and own.in_team and own.status is Status.UNSCORED:
         out.append(f"the sample's own tests did not count: {own.detail or 'unscored'}")
+    if several_answers(verdict.strategies):
+        out.append("the problem accepts several answers: outputs were compared with the reference's, so a "
+                   "different right answer counts as a mismatch")
     seen = tampering(verdict.strategies)
     if seen:
         out.append("tampering suspected: " + "; ".join(seen))

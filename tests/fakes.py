@@ -40,6 +40,8 @@ def step_of_text(user: str, n_messages: int) -> str:
         return "sharpen_tests"
     if first.startswith("Task: write tests"):
         return "write_tests"
+    if first.startswith("Task: write inputs"):
+        return "write_inputs"
     if first.startswith("Task: predict"):
         return "predict"
     if "[BEGIN REFERENCE" in user or "[BEGIN DEVELOPER PATCH]" in user:
@@ -60,6 +62,7 @@ GOOD_REPLIES = {
     "assess_properties": "Checks:\n- returns the sum: YES\n- handles negatives: YES\nScore: 100",
     "write_tests": "```python\nassert add(1, 2) == 3\nassert add(-1, 1) == 0\n```",
     "sharpen_tests": "```python\nassert add(0, 0) == 0\n```",
+    "write_inputs": "```\n2 3\n```\n\n```\n-1 1\n```",
     "predict": "Checks:\n- assert add(1, 2) == 3: PASS\n- assert add(-1, 1) == 0: FAIL\nScore: 100",
     "repair": "Score: 42",
     "vanilla": "Score: 60",

@@ -134,6 +134,9 @@ class TestExecution(BaseModel):
     mutation: MutationRun | None = None  # the valid tests on mutants of the reference (--mutation-check)
     # what the sealed harness saw the candidate do to the run (forged result lines, a killed harness)
     tampering: list[str] = Field(default_factory=list)
+    # "stdio": the tests are inputs on stdin and the outputs the reference prints (``io_evidence.py``)
+    form: Literal["calls", "stdio"] = "calls"
+    several_answers: bool = False  # stdio: the problem accepts several outputs, so a differing one may be right
 
     def against(self) -> str | None:
         """Definitive evidence against the candidate in this run: it tampered with the harness, or it

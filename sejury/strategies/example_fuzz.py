@@ -21,10 +21,13 @@ from sejury.context import JudgeContext
 from sejury.execution.calls import LANGUAGES, call_writer, example_calls
 from sejury.execution.differential import Mismatch, recorded_function
 from sejury.execution.fuzz import mutate_inputs
+from sejury.execution.io_fuzz import VERSION as IO_FUZZ
 from sejury.execution.runner import RUNNERS_VERSION
+from sejury.execution.stdio import statement_examples
 from sejury.execution.typed_literals import LANGUAGES as TYPED
 from sejury.execution.typed_literals import typed_parameters
 from sejury.schema import Sample, StrategyResult, Task
+from sejury.strategies import _io
 from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register, when_executing
 from sejury.strategies.test_fuzz import FUZZ_INPUTS, agree_on
 
@@ -36,6 +39,11 @@ def applies(sample: Sample) -> str | None:
 
 
 async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
+    if _io.is_program(sample):
+        examples = [c.input for c in statement_examples(sample.problem)]
+        if not examples:
+            return Outcome(None, detail="the problem shows no Input/Output example to start from")
+        return await _io.fuzz(sample, ctx, rec, examples, int(sample.problem_digest()[:8], 16), with_seeds=True)
     if sample.language not in LANGUAGES:
         return Outcome(None, detail=f"examples are read and written in {', '.join(LANGUAGES)} only so far, "
                                     f"not {sample.language}")
@@ -64,14 +72,16 @@ def detail_lines(result: StrategyResult) -> list[str]:
     a = result.artifacts
     if "agreed" not in a:
         return []
-    lines = [f"candidate returned the reference's values on {a['agreed']}/{a['inputs']} inputs of {a['function']} "
+    what = "printed the reference's output" if a.get("form") == "stdio" else "returned the reference's values"
+    lines = [f"candidate {what} on {a['agreed']}/{a['inputs']} inputs of {a['function']} "
              f"(the problem's {a['seeds']} examples and {a['made']} mutations of them)"]
     return lines + Mismatch.lines(a.get("mismatches", []))
 
 
 SPEC = register(StrategySpec(
     value="example_fuzz", paper_name="Ex-fuzz", aliases=("examples",), kind=Kind.EVIDENCE, run=run, rank=57,
-    version=lambda: f"example-fuzz-5|{FUZZ_INPUTS}|runners:{RUNNERS_VERSION}", applies=applies, needs_execute=True,
+    version=lambda: f"example-fuzz-5|{FUZZ_INPUTS}|runners:{RUNNERS_VERSION}|io:{IO_FUZZ}", applies=applies,
+    needs_execute=True,
     joins_default=when_executing(applies),
     detail_lines=detail_lines,
     summary="the share of the problem's example inputs (and type-aware mutations of them) on which the "

@@ -34,8 +34,10 @@ from sejury.execution.languages import Suite
 from sejury.execution.mutation import mutation_check
 from sejury.execution.patching import PatchError
 from sejury.execution.runner import RUNNERS_VERSION, assemble_program, call_form, split_tests
+from sejury.execution.stdio import IoCase
 from sejury.schema import Sample, StrategyResult, Task, TraceEvent
 from sejury.scoring import ParsedReply
+from sejury.strategies import _io
 from sejury.strategies._sharpen import Programs, sharpen
 from sejury.strategies._sharpen import version as sharpen_version
 from sejury.strategies._tests_text import read_tests
@@ -72,6 +74,8 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
 async def _run(prompt: str, shown: dict[str, str | None], sample: Sample, ctx: JudgeContext, rec: Recorder,
                ) -> Outcome:
     problem, reference = shown["problem"] or "", shown["reference"]
+    if _io.is_program(sample):
+        return await _run_program(prompt, problem, reference or "", sample, ctx, rec)
     written = await ask_text(ctx, rec, "write_tests", prompts.render(
         prompt, sample.task, "write", language=sample.language, problem=problem,
         reference=reference, test_style=prompts.test_style(sample.language),
@@ -128,6 +132,42 @@ async def _run(prompt: str, shown: dict[str, str | None], sample: Sample, ctx: J
     artifacts["execution"] = execution.model_dump(exclude={"valid_tests"})
     out = combine(parsed, execution, artifacts, ctx.execution_weight, error)
     out.against = execution.against() if execution.validated else None
+    return out
+
+
+async def _run_program(prompt: str, problem: str, reference: str, sample: Sample, ctx: JudgeContext,
+                       rec: Recorder) -> Outcome:
+    """S5 on a program reading stdin: the model writes inputs only (``_partials/io_inputs.md``); with
+    ``--execute`` the reference's outputs are the expected ones and the candidate's are compared
+    (``strategies/_io.py``), as S5-exec, S5-diff and S5-runs read them."""
+    written = await ask_text(ctx, rec, "write_tests", prompts.render_partial(
+        "io_inputs", language=sample.language, problem=problem, reference=reference))
+    inputs = _io.read_inputs(written.text)
+    artifacts: dict[str, Any] = {"tests": _io.SEPARATOR.join(x.rstrip("\n") for x in inputs), "n_tests": len(inputs)}
+    if not inputs:
+        artifacts["execution"] = _not_run(ctx, "no input could be read from the reply")
+        return Outcome(None, detail="no input could be read from the reply", artifacts=artifacts)
+    execution: TestExecution | None = None
+    if ctx.execute and ctx.sandbox is None:
+        execution = TestExecution(status="skipped", reason="no sandbox configured")
+    elif ctx.execute and not sample.reference:
+        execution = TestExecution(status="skipped", reason="a program's inputs need the reference's outputs")
+    elif ctx.execute:
+        execution = (await _io.run_cases(sample, ctx, rec, [IoCase(x) for x in inputs])).model_copy(
+            update={"generated": len(inputs)})
+    tests = execution.valid_tests if execution and execution.status == "ran" else "\n\n".join(
+        f"Input:\n{x}" for x in inputs)
+    parsed, error = await ask_score(ctx, rec, "predict", prompts.render(
+        prompt, sample.task, "predict", language=sample.language, problem=problem, reference=reference,
+        candidate=sample.candidate, tests=tests))
+    if parsed is not None:
+        parsed = score_from_verdicts(parsed, artifacts)
+    if execution is None:
+        artifacts["execution"] = _not_run(ctx, "")
+        return Outcome(parsed, detail=error or None, artifacts=artifacts)
+    artifacts["execution"] = execution.model_dump(exclude={"valid_tests"})
+    out = combine(parsed, execution, artifacts, ctx.execution_weight, error)
+    out.against = execution.against()
     return out
 
 
@@ -298,6 +338,7 @@ def round_line(n: int, r: SecondRound) -> str:
 
 SPEC = register(StrategySpec(
     value="generate_tests", paper_name="S5", kind=Kind.LLM, run=run, rank=50, steps=("write", "predict"),
-    tasks=(Task.CODE_GENERATION, Task.PROGRAM_REPAIR), partials=prompts.partials_named("test_style_"),
+    tasks=(Task.CODE_GENERATION, Task.PROGRAM_REPAIR),
+    partials=(*prompts.partials_named("test_style_"), "_partials/io_inputs.md"),
     llm_calls=2, applies=applies, default_member=True, feed_digest=feed_digest, cache_extra=cache_extra,
     detail_lines=detail_lines, summary="write tests from the reference, predict (and with --execute run) them"))

@@ -21,20 +21,28 @@ from sejury.execution.evidence import (
 )
 from sejury.execution.patching import PatchError
 from sejury.execution.runner import RUNNERS_VERSION, split_tests
+from sejury.execution.stdio import statement_examples
 from sejury.schema import Sample, StrategyResult, Task
 from sejury.scoring import ParsedReply
+from sejury.strategies import _io
 from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register, when_executing
 
 
 def applies(sample: Sample) -> str | None:
     if sample.task is Task.CODE_SUMMARIZATION:
         return "tests do not apply to code summaries"
-    return None if sample.tests and sample.tests.strip() else "the sample carries no tests"
+    if sample.tests and sample.tests.strip():
+        return None
+    if _io.is_program(sample) and statement_examples(sample.problem):
+        return None  # a program's tests: the problem's own Input/Output examples
+    return "the sample carries no tests"
 
 
 async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
     if ctx.sandbox is None:
         return Outcome(None, detail="no sandbox configured")
+    if _io.is_program(sample):
+        return await _run_program(sample, ctx, rec)
     lang = languages.get(sample.language)
     if lang is None:
         return Outcome(None, detail=f"no test runner for {sample.language!r}")
@@ -69,6 +77,25 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
                    against=against(done))
 
 
+async def _run_program(sample: Sample, ctx: JudgeContext, rec: Recorder) -> Outcome:
+    """A program reading stdin: the sample's tests, else the problem's examples, as (input, output)."""
+    try:
+        cases, source = _io.own_cases(sample)
+    except ValueError as exc:
+        return Outcome(None, detail=str(exc))
+    if not cases:
+        return Outcome(None, detail=f"no input/output pair could be read from {source}")
+    ex = (await _io.run_cases(sample, ctx, rec, cases)).model_copy(update={"generated": len(cases)})
+    artifacts = {"execution": _dump(ex), "source": source}
+    if ex.status != "ran" or ex.pass_ratio is None:
+        return Outcome(None, detail=f"{source} could not be checked: {ex.reason}", artifacts=artifacts)
+    out = Outcome(ParsedReply(score=round(100 * ex.pass_ratio, 2)), artifacts=artifacts, against=against(ex))
+    if ex.several_answers and out.against and not out.against.startswith("tampering"):
+        out.detail = f"not counted as definitive: the problem accepts several answers ({out.against})"
+        out.against = None
+    return out
+
+
 def against(ex: TestExecution) -> str | None:
     """Definitive evidence: the candidate fails one of the sample's own tests (those that hold on the
     reference, when there is one), or does not load, or tampered with the run."""
@@ -79,7 +106,8 @@ def against(ex: TestExecution) -> str | None:
         return None
     first = run.failures[0] if run.failures else {"test": "", "why": ""}
     why = f" ({first['why'][:120]})" if first.get("why") else ""
-    return f"fails {run.total - run.passed} of the sample's {run.total} tests, first: {first['test'][:200]}{why}"
+    whose = "the problem's examples" if ex.form == "stdio" else "the sample's tests"
+    return f"fails {run.total - run.passed} of {whose} ({run.total}), first: {first['test'][:200]}{why}"
 
 
 
@@ -94,7 +122,8 @@ def detail_lines(result: StrategyResult) -> list[str]:
     checked = (f"{ex.invalid_on_reference} of {ex.generated} failed on the reference and were dropped"
                if ex.reference is not None else ex.reason)
     loads = "" if ex.executable else " (the candidate does not load)"
-    return [f"candidate passed {ex.candidate.passed}/{ex.valid} of the sample's tests{loads}; {checked}"]
+    source = result.artifacts.get("source") or "the sample's tests"
+    return [f"candidate passed {ex.candidate.passed}/{ex.valid} of {source}{loads}; {checked}"]
 
 
 SPEC = register(StrategySpec(

@@ -20,13 +20,14 @@ from sejury.execution.calls import LANGUAGES, call_writer, seed_calls
 from sejury.execution.differential import Mismatch, compare, record_calls, recorded_function
 from sejury.execution.evidence import SuiteRun, load_error_line, programs, run_reference_program
 from sejury.execution.fuzz import mutate_inputs
+from sejury.execution.io_fuzz import VERSION as IO_FUZZ
 from sejury.execution.languages import Suite
 from sejury.execution.patching import PatchError
 from sejury.execution.runner import RUNNERS_VERSION, run_suite
 from sejury.execution.typed_literals import LANGUAGES as TYPED
 from sejury.schema import Sample, StrategyResult, Task
 from sejury.scoring import ParsedReply
-from sejury.strategies import generate_tests
+from sejury.strategies import _io, generate_tests
 from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register
 
 FUZZ_INPUTS = 30
@@ -40,6 +41,11 @@ def applies(sample: Sample) -> str | None:
 
 
 async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
+    if _io.is_program(sample):
+        inputs = _io.inputs_of(str(feed.artifacts.get("tests") or "")) if feed is not None else []
+        if not inputs:
+            return Outcome(None, detail="S5 wrote no inputs, so there are no seeds")
+        return await _io.fuzz(sample, ctx, rec, inputs, int(sample.content_hash()[:8], 16), with_seeds=False)
     if sample.language not in LANGUAGES:
         return Outcome(None, detail=f"type-aware input mutation reads the literals of "
                                     f"{', '.join(LANGUAGES)} only so far, not {sample.language}")
@@ -121,7 +127,7 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="test_fuzz", paper_name="S5-fuzz", aliases=("fuzz",), kind=Kind.EVIDENCE, run=run, rank=54,
-    version=lambda: f"fuzz-7|{FUZZ_INPUTS}|runners:{RUNNERS_VERSION}", applies=applies, needs_execute=True,
+    version=lambda: f"fuzz-7|{FUZZ_INPUTS}|runners:{RUNNERS_VERSION}|io:{IO_FUZZ}", applies=applies, needs_execute=True,
     feeders=("generate_tests",),
     detail_lines=detail_lines,
     summary="the share of new inputs (S5's calls, mutated by type) on which the candidate returns the "

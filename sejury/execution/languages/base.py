@@ -40,6 +40,16 @@ class Harness:
     plain_markers: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class StdioProgram:
+    """A program that reads standard input and prints (``execution/stdio.py``): its files, the
+    command that compiles or checks it (its failure is a load failure) and the one that runs it."""
+
+    files: dict[str, str]
+    build: str
+    run: str
+
+
 def _as_is(problem: str, code: str) -> str:
     return code
 
@@ -67,6 +77,8 @@ class Language:
     # note per change, or None; for references only (``_adapt.py``)
     adapt_reference: Callable[[str, str], tuple[str, list[str]] | None] | None = None
     call: Callable[[str, str], str] = _plain_call  # (program, function name) -> how a test calls it
+    # program -> how it builds and runs as a program reading standard input (``_stdio.py``)
+    stdio: Callable[[str], StdioProgram] | None = None
 
 
 def wrap_units(units: dict[int, str], before: list[str], indent: str, make: Callable[[int, str], str],

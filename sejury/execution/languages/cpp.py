@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from sejury.execution.languages import _adapt, _clike
+from sejury.execution.languages import _adapt, _clike, _stdio
 from sejury.execution.languages.base import Harness, Language, Suite, compile_then_run, wrap_units
 from sejury.execution.sealed import new_seal, resource_files
 
@@ -177,4 +177,5 @@ LANGUAGE = Language(name="cpp", aliases=("c++",), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=sealed_harness,
                     assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"\bassert\s*\("), timeout=90.0, codebleu="cpp",
-                    adapt_reference=lambda program, output: _adapt.adapt(_adapt.CPP, program, output))
+                    adapt_reference=lambda program, output: _adapt.adapt(_adapt.CPP, program, output),
+                    stdio=_stdio.cpp)

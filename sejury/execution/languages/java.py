@@ -7,7 +7,7 @@ import textwrap
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from sejury.execution.languages import _adapt, _clike
+from sejury.execution.languages import _adapt, _clike, _stdio
 from sejury.execution.languages.base import Harness, Language, Suite, compile_then_run, wrap_units
 from sejury.execution.sealed import interpreter, new_seal, resource_files
 
@@ -404,4 +404,4 @@ LANGUAGE = Language(name="java", aliases=(), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=sealed_harness,
                     assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"AssertionError|\bassert\w*\("), timeout=90.0, codebleu="java",
-                    adapt_reference=adapt_reference, call=call)
+                    adapt_reference=adapt_reference, call=call, stdio=_stdio.java)

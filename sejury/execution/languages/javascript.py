@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from sejury.execution.languages import _clike
+from sejury.execution.languages import _clike, _stdio
 from sejury.execution.languages.base import Harness, Language, Suite
 from sejury.execution.sealed import interpreter, new_seal, resource_files
 
@@ -107,4 +107,4 @@ LANGUAGE = Language(name="javascript", aliases=("js", "node"), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=harness,
                     assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"console\.assert\(|\bassert(\.\w+)?\("), timeout=20.0,
-                    codebleu="javascript")
+                    codebleu="javascript", stdio=_stdio.javascript)

@@ -7,6 +7,7 @@ import ast
 import json
 import re
 
+from sejury.execution.languages import _stdio
 from sejury.execution.languages.base import Harness, Language, Suite
 from sejury.execution.sealed import new_seal, resource_files
 
@@ -215,4 +216,5 @@ def unsealed_harness(program: str, suite: Suite, active: dict[int, str], per_tes
 
 
 LANGUAGE = Language(name="python", aliases=("py",), split=split, defined_names=defined_names, harness=harness,
-                    test_line=re.compile(r"^\s*assert\b"), timeout=20.0, assemble=assemble, codebleu="python")
+                    test_line=re.compile(r"^\s*assert\b"), timeout=20.0, assemble=assemble, codebleu="python",
+                    stdio=_stdio.python)
