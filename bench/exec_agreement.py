@@ -38,7 +38,8 @@ JURORS = {"test_pass": "S5-exec", "test_diff": "S5-diff", "mean": "mean of both 
 TABLE_HEAD = ("| language | juror | n | unscored | tau | rho | avg(tau, rho) [95 % CI] | wrong accepted |\n"
               "| --- | --- | --- | --- | --- | --- | --- | --- |")
 SETS = {"python": "humaneval_python", "javascript": "humaneval_js", "java": "humaneval_java", "cpp": "humaneval_cpp",
-        "apps": "apps", "bigcodebench": "bigcodebench"}  # the last two: Python programs reading stdin; library-heavy
+        "go": "humaneval_go",  # 32 rows
+        "apps": "apps", "bigcodebench": "bigcodebench"}  # Python: programs reading stdin; library-heavy code
 
 
 def draw(data: Path, language: str, n: int, seed: int) -> list[Sample]:

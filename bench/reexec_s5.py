@@ -27,8 +27,9 @@ from exec_agreement import JURORS, TABLE_HEAD, draw, report
 
 from sejury.checks.suites import s5_suites
 from sejury.execution.differential import recorded_function
-from sejury.execution.evidence import check_on_reference, programs, run_on_candidate, worth_running
+from sejury.execution.evidence import check_on_reference, run_on_candidate, worth_running
 from sejury.execution.patching import PatchError
+from sejury.execution.programs import programs
 from sejury.sandbox.docker import DockerSandbox
 from sejury.schema import Sample
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Docker sandbox: install the engine (Debian's docker.io) and mmdebstrap if missing, start
-# dockerd if no engine answers, and build the sandbox image offline if it is not there.
+# dockerd if no engine answers, and build the sandbox images offline (the base one, and the scientific
+# one for library-heavy Python) if they are not there.
 # Needs root (as on this project's machines).  Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,8 +17,13 @@ if ! docker info >/dev/null 2>&1; then
   for _ in $(seq 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
   docker info >/dev/null 2>&1 || { echo "dockerd did not start; see /tmp/sejury-dockerd.log" >&2; exit 1; }
 fi
-if ! docker image inspect sejury-sandbox:4 >/dev/null 2>&1; then
+image() { "$VENV/bin/python" -c "from sejury.paths import sandbox_image; print(sandbox_image('$1'))"; }
+if ! docker image inspect "$(image base)" >/dev/null 2>&1; then
   echo "==> building the sandbox image offline (about 1-2 minutes, 1.3 GB)"
   "$VENV/bin/sejury" sandbox build
+fi
+if ! docker image inspect "$(image scientific)" >/dev/null 2>&1; then
+  echo "==> building the scientific sandbox image offline (library-heavy Python: numpy, pandas, ...)"
+  "$VENV/bin/sejury" sandbox build --profile scientific
 fi
 "$VENV/bin/sejury" sandbox check

@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from sejury.cache import ResultCache
-from sejury.errors import InputError
+from sejury.errors import InputError, SandboxError
 from sejury.llm import ChatClient, Reply
 from sejury.sandbox.base import SandboxProvider
-from sejury.schema import Scale, Strategy, TeamFile
+from sejury.sandbox.libraries import profile_for
+from sejury.schema import Sample, Scale, Strategy, TeamFile
 from sejury.traces.store import TraceStore
 
 
@@ -36,6 +37,7 @@ class JudgeContext:
     evidence_pass: float = 100.0  # evidence first: the evidence mean that reaches the pass mark
     models: dict[str, ChatClient] = field(default_factory=dict)  # a multi-model jury's other models, by name
     _per_model: dict[str, JudgeContext] = field(default_factory=dict, repr=False)
+    _per_profile: dict[str, JudgeContext] = field(default_factory=dict, repr=False)
 
     def for_model(self, name: str | None) -> JudgeContext:
         """The context a member asking the jury model ``name`` runs in (this one for None): the
@@ -48,6 +50,23 @@ class JudgeContext:
                                  field="jury_models")
             self._per_model[name] = dataclasses.replace(self, llm=self.models[name], _per_model={})
         return self._per_model[name]
+
+    def for_sample(self, sample: Sample) -> JudgeContext:
+        """The context a member judging ``sample`` runs in: with execution on, its sandbox is the
+        image its code's libraries need (``sandbox/libraries.py``).  When that image is not built
+        the base one runs it, and a missing library is reported as such."""
+        if self.sandbox is None or not self.execute:
+            return self
+        profile = profile_for(sample.language, [sample.reference or "", sample.candidate], sample.metadata)
+        if profile == self.sandbox.profile:
+            return self
+        if profile not in self._per_profile:
+            try:
+                sandbox = self.sandbox.for_profile(profile)
+            except SandboxError:
+                return self
+            self._per_profile[profile] = dataclasses.replace(self, sandbox=sandbox, _per_model={}, _per_profile={})
+        return self._per_profile[profile]
 
     def settings(self) -> dict[str, Any]:
         """The settings that shaped a judgment, stored with its trace (no secrets)."""

@@ -154,7 +154,7 @@ def estimate_sample(ctx: JudgeContext, sample: Sample, max_tokens: int, asked: s
     run_ctx = ctx
     for member in [*plan.first_wave(), *followers]:
         s = spec(member.value)
-        ctx = run_ctx.for_model(s.model)
+        ctx = run_ctx.for_model(s.model).for_sample(sample)
         feeder = plan.feeds.get(member.value)
         hit: StrategyResult | None = None
         if ctx.cache is not None and (feeder is None or feeder.value in known):

@@ -62,8 +62,13 @@ def embedded_runtime_named() -> str:
     return _named("SEJURY_EMBEDDED_RUNTIME") or "auto"
 
 
-def sandbox_image() -> str:
-    """The sandbox image: ``SEJURY_SANDBOX_IMAGE``, else the one ``scripts/setup-docker.sh`` builds."""
+def sandbox_image(profile: str = "base") -> str:
+    """The sandbox image of a profile (``sandbox/libraries.py``): ``base`` is
+    ``SEJURY_SANDBOX_IMAGE``, else the one ``scripts/setup-docker.sh`` builds; ``scientific`` (the
+    base plus Debian's scientific Python stack) is ``SEJURY_SANDBOX_SCIENTIFIC_IMAGE``, else
+    ``sejury-sandbox-scientific:1``."""
+    if profile == "scientific":
+        return _named("SEJURY_SANDBOX_SCIENTIFIC_IMAGE") or "sejury-sandbox-scientific:1"
     return _named("SEJURY_SANDBOX_IMAGE") or "sejury-sandbox:4"
 
 

@@ -36,6 +36,8 @@ def step_of_text(user: str, n_messages: int) -> str:
         return "analyze"
     if "by checking whether it" in first:
         return "assess_properties"
+    if first.startswith("Task: write tests again"):
+        return "repair_tests"
     if first.startswith("Task: write tests") and "from a wrong version" in first:
         return "sharpen_tests"
     if first.startswith("Task: write tests"):
@@ -62,6 +64,7 @@ GOOD_REPLIES = {
     "assess_properties": "Checks:\n- returns the sum: YES\n- handles negatives: YES\nScore: 100",
     "write_tests": "```python\nassert add(1, 2) == 3\nassert add(-1, 1) == 0\n```",
     "sharpen_tests": "```python\nassert add(0, 0) == 0\n```",
+    "repair_tests": "```python\nassert add(2, 2) == 4\n```",
     "write_inputs": "```\n2 3\n```\n\n```\n-1 1\n```",
     "predict": "Checks:\n- assert add(1, 2) == 3: PASS\n- assert add(-1, 1) == 0: FAIL\nScore: 100",
     "repair": "Score: 42",

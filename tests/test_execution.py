@@ -12,7 +12,7 @@ from langchain_core.messages import BaseMessage
 
 from sejury import Judge, Sample, Status
 from sejury.sandbox.docker import DockerSandbox
-from sejury.strategies.generate_tests import detail_lines
+from sejury.strategies._s5_lines import detail_lines
 
 pytestmark = pytest.mark.docker
 

@@ -14,6 +14,7 @@ from langchain_core.messages import BaseMessage
 from sejury import Judge, Sample, Status
 from sejury.review import review_reasons
 from sejury.sandbox.docker import DockerSandbox
+from sejury.strategies._s5_lines import detail_lines
 
 pytestmark = pytest.mark.docker
 EXAMPLES = Path(__file__).parent.parent / "examples" / "stdio"
@@ -172,3 +173,38 @@ async def test_programs_attacking_the_loop_gain_nothing(sandbox: DockerSandbox, 
     assert not hack.passed
     if attack == "forge_and_kill":
         assert hack.against and "tampering suspected" in hack.against[0], hack.against
+
+
+# S5's repair round: a suite that does not load on the reference is asked for again, once
+BROKEN = "```python\nassert same(add(1, 2), 3)\nassert same(add(0, 0), 0)\n```"  # a helper it never defines
+REPAIRED = "```python\nassert add(1, 2) == 3\nassert add(0, 0) == 0\nassert add(-1, 1) == 0\n```"
+
+
+def repair_script(messages: list[BaseMessage]) -> str:
+    return {**GOOD_REPLIES, "write_tests": BROKEN, "repair_tests": REPAIRED}[step_of(messages)]
+
+
+async def test_a_suite_that_does_not_load_on_the_reference_is_written_again_once(sandbox: DockerSandbox) -> None:
+    s = Sample(id="add", task="code_generation", problem="def add(a, b):\n    \"\"\"The sum.\"\"\"\n",
+               candidate="    return a - b\n", reference="    return a + b\n")
+    model = ScriptedChatModel(script=repair_script)
+    v = await Judge(model, team="S5-exec", cache=False, execute=True, sandbox=sandbox).ajudge(s)
+    r = v.strategies["generate_tests"]
+    ex = r.artifacts["execution"]
+    assert ex["repair"]["saved"] and ex["repair"]["valid"] == 3, ex["repair"]
+    assert "same" in ex["repair"]["errors"]  # the model was shown the undefined name
+    assert r.artifacts["tests"].startswith("assert add(1, 2) == 3")  # the new suite replaced the broken one
+    assert v.strategies["test_pass"].score == pytest.approx(33.33)  # 0 + 0 passes; 1 + 2 and -1 + 1 do not
+    lines = detail_lines(r)
+    assert any("repair round wrote 3 tests again, 3 valid" in line for line in lines), lines
+    # a suite that loads is never asked for again
+    asked: list[str] = []
+
+    def plain(messages: list[BaseMessage]) -> str:
+        asked.append(step_of(messages))
+        return {**GOOD_REPLIES, "write_tests": REPAIRED}[asked[-1]]
+
+    v2 = await Judge(ScriptedChatModel(script=plain), team="S5-exec", cache=False, execute=True,
+                     sandbox=sandbox).ajudge(s)
+    assert v2.strategies["generate_tests"].artifacts["execution"]["repair"] is None
+    assert "repair_tests" not in asked and "write_tests" in asked

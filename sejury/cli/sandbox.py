@@ -16,14 +16,16 @@ sandbox_app = typer.Typer(no_args_is_help=True, help="The Docker sandbox that ru
 def sandbox_build(
     tag: Annotated[str | None, typer.Option(help="Image tag (default: the one sejury runs, sejury-sandbox:N).")] = None,
     registry: Annotated[bool, typer.Option(help="docker build from a registry instead of the offline recipe.")] = False,
+    profile: Annotated[str, typer.Option(help="base, or scientific: the base plus Debian's scientific Python "
+                                              "stack (numpy, pandas, matplotlib, scikit-learn, scipy, ...).")] = "base",
 ) -> None:
-    """Build the sandbox image (offline by default: mmdebstrap + docker import)."""
+    """Build a sandbox image (offline by default: mmdebstrap + docker import)."""
     from sejury.paths import sandbox_image
     from sejury.sandbox.docker.image import build
 
-    tag = tag or sandbox_image()
+    tag = tag or sandbox_image(profile)
     try:
-        build(tag, registry=registry)
+        build(tag, registry=registry, profile=profile)
     except SejuryError as exc:
         raise fail(exc) from None
     out.print(f"built {tag}")

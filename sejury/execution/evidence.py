@@ -12,9 +12,9 @@ from pydantic import BaseModel, Field
 from sejury.execution import languages
 from sejury.execution.differential import HELPER, DifferentialRun, compare, record_calls, unrecord
 from sejury.execution.languages import Suite
-from sejury.execution.patching import PatchError, apply_patch
-from sejury.execution.runner import RunReport, assemble_program, run_suite, split_tests
+from sejury.execution.runner import RunReport, run_suite, split_tests
 from sejury.sandbox.base import SandboxProvider
+from sejury.sandbox.libraries import missing_library, missing_note
 
 MAX_FAILURES_SHOWN = 5
 MAX_OUTCOMES_KEPT = 100  # per-unit outcomes kept in a verdict (the trace viewer's test table)
@@ -109,6 +109,16 @@ def suite_weight(ex: TestExecution | None, *, first_round: bool = False) -> floa
     return round(score, 4) if score is not None else 1.0
 
 
+class TestRepair(BaseModel):
+    """S5's repair round: the suite did not compile or load on the reference, the model was shown
+    the errors and wrote it again (``strategies/_repair_tests.py``)."""
+
+    errors: str  # what the model was shown
+    generated: int = 0  # tests in the new suite
+    valid: int = 0  # of them, passing on the reference
+    saved: bool = False  # the new suite has valid tests (it replaced the broken one)
+
+
 class TestExecution(BaseModel):
     """What running S5's tests showed; S5 stores one in every result (``artifacts["execution"]``).
 
@@ -137,6 +147,7 @@ class TestExecution(BaseModel):
     # "stdio": the tests are inputs on stdin and the outputs the reference prints (``io_evidence.py``)
     form: Literal["calls", "stdio"] = "calls"
     several_answers: bool = False  # stdio: the problem accepts several outputs, so a differing one may be right
+    repair: TestRepair | None = None  # the round that asked for the suite again, when it did not compile
 
     def against(self) -> str | None:
         """Definitive evidence against the candidate in this run: it tampered with the harness, or it
@@ -144,7 +155,8 @@ class TestExecution(BaseModel):
         if self.tampering:
             return "tampering suspected: " + "; ".join(self.tampering)
         ref_loads = self.reference is None or self.reference.loaded
-        if self.candidate is not None and not self.candidate.loaded and ref_loads and self.status == "ran":
+        if self.candidate is not None and not self.candidate.loaded and ref_loads and self.status == "ran" \
+                and missing_library(self.candidate.load_error) is None:  # the image's gap is not the candidate's
             line = load_error_line(self.candidate.load_error)[:200]
             return "the candidate does not load or compile" + (" (the reference does)" if self.reference else "") + \
                 (f": {line}" if line else "")
@@ -159,27 +171,6 @@ class TestExecution(BaseModel):
         if isinstance(value, str):
             return cls(status="not_requested", reason=value.removeprefix("not run: "))
         return cls.model_validate(value)
-
-
-def programs(task: str, language: str, problem: str, reference: str, candidate: str,
-             metadata: dict[str, object]) -> tuple[str, str | None, str]:
-    """The reference and candidate programs to run: (reference, candidate or None, why not).
-
-    Code generation: the code itself (joined to the problem's signature, HumanEval-style).
-    Program repair: the buggy program (``metadata["buggy_code"]``) with each patch applied; a
-    candidate patch that does not apply yields None (it cannot run: executability fails).
-    Raises PatchError when there is nothing to run the reference on."""
-    if task != "program_repair":
-        return assemble_program(language, problem, reference), assemble_program(language, problem, candidate), ""
-    buggy = metadata.get("buggy_code")
-    if not isinstance(buggy, str) or not buggy.strip():
-        raise PatchError("running a patch needs the buggy program, which this sample does not carry "
-                         "(metadata.buggy_code)")
-    ref = apply_patch(buggy, reference)  # PatchError: the developer patch does not apply
-    try:
-        return ref, apply_patch(buggy, candidate), ""
-    except PatchError as exc:
-        return ref, None, f"the candidate patch does not apply: {exc}"
 
 
 MAX_ADAPT_ROUNDS = 3
@@ -251,9 +242,7 @@ async def check_on_reference(provider: SandboxProvider, language: str, reference
         ex.reason = ("the reference did not compile as given and was adapted to the signature: "
                      + "; ".join(adapted))[:600]
     if not report.loaded:
-        why = ("the reference does not load or compile in the sandbox, so no test can be validated (the "
-               f"harness or the sample's reference is at fault, not the candidate): "
-               f"{load_error_line(report.load_error)[:200]}")
+        why = reference_load_failure(report.load_error)
         return ex.model_copy(update={"status": "skipped", "reason": why}), Suite(suite.setup, []), None
     kept = [i for i, ok in enumerate(report.passed) if ok]
     valid = [suite.units[i] for i in kept]
@@ -264,6 +253,24 @@ async def check_on_reference(provider: SandboxProvider, language: str, reference
         ex.status, ex.reason = "skipped", "every generated test failed on the reference"
     probe = Probe(record, suite, report.values, kept) if record and report.values else None
     return ex, Suite(suite.setup, valid), probe
+
+
+def reference_load_failure(load_error: str) -> str:
+    """Why nothing could be validated on a reference that does not load: a library the sandbox
+    image lacks, or the harness or the reference itself (never the candidate)."""
+    if (module := missing_library(load_error)) is not None:
+        return missing_note(module)
+    return ("the reference does not load or compile in the sandbox, so no test can be validated (the harness or "
+            f"the sample's reference is at fault, not the candidate): {load_error_line(load_error)[:200]}")
+
+
+def _library_gap(ex: TestExecution, report: RunReport) -> TestExecution | None:
+    """The record of a candidate that could not load for a library the image lacks: not run."""
+    module = None if report.loaded else missing_library(report.load_error)
+    if module is None:
+        return None
+    return ex.model_copy(update={"status": "skipped", "reason": missing_note(module), "executable": None,
+                                 "pass_ratio": None, "differential": None})
 
 
 def worth_running(ex: TestExecution, probe: Probe | None) -> bool:
@@ -291,6 +298,8 @@ async def run_on_candidate(provider: SandboxProvider, ex: TestExecution, valid: 
         return await _run_with_probe(provider, ex, valid, candidate, probe)
     report = await run_suite(provider, ex.language, candidate, valid, timeout=candidate_timeout(ex))
     run = SuiteRun.of(report, valid.units)
+    if (gap := _library_gap(ex, report)) is not None:
+        return gap.model_copy(update={"candidate": run})
     return ex.model_copy(update={"candidate": run, "executable": report.loaded, "tampering": report.tampering,
                                  "pass_ratio": report.n_passed / len(valid.units) if valid.units else None})
 
@@ -302,6 +311,8 @@ async def _run_with_probe(provider: SandboxProvider, ex: TestExecution, valid: S
     order = sorted(set(probe.valid) | set(probe.values))
     suite = Suite(probe.suite.setup, [probe.suite.units[i] for i in order])
     report = await run_suite(provider, ex.language, candidate, suite, timeout=candidate_timeout(ex))
+    if (gap := _library_gap(ex, report)) is not None:
+        return gap.model_copy(update={"candidate": SuiteRun.of(report, suite.units)})
     at = {i: n for n, i in enumerate(order)}
     view = report.model_copy(update={"passed": [report.passed[at[i]] for i in probe.valid],
                                      "reasons": [report.reasons[at[i]] for i in probe.valid]})

@@ -21,7 +21,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from sejury.execution.differential import DifferentialRun, Mismatch
-from sejury.execution.evidence import SuiteRun, TestExecution, UnitOutcome
+from sejury.execution.evidence import SuiteRun, TestExecution, UnitOutcome, reference_load_failure
 from sejury.execution.stdio import (
     OUTPUT_SHOWN,
     IoCase,
@@ -33,6 +33,7 @@ from sejury.execution.stdio import (
     several_answers,
 )
 from sejury.sandbox.base import ExecStatus, SandboxProvider
+from sejury.sandbox.libraries import missing_library, missing_note
 
 REFERENCE_LIMIT = 10.0
 MIN_LIMIT = 2.0
@@ -141,6 +142,8 @@ async def check(sandbox: SandboxProvider, language: str, answered: IoCheck, cand
         elif got.timed_out:
             results[i] = InputResult(outcome="timeout", limit=limit,
                                      why=f"no output within {runs[n]:g} s (the reference took {want.seconds:.2f} s)")
+        elif not got.ok and (module := missing_library(got.stderr_tail)) is not None:
+            results[i] = InputResult(outcome="not run", why=missing_note(module), limit=limit)
         elif not got.ok:
             results[i] = InputResult(outcome="error", limit=limit,
                                      why=f"exit {got.exit_code}: {_short(got.stderr_tail, 160)}")
@@ -176,13 +179,18 @@ def to_execution(c: IoCheck, *, language: str, sandbox: str, generated: int | No
                        valid_tests="\n\n".join(f"Input:\n{c.cases[i].input.rstrip()}\nExpected output:\n"
                                                f"{c.reference.outputs[i].stdout.rstrip()}" for i in c.usable))
     if not c.reference.loaded:
-        return ex.model_copy(update={"status": "skipped", "reason": "the reference does not load or compile in the "
-                                     f"sandbox: {_short(c.reference.load_error, 200)}"})
+        return ex.model_copy(update={"status": "skipped", "reason": reference_load_failure(c.reference.load_error)})
     if not c.usable:
-        return ex.model_copy(update={"status": "skipped", "reason": "the reference answered none of the inputs: "
-                                     + "; ".join(sorted(set(c.dropped.values())))[:300]})
+        gaps = {m for o in c.reference.outputs.values() if (m := missing_library(o.stderr_tail))}
+        none = missing_note(min(gaps)) if gaps else ("the reference answered none of the inputs: "
+                                                      + "; ".join(sorted(set(c.dropped.values())))[:300])
+        return ex.model_copy(update={"status": "skipped", "reason": none})
     if c.candidate is None:
         return ex
+    if not c.candidate.loaded and (module := missing_library(c.candidate.load_error)) is not None:
+        return ex.model_copy(update={"status": "skipped", "reason": missing_note(module)})
+    if c.results and all(r.why.startswith("missing library") for r in c.results.values()):
+        return ex.model_copy(update={"status": "skipped", "reason": next(iter(c.results.values())).why})
     passed = {i: c.results[i].outcome == "pass" for i in c.usable}
     why = {i: c.results[i].why for i in c.usable}
     mismatches = [Mismatch(test=shown_input(c.cases[i].input), reference=_short(c.reference.outputs[i].stdout, 200),

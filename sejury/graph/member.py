@@ -36,6 +36,8 @@ def member_key(s: StrategySpec, sample: Sample, ctx: JudgeContext, feed: Strateg
     the repeat (``sejury batch --repeats``).
     The member node and a dry run (``sejury.estimate``) both look results up under this key."""
     extra = feed_digest(feed) + (s.cache_extra(ctx) if s.cache_extra else "")
+    if ctx.execute and ctx.sandbox is not None and ctx.sandbox.profile != "base":
+        extra += f"|sandbox:{ctx.sandbox.profile}"
     if repeat := current_repeat():  # repeat 0 is the ordinary judgment, and shares its key
         extra += f"|repeat={repeat}"
     return cache_key(strategy=s.value, prompt_version=s.version_id(), model=ctx.llm.name,
@@ -53,8 +55,9 @@ def member_node(s: StrategySpec, *, max_attempts: int, default_context: JudgeCon
         run_ctx = runtime.context or default_context
         if run_ctx is None:
             raise SejuryError("no judge context: pass context= to graph.ainvoke or build_graph")
-        ctx = run_ctx.for_model(s.model)  # a juror of a multi-model jury asks its own model
         sample, in_team, feed = task["sample"], task.get("in_team", True), task.get("feed")
+        # a juror of a multi-model jury asks its own model; code runs in the image its libraries need
+        ctx = run_ctx.for_model(s.model).for_sample(sample)
         version_id = s.version_id()
         key = member_key(s, sample, ctx, feed)
         if ctx.cache is not None and (hit := ctx.cache.get(key)) is not None:

@@ -40,6 +40,12 @@ class SandboxProvider(ABC):
 
     name: str = "sandbox"
     isolation: str = ""  # one line for the verdict: what protects the host
+    profile: str = "base"  # which image's libraries it runs with (``sandbox/libraries.py``)
+
+    def for_profile(self, profile: str) -> SandboxProvider:
+        """The provider for another profile's image; a backend with a single image returns itself.
+        Raises SandboxError when that image is not there."""
+        return self
 
     @abstractmethod
     def acquire(self) -> AbstractAsyncContextManager[Sandbox]:

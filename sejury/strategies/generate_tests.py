@@ -22,10 +22,8 @@ from sejury.execution.differential import recorded_function
 from sejury.execution.evidence import (
     NOT_REQUESTED,
     Probe,
-    SecondRound,
     TestExecution,
     check_on_reference,
-    programs,
     run_on_candidate,
     run_sample_tests,
     worth_running,
@@ -33,11 +31,13 @@ from sejury.execution.evidence import (
 from sejury.execution.languages import Suite
 from sejury.execution.mutation import mutation_check
 from sejury.execution.patching import PatchError
+from sejury.execution.programs import programs
 from sejury.execution.runner import RUNNERS_VERSION, assemble_program, call_form, split_tests
 from sejury.execution.stdio import IoCase
 from sejury.schema import Sample, StrategyResult, Task, TraceEvent
 from sejury.scoring import ParsedReply
-from sejury.strategies import _io
+from sejury.strategies import _io, _repair_tests
+from sejury.strategies._s5_lines import detail_lines
 from sejury.strategies._sharpen import Programs, sharpen
 from sejury.strategies._sharpen import version as sharpen_version
 from sejury.strategies._tests_text import read_tests
@@ -92,6 +92,14 @@ async def _run(prompt: str, shown: dict[str, str | None], sample: Sample, ctx: J
     if ctx.execute:
         execution, valid, progs, probe = await (_validate(sample, ctx, rec, tests) if sample.reference
                                                 else _unvalidated(sample, ctx, tests))
+        if execution is not None and (errors := _repair_tests.suite_errors(execution)) is not None:
+            new, n_new = await _repair_tests.rewrite(sample, ctx, rec, tests, errors)
+            again = (await _validate(sample, ctx, rec, new)) if n_new else None
+            repair = _repair_tests.outcome(errors, again[0] if again else None, n_new)
+            if again is not None and repair.saved:
+                (execution, valid, progs, probe), tests = again, new
+                artifacts |= {"tests": tests, "n_tests": n_new}
+            execution = execution.model_copy(update={"repair": repair})
     predict_on = execution.valid_tests if execution and execution.status == "ran" else tests
     user = prompts.render(prompt, sample.task, "predict", language=sample.language, problem=problem,
                           reference=reference, candidate=sample.candidate, tests=predict_on)
@@ -297,48 +305,12 @@ def cache_extra(ctx: JudgeContext) -> str:
          else "")
 
 
-def detail_lines(result: StrategyResult) -> list[str]:
-    art = result.artifacts
-    if "n_tests" not in art:
-        return []
-    ex = TestExecution.from_artifact(art.get("execution"))
-    if ex is None or ex.status == "not_requested":
-        return [f"{art['n_tests']} tests generated; not run: {ex.reason if ex else 'no record'}"]
-    if ex.status != "ran":
-        return [f"{art['n_tests']} tests generated; not run: {ex.reason}"]
-    cand = ex.candidate
-    checked = (f"{ex.invalid_on_reference} invalid on the reference, {ex.valid} valid" if ex.validated
-               else "none checked (no reference)")
-    line = (f"{ex.generated} tests generated, {checked}; candidate passed {cand.passed if cand else 0}/{ex.valid}"
-            f"{'' if ex.executable else ' (does not load)'}; score = {art.get('score_rule')}")
-    if ex.sample_tests:
-        line += f"; sample's own tests: {ex.sample_tests.passed}/{ex.sample_tests.total} passed"
-    return [line, *mutation_lines(ex)]
-
-
-def mutation_lines(ex: TestExecution) -> list[str]:
-    """What ``--mutation-check`` found, for the verdict's table."""
-    m = ex.mutation
-    if m is None or m.score is None:
-        return []
-    line = f"the valid tests kill {m.killed}/{m.run} mutants of the reference (mutation score {m.score:.2f})"
-    if m.survivors:
-        line += "; surviving: " + "; ".join(m.survivors)
-    return [line, *(round_line(n, r) for n, r in enumerate(m.rounds, 2))]
-
-
-def round_line(n: int, r: SecondRound) -> str:
-    """One second round, for the verdict's table."""
-    head = f"round {n}, shown {r.shown}: "
-    if not r.valid:
-        return head + (r.reason or "no new test")
-    return head + (f"{r.valid} of {r.generated} new tests valid on the reference, killing {r.killed} survivor(s)"
-                   f"{'' if r.kills_shown else ' (not the one shown)'}; mutation score before {r.score_before:.2f}")
-
+# its partials: the test styles, a program's inputs, the repair round (S5-nl and S5-code share them)
+PARTIALS = (*prompts.partials_named("test_style_"), "_partials/io_inputs.md", "_partials/repair_tests.md")
 
 SPEC = register(StrategySpec(
     value="generate_tests", paper_name="S5", kind=Kind.LLM, run=run, rank=50, steps=("write", "predict"),
     tasks=(Task.CODE_GENERATION, Task.PROGRAM_REPAIR),
-    partials=(*prompts.partials_named("test_style_"), "_partials/io_inputs.md"),
+    partials=PARTIALS,
     llm_calls=2, applies=applies, default_member=True, feed_digest=feed_digest, cache_extra=cache_extra,
     detail_lines=detail_lines, summary="write tests from the reference, predict (and with --execute run) them"))

@@ -8,9 +8,9 @@ Both are opt-in: judged when named in a team (or ``sejury calibrate --also``), n
 
 from __future__ import annotations
 
-from sejury import prompts
 from sejury.schema import Sample, Task
 from sejury.strategies import generate_tests as s5
+from sejury.strategies._s5_lines import detail_lines
 from sejury.strategies.base import Kind, StrategySpec, register
 
 
@@ -27,15 +27,15 @@ def code_applies(sample: Sample) -> str | None:
 NL = register(StrategySpec(
     value="generate_tests_nl", paper_name="S5-nl", aliases=("s5_nl", "nl_tests"), kind=Kind.LLM,
     run=s5.make_run("generate_tests_nl", sees_reference=False), rank=55, steps=("write", "predict"),
-    tasks=(Task.CODE_GENERATION,), partials=prompts.partials_named("test_style_"), llm_calls=2, applies=nl_applies,
+    tasks=(Task.CODE_GENERATION,), partials=s5.PARTIALS, llm_calls=2, applies=nl_applies,
     opt_in=True,
-    feed_digest=s5.feed_digest, cache_extra=s5.cache_extra, detail_lines=s5.detail_lines,
+    feed_digest=s5.feed_digest, cache_extra=s5.cache_extra, detail_lines=detail_lines,
     summary="S5 with tests written from the problem alone (CodeScore's NL-only); runs without a reference"))
 
 CODE = register(StrategySpec(
     value="generate_tests_code", paper_name="S5-code", aliases=("s5_code", "code_tests"), kind=Kind.LLM,
     run=s5.make_run("generate_tests_code", sees_problem=False), rank=56, steps=("write", "predict"),
-    tasks=(Task.CODE_GENERATION,), partials=prompts.partials_named("test_style_"), llm_calls=2,
+    tasks=(Task.CODE_GENERATION,), partials=s5.PARTIALS, llm_calls=2,
     applies=code_applies, opt_in=True, feed_digest=s5.feed_digest, cache_extra=s5.cache_extra,
-    detail_lines=s5.detail_lines,
+    detail_lines=detail_lines,
     summary="S5 with tests written from the reference alone (CodeScore's Ref-only)"))

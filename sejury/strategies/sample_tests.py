@@ -14,12 +14,12 @@ from sejury.context import JudgeContext
 from sejury.execution import languages
 from sejury.execution.evidence import (
     TestExecution,
-    load_error_line,
-    programs,
+    reference_load_failure,
     run_on_candidate,
     validate_on_reference,
 )
 from sejury.execution.patching import PatchError
+from sejury.execution.programs import programs
 from sejury.execution.runner import RUNNERS_VERSION, split_tests
 from sejury.execution.stdio import statement_examples
 from sejury.schema import Sample, StrategyResult, Task
@@ -59,8 +59,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
             if ex.reference is None:
                 why = "no test could be read from the sample's tests"
             elif not ex.reference.loaded:
-                why = ("the reference does not load in the sandbox: the harness, not the candidate, is at fault "
-                       f"({load_error_line(ex.reference.load_error)[:200]})")
+                why = reference_load_failure(ex.reference.load_error)
             else:
                 why = "every one of the sample's tests fails on the reference: the tests or the reference are wrong"
             return Outcome(None, detail=why, artifacts={"execution": _dump(ex)})
@@ -72,7 +71,8 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
                            sandbox=ctx.sandbox.isolation, reason="not checked on a reference (the sample has none)")
     done = await run_on_candidate(ctx.sandbox, ex, valid, candidate, why_not)
     rec.sandbox_event("run_candidate", done.candidate)
-    assert done.pass_ratio is not None  # there is at least one valid unit
+    if done.pass_ratio is None:  # the candidate needs a library the image lacks
+        return Outcome(None, detail=done.reason, artifacts={"execution": _dump(done)})
     return Outcome(ParsedReply(score=round(100 * done.pass_ratio, 2)), artifacts={"execution": _dump(done)},
                    against=against(done))
 

@@ -18,13 +18,20 @@ from __future__ import annotations
 from sejury.context import JudgeContext
 from sejury.execution.calls import LANGUAGES, call_writer, seed_calls
 from sejury.execution.differential import Mismatch, compare, record_calls, recorded_function
-from sejury.execution.evidence import SuiteRun, load_error_line, programs, run_reference_program
+from sejury.execution.evidence import (
+    SuiteRun,
+    load_error_line,
+    reference_load_failure,
+    run_reference_program,
+)
 from sejury.execution.fuzz import mutate_inputs
 from sejury.execution.io_fuzz import VERSION as IO_FUZZ
 from sejury.execution.languages import Suite
 from sejury.execution.patching import PatchError
+from sejury.execution.programs import programs
 from sejury.execution.runner import RUNNERS_VERSION, run_suite
 from sejury.execution.typed_literals import LANGUAGES as TYPED
+from sejury.sandbox.libraries import missing_library, missing_note
 from sejury.schema import Sample, StrategyResult, Task
 from sejury.scoring import ParsedReply
 from sejury.strategies import _io, generate_tests
@@ -89,8 +96,7 @@ async def agree_on(sample: Sample, ctx: JudgeContext, rec: Recorder, function: s
                                                      timeout=FUZZ_TIMEOUT)
     rec.sandbox_event("answer_on_reference", SuiteRun.of(on_ref, units))
     if not on_ref.loaded:
-        return Outcome(None, detail="the reference does not load in the sandbox, so it answers no input: "
-                                    + load_error_line(on_ref.load_error))
+        return Outcome(None, detail=reference_load_failure(on_ref.load_error))
     artifacts = {**artifacts, "function": function} | ({"reference_adapted": adapted} if adapted else {})
     if not on_ref.values and on_ref.reasons and all("compile" in r for r in on_ref.reasons):
         # our writing of the calls, not the candidate: say so and leave the juror unscored
@@ -101,6 +107,8 @@ async def agree_on(sample: Sample, ctx: JudgeContext, rec: Recorder, function: s
         return Outcome(ParsedReply(score=0.0), detail=why_not, artifacts={**artifacts, "inputs": 0, "agreed": 0})
     on_cand = await run_suite(ctx.sandbox, sample.language, candidate, suite, timeout=FUZZ_TIMEOUT)
     rec.sandbox_event("run_candidate", SuiteRun.of(on_cand, units))
+    if not on_cand.loaded and (module := missing_library(on_cand.load_error)) is not None:
+        return Outcome(None, detail=missing_note(module), artifacts=artifacts)
     diff = compare(function, units, on_ref.values, on_cand.values, set(range(len(units))),
                    dict(enumerate(on_cand.reasons)))
     artifacts |= {"inputs": diff.inputs, "agreed": diff.agreed, "loads": on_cand.loaded,

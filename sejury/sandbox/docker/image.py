@@ -20,6 +20,15 @@ SUITE = "bookworm"
 # benchmarks' harnesses rely on: goimports (golang-golang-x-tools) and javatuples (MultiPL-E's Pair)
 PACKAGES = ["python3", "python3-pytest", "nodejs", "default-jdk-headless", "g++", "golang-go",
             "golang-golang-x-tools", "libjavatuples-java", "ca-certificates", "coreutils"]
+# the "scientific" profile adds Debian bookworm's scientific Python stack (the suite pins each
+# version): what library-heavy code such as BigCodeBench's imports (``sandbox/libraries.py``)
+SCIENTIFIC = ["python3-numpy", "python3-pandas", "python3-matplotlib", "python3-scipy", "python3-sklearn",
+              "python3-seaborn", "python3-statsmodels", "python3-sympy", "python3-nltk", "python3-requests",
+              "python3-bs4", "python3-lxml", "python3-dateutil", "python3-tz", "python3-pil", "python3-openpyxl",
+              "python3-xlwt", "python3-regex", "python3-rsa", "python3-psutil", "python3-yaml", "python3-flask",
+              "python3-django", "python3-natsort", "python3-texttable", "python3-docx", "python3-chardet",
+              "python3-xmltodict", "python3-wordcloud", "python3-levenshtein"]
+PROFILES = {"base": PACKAGES, "scientific": PACKAGES + SCIENTIFIC}
 ENV = {
     "PATH": "/usr/lib/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
     "HOME": "/tmp", "GOCACHE": "/tmp/go-cache", "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod",
@@ -34,19 +43,21 @@ def sealed_copies(root: str = "") -> str:
 
 CHANGES = [*(f"ENV {k}={v}" for k, v in ENV.items()), f"LABEL {LABEL}=1", "WORKDIR /work",
            "USER 65534:65534", 'CMD ["sleep", "infinity"]']
+# plots render headless; nltk finds no data (none is offline): a program that needs it says so
+PROFILE_CHANGES = {"base": CHANGES, "scientific": [*CHANGES, "ENV MPLBACKEND=Agg"]}
 
 
-def dockerfile() -> str:
-    """The registry recipe (what docker/Dockerfile holds)."""
+def dockerfile(profile: str = "base") -> str:
+    """The registry recipe (what docker/Dockerfile holds for the base profile)."""
     return "\n".join([
         "# The sandbox image, for users with a registry: `sejury sandbox build --registry`.",
         "# Generated from sejury/sandbox/docker/image.py; offline, `sejury sandbox build` makes the same image.",
         f"FROM debian:{SUITE}-slim",
         "RUN apt-get update \\",
-        f" && apt-get install -y --no-install-recommends {' '.join(PACKAGES)} \\",
+        f" && apt-get install -y --no-install-recommends {' '.join(PROFILES[profile])} \\",
         " && rm -rf /var/lib/apt/lists/*",
         f"RUN {sealed_copies()}",
-        *CHANGES,
+        *PROFILE_CHANGES[profile],
     ]) + "\n"
 
 
@@ -55,23 +66,25 @@ def _need(tool: str, hint: str) -> None:
         raise SandboxError(f"{tool} is missing: {hint}")
 
 
-def build(tag: str | None = None, *, registry: bool = False) -> None:
-    """Build the sandbox image (``tag``, default ``paths.sandbox_image()``): offline from Debian's
-    packages with mmdebstrap, or from the Dockerfile through a registry."""
-    tag = tag or paths.sandbox_image()
+def build(tag: str | None = None, *, registry: bool = False, profile: str = "base") -> None:
+    """Build a profile's sandbox image (``tag``, default ``paths.sandbox_image(profile)``): offline
+    from Debian's packages with mmdebstrap, or from the Dockerfile through a registry."""
+    if profile not in PROFILES:
+        raise SandboxError(f"no sandbox profile {profile!r}; profiles: {', '.join(PROFILES)}")
+    tag = tag or paths.sandbox_image(profile)
     _need("docker", "apt-get install -y docker.io, then start dockerd")
     with tempfile.TemporaryDirectory(prefix="sejury-image-") as tmp:
         if registry:
-            (Path(tmp) / "Dockerfile").write_text(dockerfile())
+            (Path(tmp) / "Dockerfile").write_text(dockerfile(profile))
             _run(["docker", "build", "-t", tag, tmp])
             return
         _need("mmdebstrap", "apt-get install -y mmdebstrap (or build with --registry)")
         rootfs = str(Path(tmp) / "rootfs.tar")
-        _run(["mmdebstrap", "--quiet", "--variant=minbase", f"--include={','.join(PACKAGES)}",
+        _run(["mmdebstrap", "--quiet", "--variant=minbase", f"--include={','.join(PROFILES[profile])}",
               "--customize-hook=rm -rf \"$1\"/var/cache/apt/archives/*.deb \"$1\"/var/lib/apt/lists/*",
               "--customize-hook=" + sealed_copies(root='"$1"'),
               SUITE, rootfs])
-        changes = [arg for c in CHANGES for arg in ("--change", c)]
+        changes = [arg for c in PROFILE_CHANGES[profile] for arg in ("--change", c)]
         _run(["docker", "import", *changes, rootfs, tag])
 
 

@@ -34,8 +34,10 @@ class DockerSandbox(SandboxProvider):
     name = "docker"
 
     def __init__(self, image: str | None = None, *, limits: SandboxLimits | None = None,
-                 size: int | None = None, mode: Literal["warm", "oneshot"] = "warm") -> None:
-        self.image = image = image or paths.sandbox_image()
+                 size: int | None = None, mode: Literal["warm", "oneshot"] = "warm", profile: str = "base") -> None:
+        self.profile = profile
+        self.image = image = image or paths.sandbox_image(profile)
+        self._siblings: dict[str, DockerSandbox] = {}
         self.limits = limits or SandboxLimits()
         self.size = size or max(1, os.cpu_count() or 1)
         self.mode = mode
@@ -51,6 +53,15 @@ class DockerSandbox(SandboxProvider):
         self.isolation = (f"docker ({mode}): no network, {lim.memory_mb} MB memory+swap, {lim.cpus:g} CPU, "
                           f"{lim.pids} pids, read-only root, tmpfs work dir, user {lim.user}, all capabilities "
                           "dropped, no-new-privileges, init process")
+
+    def for_profile(self, profile: str) -> SandboxProvider:
+        """A pool of the same limits, size and mode on ``profile``'s image, made on first use."""
+        if profile == self.profile:
+            return self
+        if profile not in self._siblings:
+            self._siblings[profile] = DockerSandbox(limits=self.limits, size=self.size, mode=self.mode,
+                                                    profile=profile)
+        return self._siblings[profile]
 
     def _semaphore(self) -> asyncio.Semaphore:
         loop = asyncio.get_running_loop()
@@ -93,6 +104,8 @@ class DockerSandbox(SandboxProvider):
         await asyncio.to_thread(self._close_blocking)
 
     def _close_blocking(self) -> None:
+        for sibling in self._siblings.values():
+            sibling._close_blocking()
         for box in list(self._all):
             box.remove()
         self._all.clear()

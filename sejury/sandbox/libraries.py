@@ -1,0 +1,72 @@
+"""Which sandbox image a sample's code needs, and what a missing library looks like.
+
+Two profiles (``sandbox/docker/image.py``): ``base`` (each language's toolchain and standard
+library) and ``scientific`` (the base plus Debian's scientific Python stack: numpy, pandas,
+matplotlib, scikit-learn, scipy, seaborn, statsmodels, nltk, requests, bs4, ...).  A sample runs in
+the scientific image when its reference or candidate imports one of ``SCIENTIFIC_MODULES``, or when
+it says so (``"sandbox": "scientific"``).  A program that imports a library the image lacks gets a
+clear "missing library" status: the judge's fault, never the candidate's.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+PROFILES = ("base", "scientific")
+# the import names the scientific image provides (its Debian packages' modules)
+SCIENTIFIC_MODULES = frozenset({
+    "numpy", "pandas", "matplotlib", "mpl_toolkits", "scipy", "sklearn", "seaborn", "statsmodels", "sympy", "nltk",
+    "requests", "bs4", "lxml", "dateutil", "pytz", "PIL", "openpyxl", "xlwt", "regex", "rsa", "psutil", "yaml",
+    "flask", "werkzeug", "jinja2", "django", "natsort", "texttable", "docx", "chardet", "xmltodict", "wordcloud",
+    "Levenshtein"})
+# well-known libraries no image here has: importing one is the image's gap, not the candidate's error
+OTHER_KNOWN = frozenset({
+    "cv2", "torch", "tensorflow", "keras", "transformers", "xgboost", "lightgbm", "gensim", "spacy", "textblob",
+    "faker", "folium", "geopy", "shapely", "librosa", "soundfile", "pytesseract", "Crypto", "cryptography", "mechanize",
+    "flask_mail", "flask_login", "flask_restful", "flask_wtf", "wtforms", "pyquery", "holidays", "tabulate",
+    "skimage", "networkx", "plotly", "bokeh", "sqlalchemy", "pymongo", "redis", "boto3", "h5py", "tables", "pyarrow",
+    "python_http_client", "sendgrid", "docx2txt", "prettytable", "camelot", "wikipedia", "xlrd", "langdetect"})
+KNOWN_LIBRARIES = SCIENTIFIC_MODULES | OTHER_KNOWN
+_IMPORT = re.compile(r"^\s*(?:import|from)\s+([A-Za-z_]\w*)", re.M)
+_MISSING = re.compile(r"No module named '([A-Za-z_]\w*)")
+
+
+def imports(program: str) -> set[str]:
+    """The top-level modules ``program`` imports (Python)."""
+    try:
+        tree = ast.parse(program)
+    except (SyntaxError, ValueError):
+        return set(_IMPORT.findall(program))
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            out.add(node.module.split(".")[0])
+    return out
+
+
+def profile_for(language: str, programs: list[str], metadata: dict[str, object]) -> str:
+    """The sandbox profile a sample needs: the one it names (``"sandbox"``), else ``scientific``
+    for Python code that imports what only that image has, else ``base``."""
+    named = metadata.get("sandbox")
+    if isinstance(named, str) and named.strip().lower() in PROFILES:
+        return named.strip().lower()
+    if language != "python":
+        return "base"
+    return "scientific" if any(imports(p) & SCIENTIFIC_MODULES for p in programs if p) else "base"
+
+
+def missing_library(load_error: str) -> str | None:
+    """The known library a failed load could not import (``ModuleNotFoundError``), if that is why."""
+    m = _MISSING.search(load_error)
+    return m.group(1) if m and m.group(1) in KNOWN_LIBRARIES else None
+
+
+def missing_note(module: str) -> str:
+    """What to tell the user about a library the sandbox image lacks."""
+    if module in SCIENTIFIC_MODULES:
+        return (f"missing library {module}: this sandbox image lacks it; it is in the scientific image "
+                "(`sejury sandbox build --profile scientific`)")
+    return f"missing library {module}: no sandbox image here has it, so the code cannot run (not the candidate's fault)"
