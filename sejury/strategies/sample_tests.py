@@ -14,7 +14,7 @@ from sejury.context import JudgeContext
 from sejury.execution import languages
 from sejury.execution.evidence import (
     TestExecution,
-    reference_load_failure,
+    load_error_line,
     run_on_candidate,
     validate_on_reference,
 )
@@ -22,6 +22,7 @@ from sejury.execution.patching import PatchError
 from sejury.execution.programs import programs
 from sejury.execution.runner import RUNNERS_VERSION, split_tests
 from sejury.execution.stdio import statement_examples
+from sejury.sandbox.libraries import missing_library, missing_note
 from sejury.schema import Sample, StrategyResult, Task
 from sejury.scoring import ParsedReply
 from sejury.strategies import _io
@@ -58,8 +59,11 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
         if ex.status != "ran":
             if ex.reference is None:
                 why = "no test could be read from the sample's tests"
+            elif (module := missing_library(ex.reference.load_error)) is not None:
+                why = missing_note(module)
             elif not ex.reference.loaded:
-                why = reference_load_failure(ex.reference.load_error)
+                why = ("the reference does not load in the sandbox: the harness, not the candidate, is at fault "
+                       f"({load_error_line(ex.reference.load_error)[:200]})")
             else:
                 why = "every one of the sample's tests fails on the reference: the tests or the reference are wrong"
             return Outcome(None, detail=why, artifacts={"execution": _dump(ex)})

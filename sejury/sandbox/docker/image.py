@@ -14,6 +14,7 @@ from sejury import paths
 from sejury.errors import SandboxError
 from sejury.sandbox.docker.config import LABEL
 from sejury.sandbox.interpreters import SEALED_INTERPRETERS
+from sejury.sandbox.libraries import PROFILES
 
 SUITE = "bookworm"
 # Python 3.11 + pytest, Node 18, Java 17, g++ 12, Go 1.19; coreutils gives `timeout`; what the
@@ -27,8 +28,7 @@ SCIENTIFIC = ["python3-numpy", "python3-pandas", "python3-matplotlib", "python3-
               "python3-bs4", "python3-lxml", "python3-dateutil", "python3-tz", "python3-pil", "python3-openpyxl",
               "python3-xlwt", "python3-regex", "python3-rsa", "python3-psutil", "python3-yaml", "python3-flask",
               "python3-django", "python3-natsort", "python3-texttable", "python3-docx", "python3-chardet",
-              "python3-xmltodict", "python3-wordcloud", "python3-levenshtein"]
-PROFILES = {"base": PACKAGES, "scientific": PACKAGES + SCIENTIFIC}
+              "python3-xmltodict", "python3-levenshtein"]  # not wordcloud: it needs TeX's fonts, 1.4 GB
 ENV = {
     "PATH": "/usr/lib/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
     "HOME": "/tmp", "GOCACHE": "/tmp/go-cache", "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod",
@@ -43,21 +43,33 @@ def sealed_copies(root: str = "") -> str:
 
 CHANGES = [*(f"ENV {k}={v}" for k, v in ENV.items()), f"LABEL {LABEL}=1", "WORKDIR /work",
            "USER 65534:65534", 'CMD ["sleep", "infinity"]']
-# plots render headless; nltk finds no data (none is offline): a program that needs it says so
-PROFILE_CHANGES = {"base": CHANGES, "scientific": [*CHANGES, "ENV MPLBACKEND=Agg"]}
 
 
-def dockerfile(profile: str = "base") -> str:
-    """The registry recipe (what docker/Dockerfile holds for the base profile)."""
+def dockerfile() -> str:
+    """The registry recipe (what docker/Dockerfile holds)."""
     return "\n".join([
         "# The sandbox image, for users with a registry: `sejury sandbox build --registry`.",
         "# Generated from sejury/sandbox/docker/image.py; offline, `sejury sandbox build` makes the same image.",
         f"FROM debian:{SUITE}-slim",
         "RUN apt-get update \\",
-        f" && apt-get install -y --no-install-recommends {' '.join(PROFILES[profile])} \\",
+        f" && apt-get install -y --no-install-recommends {' '.join(PACKAGES)} \\",
         " && rm -rf /var/lib/apt/lists/*",
         f"RUN {sealed_copies()}",
-        *PROFILE_CHANGES[profile],
+        *CHANGES,
+    ]) + "\n"
+
+
+def scientific_dockerfile(base: str) -> str:
+    """The scientific image: a layer on the base image with Debian's scientific Python stack
+    (without Recommends); plots render headless."""
+    return "\n".join([
+        f"FROM {base}",
+        "USER 0",
+        "RUN apt-get update \\",
+        f" && apt-get install -y --no-install-recommends {' '.join(SCIENTIFIC)} \\",
+        " && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb",
+        "ENV MPLBACKEND=Agg",
+        "USER 65534:65534",
     ]) + "\n"
 
 
@@ -67,24 +79,33 @@ def _need(tool: str, hint: str) -> None:
 
 
 def build(tag: str | None = None, *, registry: bool = False, profile: str = "base") -> None:
-    """Build a profile's sandbox image (``tag``, default ``paths.sandbox_image(profile)``): offline
-    from Debian's packages with mmdebstrap, or from the Dockerfile through a registry."""
+    """Build a profile's sandbox image (``tag``, default ``paths.sandbox_image(profile)``).  The
+    base: offline from Debian's packages with mmdebstrap, or from the Dockerfile through a registry.
+    The scientific one: a layer on the base image (built first when missing), its packages from the
+    same Debian suite."""
     if profile not in PROFILES:
         raise SandboxError(f"no sandbox profile {profile!r}; profiles: {', '.join(PROFILES)}")
     tag = tag or paths.sandbox_image(profile)
     _need("docker", "apt-get install -y docker.io, then start dockerd")
     with tempfile.TemporaryDirectory(prefix="sejury-image-") as tmp:
+        if profile == "scientific":
+            base = paths.sandbox_image()
+            if subprocess.run(["docker", "image", "inspect", base], capture_output=True).returncode != 0:
+                build(base, registry=registry)
+            (Path(tmp) / "Dockerfile").write_text(scientific_dockerfile(base))
+            _run(["docker", "build", "-q", "-t", tag, tmp])
+            return
         if registry:
-            (Path(tmp) / "Dockerfile").write_text(dockerfile(profile))
+            (Path(tmp) / "Dockerfile").write_text(dockerfile())
             _run(["docker", "build", "-t", tag, tmp])
             return
         _need("mmdebstrap", "apt-get install -y mmdebstrap (or build with --registry)")
         rootfs = str(Path(tmp) / "rootfs.tar")
-        _run(["mmdebstrap", "--quiet", "--variant=minbase", f"--include={','.join(PROFILES[profile])}",
+        _run(["mmdebstrap", "--quiet", "--variant=minbase", f"--include={','.join(PACKAGES)}",
               "--customize-hook=rm -rf \"$1\"/var/cache/apt/archives/*.deb \"$1\"/var/lib/apt/lists/*",
               "--customize-hook=" + sealed_copies(root='"$1"'),
               SUITE, rootfs])
-        changes = [arg for c in PROFILE_CHANGES[profile] for arg in ("--change", c)]
+        changes = [arg for c in CHANGES for arg in ("--change", c)]
         _run(["docker", "import", *changes, rootfs, tag])
 
 
