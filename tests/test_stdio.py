@@ -151,6 +151,9 @@ def test_mutations_keep_the_inputs_shape() -> None:
 def test_the_models_inputs_are_read_from_fenced_blocks_or_dashes() -> None:
     assert _io.read_inputs("Here:\n```\n1 2\n```\ntext\n```text\n3 4\n5\n```") == ["1 2\n", "3 4\n5\n"]
     assert _io.read_inputs("```\n1\n---\n2\n```") == ["1\n", "2\n"]
+    # what the embedded model writes most: one block, an input per "# Input N" heading
+    assert _io.read_inputs("```\n# Input 1\n3\n4 8 5\n\n# Input 2\n1\n1\n```") == ["3\n4 8 5\n", "1\n1\n"]
+    assert _io.read_inputs("```\nInput 1:\n2 3\nTest case 2\n5 5\n```") == ["2 3\n", "5 5\n"]
     assert _io.inputs_of(_io.SEPARATOR.join(["1 2", "3"])) == ["1 2\n", "3\n"]
 
 

@@ -37,12 +37,18 @@ def own_cases(sample: Sample) -> tuple[list[IoCase], str]:
 _FENCE = re.compile(r"```[^\n]*\n(.*?)```", re.S)
 
 
+# a line that heads one input inside a block: "# Input 2", "Input 3:", "Test case 1", "---"
+_HEAD = re.compile(r"^\s*(?:-{3,}|(?:#+|//)?\s*(?:input|test(?:\s*case)?|case|example)\s*#?\s*\d*\s*:?)\s*$",
+                   re.I | re.M)
+
+
 def read_inputs(reply: str) -> list[str]:
-    """The inputs of the model's reply: each fenced block, split at ``---`` lines."""
+    """The inputs of the model's reply: each fenced block, split at heading lines (``---``,
+    ``# Input 2``, ``Test case 3:``), which are dropped."""
     blocks = _FENCE.findall(reply) or [reply]
     out: list[str] = []
     for block in blocks:
-        for part in re.split(r"^\s*-{3,}\s*$", block, flags=re.M):
+        for part in _HEAD.split(block):
             text = part.strip("\n")
             if text.strip() and len(text) <= MAX_INPUT_CHARS and text + "\n" not in out:
                 out.append(text + "\n")
