@@ -171,3 +171,19 @@ def test_the_java_class_that_runs_is_the_one_holding_main() -> None:
                            "  public static void main(String[] args) {}\n}\n") == "Main"
     assert java_main_class("class Helper {}\nclass Solution { public static void main(String[] a) {} }") == "Solution"
     assert java_main_class("public class Prog { }") == "Prog"
+
+
+def test_the_repair_round_shows_the_compilers_lines_and_only_for_a_broken_suite() -> None:
+    from sejury.execution.evidence import SuiteRun, TestExecution, UnitOutcome
+    from sejury.strategies._repair_tests import suite_errors
+
+    out = ("@@LOAD OK\n# sandbox\nsejury_test.go:75:23: unexpected comma; expecting ]\n"
+           "FAIL\tsandbox [setup failed]\n@@TESTS NOCOMPILE")
+    ref = SuiteRun(loaded=True, total=2, passed=0, status="failed", seconds=1.0, stdout_tail=out,
+                   outcomes=[UnitOutcome(test="a", passed=False, why="tests do not compile")] * 2)
+    errors = suite_errors(TestExecution(status="skipped", reference=ref))
+    assert errors is not None and "sejury_test.go:75:23: unexpected comma" in errors and "@@" not in errors
+    wrong = ref.model_copy(update={"stdout_tail": "", "outcomes": [
+        UnitOutcome(test="a", passed=False, why="AssertionError: 3 != 4")] * 2})
+    assert suite_errors(TestExecution(status="skipped", reference=wrong)) is None  # wrong expectations: no repair
+    assert suite_errors(TestExecution(status="ran", valid=1, reference=ref)) is None  # some test held

@@ -17,7 +17,8 @@ from sejury.strategies.base import Recorder, ask_text
 # a unit's failure that is the suite's fault, not a wrong expectation
 _BROKEN = re.compile(r"compile|is not defined|NameError|ReferenceError|ImportError|SyntaxError|cannot find symbol|"
                      r"undefined|not declared|was not declared|no member named|cannot be resolved", re.I)
-_DIAGNOSTIC = re.compile(r"error|undefined|cannot find|not declared|is not defined|NameError|ReferenceError", re.I)
+_DIAGNOSTIC = re.compile(r"error|undefined|cannot find|not declared|is not defined|NameError|ReferenceError|"
+                         r"^\S+\.\w+:\d+(?::\d+)?:", re.I)  # the last: a compiler's file:line: message
 MAX_ERRORS = 1500
 
 
