@@ -187,3 +187,18 @@ def test_the_repair_round_shows_the_compilers_lines_and_only_for_a_broken_suite(
         UnitOutcome(test="a", passed=False, why="AssertionError: 3 != 4")] * 2})
     assert suite_errors(TestExecution(status="skipped", reference=wrong)) is None  # wrong expectations: no repair
     assert suite_errors(TestExecution(status="ran", valid=1, reference=ref)) is None  # some test held
+
+
+def test_on_a_program_with_examples_the_default_team_leaves_out_the_model_written_inputs() -> None:
+    import json
+    from pathlib import Path
+
+    from sejury.graph.supervisor import resolve_team
+
+    wrong = Path(__file__).parent.parent / "examples" / "stdio" / "longest_run_wrong.json"
+    program = Sample.model_validate(json.loads(wrong.read_text()))
+    team = {t.value for t in resolve_team(program, None, None, execute=True)}
+    assert {"sample_tests", "example_fuzz"} <= team and not {"test_pass", "test_diff"} & team
+    function = Sample(id="f", task="code_generation", problem=HUMANEVAL, candidate="    return a + b\n",
+                      reference="    return a + b\n")
+    assert {"test_pass", "test_diff"} <= {t.value for t in resolve_team(function, None, None, execute=True)}

@@ -18,8 +18,8 @@ from sejury.execution.differential import Mismatch
 from sejury.execution.evidence import TestExecution, suite_weight
 from sejury.schema import Sample, StrategyResult
 from sejury.scoring import ParsedReply
-from sejury.strategies import generate_tests
-from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register, when_executing
+from sejury.strategies import _io, generate_tests
+from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register
 
 
 async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
@@ -59,6 +59,6 @@ def detail_lines(result: StrategyResult) -> list[str]:
 SPEC = register(StrategySpec(
     value="test_diff", paper_name="S5-diff", aliases=("diff", "differential"), kind=Kind.EVIDENCE, run=run, rank=52,
     version=lambda: "diff-3", applies=generate_tests.applies, needs_execute=True,
-    joins_default=when_executing(generate_tests.applies), feeders=("generate_tests",),
+    joins_default=_io.model_inputs_join(generate_tests.applies), feeders=("generate_tests",),
     detail_lines=detail_lines,
     summary="the share of S5's tests whose calls return the reference's values on the candidate"))

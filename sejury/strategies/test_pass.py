@@ -12,8 +12,8 @@ from sejury.context import JudgeContext
 from sejury.execution.evidence import TestExecution, suite_weight
 from sejury.schema import Sample, StrategyResult
 from sejury.scoring import ParsedReply
-from sejury.strategies import generate_tests, generate_tests_formats
-from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register, when_executing
+from sejury.strategies import _io, generate_tests, generate_tests_formats
+from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register
 
 
 async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
@@ -61,5 +61,5 @@ def applies(sample: Sample) -> str | None:
 SPEC = register(StrategySpec(
     value="test_pass", paper_name="S5-exec", aliases=("exec",), kind=Kind.EVIDENCE, run=run, rank=51,
     version=lambda: "exec-3", applies=applies, needs_execute=True,
-    joins_default=when_executing(applies), feeders=("generate_tests", "generate_tests_nl"),
+    joins_default=_io.model_inputs_join(applies), feeders=("generate_tests", "generate_tests_nl"),
     detail_lines=detail_lines, summary="the share of S5's tests, validated on the reference, the candidate passes"))
