@@ -135,6 +135,6 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="sample_tests", paper_name="Sample-tests", aliases=("tests", "own_tests"), kind=Kind.EVIDENCE, run=run,
-    rank=5, version=lambda: f"sample-tests-2|runners:{RUNNERS_VERSION}", applies=applies, needs_execute=True,
+    rank=5, version=lambda: f"sample-tests-3|runners:{RUNNERS_VERSION}", applies=applies, needs_execute=True,
     joins_default=when_executing(applies), detail_lines=detail_lines,
     summary="the pass ratio of the sample's own tests (checked on the reference) on the candidate"))
