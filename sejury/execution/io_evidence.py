@@ -202,12 +202,4 @@ def to_execution(c: IoCheck, *, language: str, sandbox: str, generated: int | No
                                  "differential": diff, "tampering": c.candidate.tampering})
 
 
-def statuses(c: IoCheck) -> dict[str, int]:
-    """How many inputs ended each way (pass, wrong, slow, timeout, error, not run)."""
-    out: dict[str, int] = {}
-    for r in c.results.values():
-        out[r.outcome] = out.get(r.outcome, 0) + 1
-    return out
-
-
-__all__ = ["IoCheck", "answer", "check", "shown_input", "statuses", "to_execution"]
+__all__ = ["IoCheck", "answer", "check", "shown_input", "to_execution"]

@@ -116,7 +116,7 @@ async def run_suite(sandbox: SandboxProvider, language: str, program: str, suite
         runs += 1
         out = res.stdout
         if harness.seal:
-            out, tampering = unseal(res.stdout, harness.seal, killed_by=_signal(res), plain=harness.plain_markers)
+            out, tampering = unseal(res.stdout, harness.seal, killed_by=killed_by(res), plain=harness.plain_markers)
         if "@@LOAD OK" not in out:
             return RunReport(loaded=False, passed=[False] * len(suite.units),
                              reasons=["the program does not load"] * len(suite.units), status=res.status,
@@ -156,7 +156,7 @@ async def run_suite(sandbox: SandboxProvider, language: str, program: str, suite
                      tampering=tampering)
 
 
-def _signal(res: ExecResult) -> int | None:
+def killed_by(res: ExecResult) -> int | None:
     """The signal that killed a run's command, unless the sandbox's own limits did (time, memory)."""
     if res.status is ExecStatus.CRASHED and res.exit_code is not None and res.exit_code > 128:
         return res.exit_code - 128

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 
 from sejury.execution import languages
+from sejury.execution.runner import killed_by
 from sejury.execution.sealed import new_seal, resource_files, unseal
 from sejury.sandbox.base import ExecStatus, SandboxProvider
 
@@ -256,9 +257,7 @@ async def run_io(sandbox: SandboxProvider, language: str, program: str, inputs: 
                f"echo '@@LOAD OK'; python3 -I -B loop.py")
     timeout = BUILD_SECONDS + min(RUN_BUDGET + max(limits, default=0), sum(limits) + len(inputs))
     res = await sandbox.run(files, command, timeout=timeout)
-    killed = res.exit_code - 128 if res.status is ExecStatus.CRASHED and res.exit_code and res.exit_code > 128 \
-        else None
-    out, tampering = unseal(res.stdout, key, killed_by=killed, plain=_PLAIN)
+    out, tampering = unseal(res.stdout, key, killed_by=killed_by(res), plain=_PLAIN)
     if "@@LOAD OK" not in out:
         return IoRun(loaded=False, load_error=(out + res.stderr).replace("@@LOAD FAIL", "").strip()[-1500:],
                      status=res.status, seconds=res.seconds, tampering=tampering)

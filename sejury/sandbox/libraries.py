@@ -11,6 +11,7 @@ clear "missing library" status: the judge's fault, never the candidate's.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 
 PROFILES = ("base", "scientific")
@@ -32,19 +33,21 @@ _IMPORT = re.compile(r"^\s*(?:import|from)\s+([A-Za-z_]\w*)", re.M)
 _MISSING = re.compile(r"No module named '([A-Za-z_]\w*)")
 
 
-def imports(program: str) -> set[str]:
-    """The top-level modules ``program`` imports (Python)."""
+@functools.lru_cache(maxsize=256)
+def imports(program: str) -> frozenset[str]:
+    """The top-level modules ``program`` imports (Python); remembered, as every juror of a sample
+    asks which image its code needs (``JudgeContext.for_sample``)."""
     try:
         tree = ast.parse(program)
     except (SyntaxError, ValueError):
-        return set(_IMPORT.findall(program))
+        return frozenset(_IMPORT.findall(program))
     out: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             out.add(node.module.split(".")[0])
-    return out
+    return frozenset(out)
 
 
 def profile_for(language: str, programs: list[str], metadata: dict[str, object]) -> str:

@@ -83,11 +83,10 @@ async def run_cases(sample: Sample, ctx: JudgeContext, rec: Recorder, cases: lis
         answered = await io_evidence.answer(ctx.sandbox, sample.language, sample.reference, cases, sample.problem)
     else:
         answered = io_evidence.stated(cases, sample.problem)
-    ex = io_evidence.to_execution(answered, language=sample.language, sandbox=ctx.sandbox.isolation)
-    if sample.reference:
-        rec.sandbox_event("answer_on_reference", ex.reference)
     done = await io_evidence.check(ctx.sandbox, sample.language, answered, sample.candidate)
     ex = io_evidence.to_execution(done, language=sample.language, sandbox=ctx.sandbox.isolation)
+    if sample.reference:
+        rec.sandbox_event("answer_on_reference", ex.reference)
     rec.sandbox_event("run_candidate", ex.candidate)
     if not sample.reference:
         ex = ex.model_copy(update={"validated": False, "reason": "not checked on a reference (the sample has none)"})

@@ -132,6 +132,12 @@ async def _run(prompt: str, shown: dict[str, str | None], sample: Sample, ctx: J
         return done
 
     (parsed, error), execution = await asyncio.gather(predict(), execute())
+    return _outcome(ctx, parsed, error, execution, artifacts)
+
+
+def _outcome(ctx: JudgeContext, parsed: ParsedReply | None, error: str, execution: TestExecution | None,
+             artifacts: dict[str, Any]) -> Outcome:
+    """S5's result from its prediction and its execution record (either path: calls or a program)."""
     if parsed is not None:
         parsed = score_from_verdicts(parsed, artifacts)
     if execution is None:
@@ -168,15 +174,7 @@ async def _run_program(prompt: str, problem: str, reference: str, sample: Sample
     parsed, error = await ask_score(ctx, rec, "predict", prompts.render(
         prompt, sample.task, "predict", language=sample.language, problem=problem, reference=reference,
         candidate=sample.candidate, tests=tests))
-    if parsed is not None:
-        parsed = score_from_verdicts(parsed, artifacts)
-    if execution is None:
-        artifacts["execution"] = _not_run(ctx, "")
-        return Outcome(parsed, detail=error or None, artifacts=artifacts)
-    artifacts["execution"] = execution.model_dump(exclude={"valid_tests"})
-    out = combine(parsed, execution, artifacts, ctx.execution_weight, error)
-    out.against = execution.against()
-    return out
+    return _outcome(ctx, parsed, error, execution, artifacts)  # a program's inputs always ran on a reference
 
 
 async def _validate(sample: Sample, ctx: JudgeContext, rec: Recorder, tests: str,

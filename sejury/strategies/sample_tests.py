@@ -93,18 +93,15 @@ async def _run_program(sample: Sample, ctx: JudgeContext, rec: Recorder) -> Outc
     artifacts = {"execution": _dump(ex), "source": source}
     if ex.status != "ran" or ex.pass_ratio is None:
         return Outcome(None, detail=f"{source} could not be checked: {ex.reason}", artifacts=artifacts)
-    found = against(ex)
-    if found and source == "the problem's examples" and ex.candidate is not None:
-        n = ex.candidate.total
-        found = found.replace(f"of the sample's {n} tests", f"of the problem's {n} examples")
-    out = Outcome(ParsedReply(score=round(100 * ex.pass_ratio, 2)), artifacts=artifacts, against=found)
+    tests = "the problem's {} examples" if source == "the problem's examples" else "the sample's {} tests"
+    out = Outcome(ParsedReply(score=round(100 * ex.pass_ratio, 2)), artifacts=artifacts, against=against(ex, tests))
     if ex.several_answers and out.against and not out.against.startswith("tampering"):
         out.detail = f"not counted as definitive: the problem accepts several answers ({out.against})"
         out.against = None
     return out
 
 
-def against(ex: TestExecution) -> str | None:
+def against(ex: TestExecution, tests: str = "the sample's {} tests") -> str | None:
     """Definitive evidence: the candidate fails one of the sample's own tests (those that hold on the
     reference, when there is one), or does not load, or tampered with the run."""
     if (why := ex.against()) is not None:
@@ -114,7 +111,7 @@ def against(ex: TestExecution) -> str | None:
         return None
     first = run.failures[0] if run.failures else {"test": "", "why": ""}
     why = f" ({first['why'][:120]})" if first.get("why") else ""
-    return f"fails {run.total - run.passed} of the sample's {run.total} tests, first: {first['test'][:200]}{why}"
+    return f"fails {run.total - run.passed} of {tests.format(run.total)}, first: {first['test'][:200]}{why}"
 
 
 
