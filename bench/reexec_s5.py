@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -26,15 +27,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from exec_agreement import JURORS, TABLE_HEAD, draw, report
 
 from sejury.checks.suites import s5_suites
-from sejury.execution.differential import recorded_function
+from sejury.errors import SandboxError
+from sejury.execution.differential import recorded_function, states_raises
 from sejury.execution.evidence import check_on_reference, run_on_candidate, worth_running
 from sejury.execution.patching import PatchError
 from sejury.execution.programs import programs
+from sejury.sandbox.base import SandboxProvider
 from sejury.sandbox.docker import DockerSandbox
+from sejury.sandbox.libraries import profile_for
 from sejury.schema import Sample
 
 
-async def rerun(sandbox: DockerSandbox, sample: Sample, tests: str) -> dict[str, Any]:
+async def rerun(sandbox: SandboxProvider, sample: Sample, tests: str) -> dict[str, Any]:
     """The two jurors' results as S5's execution makes them (``generate_tests._validate`` then
     its ``execute``), minus the model's prediction and the sample's own tests."""
     def unscored(why: str) -> dict[str, Any]:
@@ -46,8 +50,11 @@ async def rerun(sandbox: DockerSandbox, sample: Sample, tests: str) -> dict[str,
                                                  sample.reference or "", sample.candidate, sample.metadata)
     except PatchError as exc:
         return unscored(str(exc))
+    with contextlib.suppress(SandboxError):  # the image the code's libraries need, as a judgment picks it
+        sandbox = sandbox.for_profile(profile_for(sample.language, [reference, candidate or ""], sample.metadata))
     ex, valid, probe = await check_on_reference(sandbox, sample.language, reference, tests,
-                                                record=recorded_function(sample.problem))
+                                                record=recorded_function(sample.problem),
+                                                typed_raises=states_raises(sample.problem))
     if not worth_running(ex, probe):
         return unscored(ex.reason)
     done = await run_on_candidate(sandbox, ex, valid, candidate, why_not, probe)

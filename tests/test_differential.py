@@ -230,3 +230,68 @@ def test_an_input_the_reference_answers_undefined_is_not_counted() -> None:
     run = compare("f", units, reference, candidate, valid={0, 1, 2, 3}, reasons={})
     assert (run.inputs, run.agreed) == (2, 1) and run.ratio == 0.5
     assert [m.test for m in run.mismatches] == ["f('u')"]
+
+
+def test_a_call_that_raised_counts_by_its_name_only_where_the_problem_states_it() -> None:
+    """Python's harness records a call that raised as ``!raises <name>``.  Where the problem says
+    what its function raises, the name is part of the answer; elsewhere only that it raised (the
+    reference's choice of exception on an input the problem says nothing of is no duty), and a
+    test where the reference gave no value at all is not counted."""
+    from sejury.execution.differential import compare, states_raises
+
+    assert states_raises("The function should raise the exception for: ValueError: if n < 0.")
+    assert states_raises("Throws an IllegalArgumentException when empty")
+    assert not states_raises("Return the sum of the list.")
+    units = ["f([])", "f([1])", "g = f([2])\nf(g)"]
+    reference = {0: ["!raises ValueError|0"], 1: ["1|1"], 2: ["2|1", "!raises ValueError|0"]}
+    candidate = {0: ["!raises IndexError|0"], 1: ["1|1"], 2: ["2|1", "!raises KeyError|0"]}
+    untyped = compare("f", units, reference, candidate, valid=set(), reasons={})
+    assert (untyped.inputs, untyped.agreed, untyped.returned) == (2, 2, 2)  # test 0 has no value: not counted
+    typed = compare("f", units, reference, candidate, valid=set(), reasons={}, typed_raises=True)
+    assert (typed.inputs, typed.agreed) == (3, 1)
+    assert typed.mismatches[0].shown() == ("!raises ValueError", "!raises IndexError")
+    returning = compare("f", units, reference, {0: ["0|1"], 1: ["1|1"], 2: ["2|1", "3|1"]}, valid=set(),
+                        reasons={}, typed_raises=True)
+    assert (returning.agreed, returning.returned) == (1, 3)  # returning where the problem says raise is wrong
+    hangs = compare("f", units, reference, {1: ["1|1"], 2: ["2|1", "!timeout|0"]}, valid=set(), reasons={})
+    assert (hangs.agreed, hangs.returned) == (1, 1)  # a hang is not a raise
+
+
+def test_a_python_test_function_splits_into_one_unit_per_check() -> None:
+    """One test function holding every check (small models write that) is split: each check with
+    the steps before it, so one wrong expectation fails its own check only; ``with
+    pytest.raises`` and ``assert...`` calls are checks too, at the top level as well."""
+    from sejury.execution.runner import split_tests
+
+    suite = split_tests("python", "import pytest\ndef test_all():\n    ax = f(10)\n    assert ax.n == 1\n"
+                                  "    ax = f(20)\n    assert ax.n == 2\n    with pytest.raises(ValueError):\n"
+                                  "        f(-1)\ntest_all()\nnp.testing.assert_array_equal(f(2), [1])\n",
+                        reference="import numpy as np\nfrom math import pi\ndef f(n): ...\n")
+    assert suite.units == ["ax = f(10)\nassert ax.n == 1", "ax = f(10)\nax = f(20)\nassert ax.n == 2",
+                           "ax = f(10)\nax = f(20)\nwith pytest.raises(ValueError):\n    f(-1)",
+                           "np.testing.assert_array_equal(f(2), [1])"]
+    assert "    import numpy as np\n" in suite.setup and "    from math import pi\n" in suite.setup  # guarded
+
+
+RAISING_PROBLEM = ('def safe_div(a: int, b: int) -> float:\n    """a / b.  The function should raise the '
+                   'exception for: ValueError: if b is 0."""\n')
+
+
+@pytest.mark.docker
+async def test_the_sealed_python_harness_records_what_a_call_raised(sandbox: DockerSandbox) -> None:
+    """The reference raises ValueError where the problem says so; a candidate raising
+    ZeroDivisionError there agrees on every value it returns and is still caught."""
+    from sejury.execution.differential import states_raises
+
+    reference = RAISING_PROBLEM + "    if b == 0:\n        raise ValueError('b is 0')\n    return a / b\n"
+    wrong = RAISING_PROBLEM + "    return a / b\n"
+    tests = "assert safe_div(1, 2) == 0.5\nassert safe_div(1, 0) == 0\nassert safe_div(4, 2) == 2.0\n"
+    ex, valid, probe = await check_on_reference(sandbox, "python", reference, tests, record="safe_div",
+                                                typed_raises=states_raises(RAISING_PROBLEM))
+    assert probe is not None and probe.values[1] == ["!raises ValueError|0"], probe.values
+    right = await run_on_candidate(sandbox, ex, valid, reference, probe=probe)
+    caught = await run_on_candidate(sandbox, ex, valid, wrong, probe=probe)
+    assert right.pass_ratio == 1.0 and caught.pass_ratio == 1.0  # the valid tests do not see it
+    assert right.differential is not None and right.differential.ratio == 1.0
+    assert caught.differential is not None and (caught.differential.inputs, caught.differential.agreed) == (3, 2)
+    assert caught.differential.mismatches[0].shown()[1] == "!raises ZeroDivisionError"

@@ -14,7 +14,10 @@ from sejury import Judge, Sample, Status
 from sejury.context import JudgeContext
 from sejury.errors import SandboxError
 from sejury.execution import evidence
+from sejury.execution.differential import record_calls
 from sejury.execution.evidence import SuiteRun
+from sejury.execution.languages.base import Suite
+from sejury.execution.runner import run_suite, split_tests
 from sejury.sandbox.base import Sandbox, SandboxProvider
 from sejury.sandbox.libraries import imports, missing_library, missing_note, profile_for
 
@@ -126,5 +129,148 @@ async def test_without_the_scientific_image_the_verdict_says_missing_library(mon
         assert not v.against
         out = json.dumps(v.strategies["generate_tests"].artifacts["execution"])
         assert "--profile scientific" in out
+    finally:
+        await sandbox.close()
+
+
+# --- the scientific stack's values across the sealed harness (numpy, pandas, matplotlib) ---
+
+FRAME = '''
+import random
+import datetime
+import numpy as np
+import pandas as pd
+import matplotlib.pyplot as plt
+
+
+def task_func(arr, noise=True):
+    df = pd.DataFrame({"total": arr.sum(axis=1), "mean": arr.mean(axis=1)})
+    if noise:
+        df["noise"] = np.random.rand(len(df)).round(3)
+    _, ax = plt.subplots()
+    ax.bar([str(i) for i in range(len(df))], df["total"])
+    ax.set_title("Row totals")
+    return df, ax, np.int64(arr.size), datetime.date(2024, 1, 31), random.random()
+'''
+FRAME_WRONG = FRAME.replace('"total": arr.sum(axis=1)', '"total": arr.max(axis=1)')
+FRAME_TESTS = '''
+import numpy as np
+import pandas as pd
+df, ax, size, day, r = task_func(np.array([[1, 2], [3, 4]]), noise=False)
+assert isinstance(df, pd.DataFrame) and list(df.columns) == ["total", "mean"]
+def test_frame():
+    pd.testing.assert_frame_equal(df, pd.DataFrame({"total": [3, 7], "mean": [1.5, 3.5]}))
+assert isinstance(ax, matplotlib.axes.Axes) and ax.get_title() == "Row totals"
+assert [p.get_height() for p in ax.patches] == [3, 7] and len(ax.patches) == 2
+assert isinstance(size, np.integer) and size == 4 and day.month == 1
+assert task_func(np.random.rand(3, 2))[0].shape == (3, 3)
+'''
+
+
+def _recorded(suite: Suite) -> Suite:
+    return Suite(suite.setup, [record_calls(u, i, "task_func") for i, u in enumerate(suite.units)])
+
+
+@pytest.mark.docker
+async def test_the_scientific_stacks_values_cross_the_sealed_harness_as_data() -> None:
+    """DataFrames, arrays and numpy scalars come back as data the checker rebuilds, arrays go to the
+    program as data, a plot is a handle that answers isinstance and its methods, every unit and call
+    starts from one random state, and the differential record shows a frame's rows, so a wrong
+    total is seen by the tests and by the record."""
+    from sejury.sandbox.docker import DockerSandbox
+
+    sandbox = DockerSandbox(size=1)
+    try:
+        sci = sandbox.for_profile("scientific")
+        suite = _recorded(split_tests("python", FRAME_TESTS))
+        right = await run_suite(sci, "python", FRAME, suite)
+        again = await run_suite(sci, "python", FRAME, suite)
+        wrong = await run_suite(sci, "python", FRAME_WRONG, suite)
+        assert right.passed == [True] * 6, right.reasons
+        assert wrong.passed == [True, False, True, False, True, True], wrong.reasons
+        last = right.values[5][0]
+        assert last.startswith("(DataFrame(columns=['total', 'mean', 'noise'], index=[0, 1, 2], rows=[["), last
+        assert right.values == again.values  # seeded: the random column and random.random() repeat
+        one = _recorded(split_tests("python", "assert task_func(np.array([[1, 2], [3, 4]]))\n"))
+        shown = await run_suite(sci, "python", FRAME, one)
+        assert "rows=[[3, 1.5, 0.549], [7, 3.5, 0.715]]), <SubplotBase object of the program>, 4, " in \
+            shown.values[0][0], shown.values  # a plot is shown by its class only: its looks are not compared
+        wrong_shown = await run_suite(sci, "python", FRAME_WRONG, one)
+        right_shown = shown
+        assert wrong_shown.values[0][0] != right_shown.values[0][0]
+    finally:
+        await sandbox.close()
+
+
+FORGED_FRAME = '''
+import sys
+import pandas as pd
+
+_server = sys.modules["__main__"]
+_enc = _server.enc
+
+
+class Anything:
+    shape = (2, 2)
+
+    def equals(self, other):
+        return True
+
+
+def _forged(v, handles=None, *a, **k):  # sends its own object as if it were pandas' DataFrame
+    if isinstance(v, Anything) and handles is not None:
+        handles.append(v)
+        return ["H", len(handles) - 1, "pandas.core.frame:DataFrame", ["N"]]
+    return _enc(v, handles, *a, **k)
+
+
+_server.enc = _forged
+
+
+def task_func(arr, noise=True):
+    return Anything()
+'''
+OWN_EQUALS = '''
+import pandas as pd
+
+
+class Anything:
+    def equals(self, other):
+        return True
+
+    def __eq__(self, other):
+        return True
+
+
+def task_func(arr, noise=True):
+    return Anything()
+'''
+ASKING = '''
+import numpy as np
+import pandas as pd
+want = pd.DataFrame({"total": [3, 7], "mean": [1.5, 3.5]})
+assert task_func(np.array([[1, 2], [3, 4]]), noise=False).equals(want)
+assert isinstance(task_func(np.array([[1, 2], [3, 4]]), noise=False), pd.DataFrame)
+assert task_func(np.array([[1, 2], [3, 4]]), noise=False) == want
+'''
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("hack", [FORGED_FRAME, OWN_EQUALS], ids=["claims-to-be-a-DataFrame", "own-equals"])
+async def test_a_program_cannot_answer_whether_its_value_equals_the_expected_one(hack: str) -> None:
+    """A test that asks the returned object ``.equals(expected)``: the program's own object (or one
+    it sends as if it were a DataFrame) is never asked, so the hack fails every test the right
+    program passes."""
+    from sejury.sandbox.docker import DockerSandbox
+
+    sandbox = DockerSandbox(size=1)
+    try:
+        sci = sandbox.for_profile("scientific")
+        suite = split_tests("python", ASKING)
+        plain = FRAME.replace("df, ax, np.int64(arr.size), datetime.date(2024, 1, 31), random.random()", "df")
+        right = await run_suite(sci, "python", plain, suite)
+        hacked = await run_suite(sci, "python", hack, suite)
+        assert right.passed == [True, True, False], right.reasons  # a DataFrame's == is elementwise
+        assert hacked.passed == [False, False, False], hacked.reasons
     finally:
         await sandbox.close()

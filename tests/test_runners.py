@@ -188,3 +188,14 @@ async def test_one_wrong_row_of_a_go_table_fails_alone(sandbox: DockerSandbox) -
     assert len(suite.units) == 3
     report = await run_suite(sandbox, "go", reference, suite)
     assert report.loaded and report.passed == [True, True, False], report.reasons
+
+
+@pytest.mark.docker
+async def test_a_candidates_builtin_exception_reaches_the_tests_as_itself(sandbox: DockerSandbox) -> None:
+    """The sealed Python harness remakes a builtin exception the program raised, TypeError too
+    (it was caught by the remaking itself and came as a CandidateError)."""
+    program = "def f(x):\n    if not isinstance(x, int):\n        raise TypeError('an int')\n    return x\n"
+    tests = ("import pytest\nwith pytest.raises(TypeError):\n    f('x')\n"
+             "with pytest.raises(ValueError):\n    f('x')\n")
+    report = await run_suite(sandbox, "python", program, split_tests("python", tests))
+    assert report.passed == [True, False], report.reasons

@@ -152,12 +152,43 @@ class DifferentialRun(BaseModel):
     mismatches: list[Mismatch] = Field(default_factory=list)
 
 
+# what Python's sealed harness records for a call that did not return a value: ``!raises <name>``,
+# ``!timeout``, ``!exited`` (a value the harness shows never starts with "!")
+NO_VALUE = "!"
+RAISES = "!raises "
+_STATES_RAISES = re.compile(r"\b(?:raise[sd]?|throws?|exceptions?)\b", re.I)
+
+
+def states_raises(problem: str) -> bool:
+    """Does the problem say what its function raises ("The function should raise the exception
+    for: ValueError ...")?  Then the exception's name is part of the answer."""
+    return bool(_STATES_RAISES.search(problem))
+
+
+def as_compared(values: list[str], typed_raises: bool) -> list[str]:
+    """Values as compared: a call that raised counts by its exception's name when the problem
+    states what its function raises, else only as having raised (the reference's choice of
+    exception on an input the problem says nothing of is not a duty)."""
+    return [v if typed_raises or not v.startswith(RAISES) else "!raises" for v in values]
+
+
+def _returned(mine: list[str], theirs: list[str]) -> bool:
+    """Did every call of the candidate return (it stopped without a value only where the reference did)?"""
+    return len(mine) >= len(theirs) and all(not v.startswith(NO_VALUE) or (k < len(theirs) and theirs[k] == v)
+                                            for k, v in enumerate(mine))
+
+
 def compare(function: str, units: list[str], reference: dict[int, list[str]], candidate: dict[int, list[str]],
-            valid: set[int], reasons: dict[int, str]) -> DifferentialRun:
-    """Agreement per test: the candidate's values equal the reference's, call for call.  Tests
-    are shown as written (``units`` may carry the recorder).  A test on which the reference answers
-    undefined (JavaScript) is outside what the problem defines, and is not counted."""
-    usable = [i for i in range(len(units)) if reference.get(i) and defined(reference[i])]
+            valid: set[int], reasons: dict[int, str], typed_raises: bool = False) -> DifferentialRun:
+    """Agreement per test: the candidate's values equal the reference's, call for call (a call
+    that raised compared as ``as_compared`` says).  Tests are shown as written (``units`` may carry
+    the recorder).  A test on which the reference answers undefined (JavaScript) is outside what the
+    problem defines, and is not counted; nor is one where the reference returned nothing, unless the
+    problem states what its function raises."""
+    reference = {i: as_compared(v, typed_raises) for i, v in reference.items()}
+    candidate = {i: as_compared(v, typed_raises) for i, v in candidate.items()}
+    usable = [i for i in range(len(units)) if reference.get(i) and defined(reference[i])
+              and (typed_raises or any(not v.startswith(NO_VALUE) for v in reference[i]))]
     agreed, shown = 0, list[Mismatch]()
     for i in usable:
         mine = candidate.get(i, [])
@@ -171,4 +202,4 @@ def compare(function: str, units: list[str], reference: dict[int, list[str]], ca
     return DifferentialRun(function=function, inputs=len(usable), agreed=agreed,
                            from_invalid=sum(1 for i in usable if i not in valid),
                            ratio=agreed / len(usable) if usable else None, mismatches=shown,
-                           returned=sum(1 for i in usable if len(candidate.get(i, [])) >= len(reference[i])))
+                           returned=sum(1 for i in usable if _returned(candidate.get(i, []), reference[i])))

@@ -212,6 +212,7 @@ class Probe:
     suite: Suite  # every unit, calls wrapped
     values: dict[int, list[str]]  # the reference's values
     valid: list[int] = field(default_factory=list)  # units that passed on the reference
+    typed_raises: bool = False  # the problem states what its function raises (``differential.states_raises``)
 
 
 async def validate_on_reference(provider: SandboxProvider, language: str, reference: str,
@@ -222,9 +223,11 @@ async def validate_on_reference(provider: SandboxProvider, language: str, refere
 
 
 async def check_on_reference(provider: SandboxProvider, language: str, reference: str, tests: str,
-                             record: str | None = None) -> tuple[TestExecution, Suite, Probe | None]:
+                             record: str | None = None, *, typed_raises: bool = False,
+                             ) -> tuple[TestExecution, Suite, Probe | None]:
     """Run the tests on the reference and keep the ones that pass; with ``record`` (the problem's
-    function) the calls of it are recorded too, for differential testing (the ``Probe``)."""
+    function) the calls of it are recorded too, for differential testing (the ``Probe``;
+    ``typed_raises``: the problem states what the function raises)."""
     lang = languages.get(language)
     if lang is None:
         return TestExecution(status="skipped", reason=f"no test runner for {language!r}"), Suite("", []), None
@@ -251,7 +254,7 @@ async def check_on_reference(provider: SandboxProvider, language: str, reference
     ex.valid_tests = "\n".join(unrecord(x) for x in [suite.setup, *valid] if x.strip())
     if not valid:
         ex.status, ex.reason = "skipped", "every generated test failed on the reference"
-    probe = Probe(record, suite, report.values, kept) if record and report.values else None
+    probe = Probe(record, suite, report.values, kept, typed_raises) if record and report.values else None
     return ex, Suite(suite.setup, valid), probe
 
 
@@ -292,7 +295,7 @@ async def run_on_candidate(provider: SandboxProvider, ex: TestExecution, valid: 
         run = SuiteRun(loaded=False, total=len(valid.units), passed=0, status="not run", seconds=0.0,
                        load_error=why_not)
         diff = None if probe is None else compare(probe.function, probe.suite.units, probe.values, {},
-                                                  set(probe.valid), {})
+                                                  set(probe.valid), {}, probe.typed_raises)
         return ex.model_copy(update={"candidate": run, "executable": False, "pass_ratio": 0.0, "differential": diff})
     if probe is not None:
         return await _run_with_probe(provider, ex, valid, candidate, probe)
@@ -317,7 +320,8 @@ async def _run_with_probe(provider: SandboxProvider, ex: TestExecution, valid: S
     view = report.model_copy(update={"passed": [report.passed[at[i]] for i in probe.valid],
                                      "reasons": [report.reasons[at[i]] for i in probe.valid]})
     reasons = {i: report.reasons[at[i]] for i in order}
-    diff = compare(probe.function, probe.suite.units, probe.values, report.values, set(probe.valid), reasons)
+    diff = compare(probe.function, probe.suite.units, probe.values, report.values, set(probe.valid), reasons,
+                   probe.typed_raises)
     return ex.model_copy(update={"candidate": SuiteRun.of(view, valid.units), "executable": report.loaded,
                                  "tampering": report.tampering,
                                  "pass_ratio": view.n_passed / len(valid.units) if valid.units else None,

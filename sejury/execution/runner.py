@@ -22,7 +22,7 @@ from sejury.sandbox.base import ExecResult, ExecStatus, SandboxProvider
 
 # Part of the cache key of S5 with execution: bump it when how programs and tests are built or
 # read changes, so cached pass ratios computed the old way are not reused.
-RUNNERS_VERSION = "19"
+RUNNERS_VERSION = "20"
 
 
 class RunReport(BaseModel):
@@ -60,9 +60,12 @@ def defined_names(language: str, program: str) -> set[str]:
 
 
 def split_tests(language: str, tests: str, reference: str = "") -> Suite:
-    """Units and setup; definitions of names the ``reference`` defines are dropped."""
+    """Units and setup; definitions of names the ``reference`` defines are dropped, and (Python)
+    the names it imports are imported before the setup."""
     lang = _language(language)
-    return lang.split(tests, lang.defined_names(reference))
+    suite = lang.split(tests, lang.defined_names(reference))
+    imports = lang.imports_of(reference) if lang.imports_of and reference else ""
+    return Suite(f"{imports}\n{suite.setup}" if imports else suite.setup, suite.units)
 
 
 def assemble_program(language: str, problem: str, code: str) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 from sejury import prompts
 from sejury.context import JudgeContext
 from sejury.execution import languages
-from sejury.execution.differential import recorded_function
+from sejury.execution.differential import recorded_function, states_raises
 from sejury.execution.evidence import (
     NOT_REQUESTED,
     Probe,
@@ -189,7 +189,8 @@ async def _validate(sample: Sample, ctx: JudgeContext, rec: Recorder, tests: str
         return TestExecution(status="skipped", reason=f"{exc}; LLM prediction only"), None, none, None
     # the calls of the problem's function are recorded too: differential testing (S5-diff)
     execution, valid, probe = await check_on_reference(ctx.sandbox, sample.language, progs[0], tests,
-                                                       record=recorded_function(sample.problem))
+                                                       record=recorded_function(sample.problem),
+                                                       typed_raises=states_raises(sample.problem))
     rec.sandbox_event("validate_on_reference", execution.reference)
     return execution, valid, progs, probe
 

@@ -79,6 +79,8 @@ class Language:
     call: Callable[[str, str], str] = _plain_call  # (program, function name) -> how a test calls it
     # program -> how it builds and runs as a program reading standard input (``_stdio.py``)
     stdio: Callable[[str], StdioProgram] | None = None
+    # reference program -> statements that give the tests the names it imports (Python's, guarded)
+    imports_of: Callable[[str], str] | None = None
 
 
 def wrap_units(units: dict[int, str], before: list[str], indent: str, make: Callable[[int, str], str],

@@ -74,6 +74,18 @@ for i, src in suite["units"]:
 '''
 
 
+def imports_of(program: str) -> str:
+    """The program's top-level imports, each guarded, for the tests' setup: a test written from
+    the reference may use ``curve_fit`` or ``Counter`` as the reference imports them."""
+    try:
+        tree = ast.parse(program)
+    except SyntaxError:
+        return ""
+    found = [ast.unparse(n) for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom)) and not
+             (isinstance(n, ast.ImportFrom) and (n.level or n.module == "__future__"))]
+    return "\n".join(f"try:\n    {line}\nexcept Exception:\n    pass" for line in found)
+
+
 def defined_names(program: str) -> set[str]:
     try:
         tree = ast.parse(program)
@@ -90,6 +102,43 @@ def defined_names(program: str) -> set[str]:
 
 def _has_assert(node: ast.AST) -> bool:
     return any(isinstance(n, ast.Assert) for n in ast.walk(node))
+
+
+_RAISES = frozenset({"raises", "assertRaises", "assertRaisesRegex", "warns", "assertWarns"})
+
+
+def _called(node: ast.expr) -> str:
+    """The name a call calls (``self.assertEqual`` -> ``assertEqual``), else ''."""
+    if not isinstance(node, ast.Call):
+        return ""
+    f = node.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def _is_check(stmt: ast.stmt) -> bool:
+    """A statement that checks something: ``assert``, ``with pytest.raises(...)``, or a call of an
+    ``assert...`` function (``self.assertEqual``, ``pd.testing.assert_frame_equal``)."""
+    if isinstance(stmt, ast.Assert):
+        return True
+    if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        return any(_called(item.context_expr) in _RAISES for item in stmt.items)
+    return isinstance(stmt, ast.Expr) and _called(stmt.value).startswith("assert")
+
+
+MAX_CHECKS_SPLIT = 15  # a test function with more checks than this stays one unit (each unit reruns the steps)
+
+
+def _checks_as_units(fn: ast.FunctionDef) -> list[str] | None:
+    """A test function's checks, one unit each: the function's other statements before the check,
+    then the check (``ax = f(10)``, ``assert isinstance(ax, Axes)``, ``ax = f(1000)``, ``assert
+    ...``: the second unit runs both calls and the second assert).  One wrong expectation then
+    fails its own check, not every check of the function.  None when it is not worth splitting."""
+    checks = [i for i, st in enumerate(fn.body) if _is_check(st)]
+    if len(checks) < 2 or len(checks) > MAX_CHECKS_SPLIT or any(
+            isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.Nonlocal)) for n in ast.walk(fn)):
+        return None
+    steps = [ast.unparse(st) for st in fn.body]
+    return ["\n".join([steps[k] for k in range(i) if k not in checks] + [steps[i]]) for i in checks]
 
 
 def _check_calls(tree: ast.Module) -> dict[str, str]:
@@ -131,11 +180,15 @@ def split(tests: str, names: set[str]) -> Suite:
         src = ast.get_source_segment(tests, node) or ""
         called = node.value.func.id if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
             isinstance(node.value.func, ast.Name) else None  # a statement that only calls a function by name
-        if isinstance(node, ast.Assert):
+        if isinstance(node, ast.Assert) or _is_check(node):
             units.append(src)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            split_up = _checks_as_units(node) if isinstance(node, ast.FunctionDef) and not node.args.args \
+                and not node.decorator_list else None
             if node.body and all(isinstance(s, ast.Assert) for s in node.body) and not node.args.args:
                 units += [ast.get_source_segment(tests, s) or "" for s in node.body]  # one unit per assert
+            elif split_up:
+                units += split_up
             else:
                 units.append(f"{src}\n{node.name}()")
         elif called in helpers:
@@ -217,4 +270,4 @@ def unsealed_harness(program: str, suite: Suite, active: dict[int, str], per_tes
 
 LANGUAGE = Language(name="python", aliases=("py",), split=split, defined_names=defined_names, harness=harness,
                     test_line=re.compile(r"^\s*assert\b"), timeout=20.0, assemble=assemble, codebleu="python",
-                    stdio=_stdio.python)
+                    stdio=_stdio.python, imports_of=imports_of)

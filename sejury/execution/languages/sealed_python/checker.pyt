@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -128,24 +129,32 @@ class Remote:
             raise CandidateExited("the program broke the protocol")
         if "raise" in reply:
             name, msg = str(reply.get("raise")), str(reply.get("msg", ""))[:300]
+            RAISED[0] = name
             kind = getattr(builtins, name, None)
             if name in ("SystemExit", "KeyboardInterrupt", "GeneratorExit"):
                 raise CandidateExited(f"the program raised {name} during the call")
+            made = None
             if isinstance(kind, type) and issubclass(kind, Exception):
                 try:
-                    raise kind(msg)
+                    made = kind(msg)
                 except TypeError:  # an exception class that wants other arguments
                     pass
+            if made is not None:  # (raised here, not inside the try: a TypeError is one of Python's own)
+                raise made
             raise CandidateError(f"{name}: {msg}")
         return dec(reply.get("ok"), handle)
 
 
 REMOTE = Remote()
+RAISED = [""]  # the name of the exception the program's last call raised
 
 
 class Handle:
-    """An object of a class the program defines, living in its process: its attributes are read
-    and its methods called there; it equals nothing but itself."""
+    """An object living in the program's process (of a class the program defines, or a library's:
+    a plot, a fitted model): its attributes are read and its methods called there; it equals
+    nothing but itself.  A library object answers ``isinstance`` for the class it names, when the
+    tests loaded that library.  The differential record shows only its class: what a plot draws
+    beyond what the problem states (a title, the bins) is the reference's choice, not a duty."""
 
     def __init__(self, ref, kind):
         object.__setattr__(self, "_ref", ref)
@@ -156,8 +165,30 @@ class Handle:
             raise AttributeError(name)
         return REMOTE.call({"attr": [self._ref, name]})
 
+    @property
+    def __class__(self):
+        found = claimed(object.__getattribute__(self, "_kind"))
+        return found if found is not None else Handle
+
+    def __len__(self):
+        return method(self._ref, "__len__")()
+
+    def __getitem__(self, key):
+        return method(self._ref, "__getitem__")(key)
+
+    def __iter__(self):
+        return iter(method(self._ref, "__iter__")())
+
+    def __bool__(self):
+        for name in ("__bool__", "__len__"):
+            try:
+                return bool(method(self._ref, name)())
+            except AttributeError:
+                pass
+        return True
+
     def __repr__(self):
-        return f"<{self._kind} object of the program>"
+        return f"<{self._kind.split('|')[0].rpartition(':')[2]} object of the program>"
 
     def __eq__(self, other):
         return self is other
@@ -166,21 +197,86 @@ class Handle:
         return id(self)
 
 
+_NAMED = {}
+
+
+def named_class(kind):
+    """The class a library object's handle names (``matplotlib.axes._axes:Axes``, or several
+    joined by ``|``: then a class made of the most derived of them), when its library is loaded
+    here; else None.  Refused (an ``Opaque`` is made instead) when one of them travels as data."""
+    if kind in _NAMED:
+        return _NAMED[kind]
+    found = []
+    for name in kind.split("|")[:8]:
+        module, _, qualname = name.partition(":")
+        if not qualname or module.split(".")[0] not in _LIBRARIES or module not in sys.modules:
+            continue
+        cls = sys.modules[module]
+        for part in qualname.split("."):
+            cls = getattr(cls, part, None)
+        if isinstance(cls, type):
+            found.append(cls)
+    if any(data_class(c) for c in found):
+        return data_class  # a marker: it claims to be data
+    bases = tuple(c for c in found if not any(o is not c and issubclass(o, c) for o in found))
+    made = None
+    if len(bases) == 1:
+        made = bases[0]
+    elif bases:
+        try:
+            made = type(kind.split("|")[0].rpartition(":")[2], bases, {})
+        except Exception:
+            made = bases[0]
+    _NAMED[kind] = made
+    return made
+
+
+def claimed(kind):
+    found = named_class(kind)
+    return None if found is data_class else found
+
+
 def handle(ref, kind, method_=False, **kw):
     if kw.get("method") or method_:
         return method(ref, kind)
+    if named_class(kind) is data_class:
+        return Opaque(kind.split("|")[0].rpartition(":")[2])  # a handle that claims to be data: refused
     return Handle(ref, kind)
 
 
 def stub(name):
     def call(*args, **kwargs):
-        return REMOTE.call({"call": name, "args": enc(list(args)), "kwargs": enc(kwargs)})
+        if name not in RECORDED:
+            return REMOTE.call({"call": name, "args": enc(list(args)), "kwargs": enc(kwargs)})
+        RAISED[0] = ""
+        try:
+            return REMOTE.call({"call": name, "args": enc(list(args)), "kwargs": enc(kwargs)})
+        except (Exception, CandidateExited) as e:  # the differential record: the call raised, and what
+            if _unit[0] >= 0:
+                what = (f"!raises {RAISED[0]}" if RAISED[0] else "!exited" if isinstance(e, CandidateExited)
+                        else "!timeout" if isinstance(e, TimeoutError) else f"!raises {type(e).__name__}")
+                emit(f"@@V {_unit[0]} {_unit[2]} {what}|0")
+                _unit[2] += 1
+            raise
 
     call.__name__ = call.__qualname__ = name
     return call
 
 
+# methods that would ask the program's process whether its value equals one the checker holds
+# (``result.equals(expected)``): the answer would be the program's, so they are not called
+_ASKS_EQUAL = frozenset({"equals", "equal", "identical", "isclose", "allclose", "array_equal", "compare",
+                         "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__contains__", "issubset",
+                         "issuperset", "isdisjoint"})
+
+
 def method(ref, name):
+    if name in _ASKS_EQUAL or name.startswith("assert"):
+        def refused(*args, **kwargs):
+            raise TypeError(f"{name}() of the program's object is not asked: the checker compares values itself")
+
+        return refused
+
     def call(*args, **kwargs):
         return REMOTE.call({"method": [ref, name], "args": enc(list(args)), "kwargs": enc(kwargs)})
 
@@ -211,7 +307,41 @@ for name, value in load.get("values", {}).items():
         pass
 
 
+class TestNames(dict):
+    """The tests' builtins.  A name the tests use without defining or importing it is looked up,
+    on first use, as the usual alias of a library (``np``, ``pd``, ``plt``, ``sns``) or as a
+    module of the image (``os``, ``matplotlib``): the model that writes tests often leaves their
+    imports out.  Only names the tests' own text uses, and only what the image has (the work
+    directory is not on the path); never anything the program's process says."""
+
+    ALIASES = {"np": "numpy", "pd": "pandas", "plt": "matplotlib.pyplot", "sns": "seaborn"}
+
+    def __missing__(self, name):
+        import importlib
+        import importlib.util
+
+        found = None
+        try:
+            if name in self.ALIASES:
+                found = importlib.import_module(self.ALIASES[name])
+            elif name.isidentifier() and not name.startswith("_") and importlib.util.find_spec(name) is not None:
+                found = importlib.import_module(name)
+        except Exception:
+            found = None
+        if found is None:
+            raise KeyError(name)
+        self[name] = found
+        return found
+
+
+base["__builtins__"] = TestNames(builtins.__dict__)
+
+
 def _show(v):
+    if type(v) is Handle:
+        return repr(v)
+    if type(v).__module__.split(".")[0] in ("numpy", "pandas"):
+        return _show_data(v)
     if isinstance(v, float):
         return format(v, ".6g")
     if isinstance(v, list):
@@ -225,13 +355,46 @@ def _show(v):
     return repr(v)
 
 
-_unit = [-1, 0]  # the unit running, and its helpers' calls recorded so far
+def _show_data(v):
+    """numpy's and pandas' values alike in every program: their items (floats to six digits), shape
+    and labels; not their repr, which elides and wraps by width."""
+    np, pd = sys.modules.get("numpy"), sys.modules.get("pandas")
+    if np is not None and isinstance(v, np.ndarray):
+        return f"array({_show(v.tolist())}, {v.dtype.kind}{list(v.shape)})"
+    if np is not None and isinstance(v, np.generic):
+        return _show(v.item())
+    if pd is not None and isinstance(v, pd.DataFrame):
+        return (f"DataFrame(columns={_show(list(v.columns))}, index={_show(list(v.index))}, "
+                f"rows={_show(v.to_numpy().tolist())})")
+    if pd is not None and isinstance(v, pd.Series):
+        return f"Series({_show(v.name)}, index={_show(list(v.index))}, values={_show(v.tolist())})"
+    if pd is not None and isinstance(v, pd.Index):
+        return f"Index({_show(list(v))})"
+    return repr(v)
+
+
+def _seed():
+    """Every unit starts from the same random state, in both programs' runs (its inputs too)."""
+    import random
+
+    random.seed(0)
+    if "numpy" in sys.modules:
+        sys.modules["numpy"].random.seed(0)
+
+
+_unit = [-1, 0, 0]  # the unit running, its helpers' calls recorded so far, and the index of its next own call
+# the functions whose calls the differential record wraps (``sejury_rec(0, 1, f(x))``): a call of
+# one that raises is recorded as ``!raises <name>`` (what it shows, no value, cannot start so)
+RECORDED = set(re.findall(r"sejury_rec\(-?\d+, \d+, (?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)\(",
+                          SUITE["setup"] + "\n".join(src for _, src in SUITE["units"])))
 
 
 def sejury_rec(i, k, v):  # differential testing: the value of a call, shown, then returned unchanged
     if i < 0:
         i, k = _unit[0], 1000 + _unit[1]
         _unit[1] += 1
+    else:
+        _unit[2] = k + 1
     try:
         s = _show(v)
     except BaseException as e:
@@ -248,7 +411,8 @@ except BaseException as e:
     emit(f"@@SETUP FAIL {type(e).__name__} {str(e)[:300]}")
 for i, src in SUITE["units"]:
     env = dict(base)
-    _unit[:] = [i, 0]
+    _unit[:] = [i, 0, 0]
+    _seed()
     signal.alarm(PER_TEST)
     try:
         exec(compile(src, f"test_{i}", "exec"), env)  # noqa: S102

@@ -2,13 +2,26 @@
 # sides: ``enc`` writes a value as tagged JSON, by exact type (a subclass of int or list, or any
 # object of the program's own, is not plain data and travels as a handle or an opaque name);
 # ``dec`` reads it back.  Limits keep a hostile answer from exhausting the checker.
+#
+# The scientific stack's data travels as data too, when the side that writes it has loaded the
+# library (never imported here for that): numpy arrays and scalars, pandas DataFrames, Series,
+# indexes and timestamps, and the standard library's dates; the reader rebuilds them from their
+# values and a dtype it checks (no pickle, no object dtype's constructors).  Any other object of a
+# library (a matplotlib Axes, a fitted model) lives in the program's process as a handle, with its
+# classes' names (so ``isinstance`` can be asked).
 import collections
+import collections.abc
+import datetime
 import decimal
 import fractions
+import re
+import sys
 
 MAX_ITEMS = 1_000_000
 MAX_DEPTH = 200
 _PLAIN_DICTS = (dict, collections.OrderedDict, collections.defaultdict, collections.Counter)
+_DTYPE = re.compile(r"[<>|=]?[biufcUSMmO]\d{0,3}(\[\w{1,3}\])?")  # '<f8', '|b1', '<U5', '<M8[ns]', '|O'
+_EXTENSION = ("category", "string", "Int64", "Int32", "Float64", "boolean")  # pandas dtypes kept by name
 
 
 class Opaque:
@@ -67,19 +80,180 @@ def enc(v, handles=None, _budget=None, _depth=0):
         return ["Q", str(v)]
     if t is collections.deque:
         return ["U", [enc(x, handles, budget, d) for x in v]]
+    lib = _enc_library(v, t, handles, budget, d)
+    if lib is not None:
+        return lib
     if handles is not None:  # the program's side
         if isinstance(v, collections.abc.Iterator):
             items = []
             for x in v:
                 items.append(enc(x, handles, budget, d))
             return ["G", items]
-        module = getattr(t, "__module__", "")
+        module = getattr(t, "__module__", "") or ""
         if module == "solution" and not callable(v):
             handles.append(v)
             return ["H", len(handles) - 1, t.__name__]
+        if module.split(".")[0] in _LIBRARIES and not callable(v) and not isinstance(v, type):
+            handles.append(v)
+            return ["H", len(handles) - 1, _class_name(t)]
     elif t.__name__ == "Handle":  # the checker's side: an object of the program's, sent back to it
         return ["H", object.__getattribute__(v, "_ref"), ""]
     return ["O", t.__name__]
+
+
+# libraries whose objects live in the program's process as handles (any other object is opaque)
+_LIBRARIES = frozenset({"matplotlib", "seaborn", "sklearn", "scipy", "statsmodels", "numpy", "pandas", "PIL",
+                        "nltk", "sympy", "networkx", "bs4", "requests", "openpyxl", "docx", "xlwt", "shapely"})
+
+
+def _class_name(t):
+    """The classes of ``t``'s line that their modules name, as ``module:qualname|...``
+    (matplotlib's ``AxesSubplot`` is made by a factory from ``SubplotBase`` and ``Axes``)."""
+    named = []
+    for cls in t.__mro__:
+        found = sys.modules.get(cls.__module__)
+        for part in cls.__qualname__.split("."):
+            found = getattr(found, part, None)
+        if found is cls and cls.__module__.split(".")[0] in _LIBRARIES:
+            named.append(f"{cls.__module__}:{cls.__qualname__}")
+    return "|".join(named[:8]) or f"{t.__module__}:{t.__qualname__}"
+
+
+def _enc_library(v, t, handles, budget, d):
+    """The tagged form of a date, or of numpy's and pandas' data when that library is loaded here;
+    None for anything else."""
+    if t is datetime.datetime:
+        return ["DT", v.isoformat()]
+    if t is datetime.date:
+        return ["DA", v.isoformat()]
+    if t is datetime.time:
+        return ["TM", v.isoformat()]
+    if t is datetime.timedelta:
+        return ["TD", v.days, v.seconds, v.microseconds]
+    np = sys.modules.get("numpy")
+    if np is None:
+        return None
+    if t is np.ndarray:
+        if v.dtype.names or not _DTYPE.fullmatch(v.dtype.str):
+            return None
+        budget[0] -= v.size
+        if budget[0] < 0:
+            raise ValueError("the value is too large or too deep to compare")
+        flat = v.ravel()
+        if v.dtype.kind in "Mm":
+            items = [["I", str(x)] for x in flat.view("int64").tolist()]
+        else:
+            items = [enc(x, handles, budget, d + 1) for x in flat.tolist()]
+        return ["A", v.dtype.str, list(v.shape), items]
+    if isinstance(v, np.generic) and t.__module__ == "numpy":
+        if v.dtype.names or not _DTYPE.fullmatch(v.dtype.str) or v.dtype.kind == "O":
+            return None
+        if v.dtype.kind in "Mm":
+            return ["a", v.dtype.str, ["I", str(int(v.view("int64")))]]
+        x = v.item()
+        return None if isinstance(x, np.generic) else ["a", v.dtype.str, enc(x, handles, budget, d + 1)]
+    pd = sys.modules.get("pandas")
+    if pd is None:
+        return None
+    if t is pd.DataFrame:
+        columns = [enc(v.iloc[:, j].to_numpy(), handles, budget, d + 1) for j in range(v.shape[1])]
+        return ["P", enc(v.columns, handles, budget, d + 1), enc(v.index, handles, budget, d + 1), columns,
+                [str(x) for x in v.dtypes]]
+    if t is pd.Series:
+        return ["W", enc(v.to_numpy(), handles, budget, d + 1), enc(v.index, handles, budget, d + 1),
+                enc(v.name, handles, budget, d + 1), str(v.dtype)]
+    if isinstance(v, pd.MultiIndex):
+        return ["K", [enc(x, handles, budget, d + 1) for x in v.tolist()], enc(list(v.names), handles, budget, d + 1)]
+    if isinstance(v, pd.Index) and t.__module__.startswith("pandas"):
+        return ["J", enc(v.to_numpy(), handles, budget, d + 1), enc(v.name, handles, budget, d + 1), str(v.dtype)]
+    if t is pd.Timestamp:
+        return ["TS", v.isoformat()]
+    if t is pd.Timedelta:
+        return ["TL", str(v.value)]
+    if v is pd.NaT:
+        return ["NT"]
+    if v is pd.NA:
+        return ["NA"]
+    return None
+
+
+def data_class(cls):
+    """Is ``cls`` one whose values travel as data (above)?  A handle that claims one is refused:
+    the checker would otherwise ask the program's process what such a value holds."""
+    np, pd = sys.modules.get("numpy"), sys.modules.get("pandas")
+    kinds = [datetime.date, datetime.time, datetime.timedelta]
+    if np is not None:
+        kinds += [np.ndarray, np.generic]
+    if pd is not None:
+        kinds += [pd.DataFrame, pd.Series, pd.Index, pd.Timestamp, pd.Timedelta]
+    return any(issubclass(cls, k) for k in kinds)
+
+
+def _dtype(np, s):
+    if not isinstance(s, str) or not _DTYPE.fullmatch(s):
+        raise ValueError("not a plain dtype")
+    return np.dtype(s)
+
+
+def _dec_library(tag, v, handle, d):
+    """The value of a library tag (``_enc_library``'s), rebuilt from its values and a checked dtype."""
+    if tag == "DT":
+        return datetime.datetime.fromisoformat(str(v[1]))
+    if tag == "DA":
+        return datetime.date.fromisoformat(str(v[1]))
+    if tag == "TM":
+        return datetime.time.fromisoformat(str(v[1]))
+    if tag == "TD":
+        return datetime.timedelta(days=int(v[1]), seconds=int(v[2]), microseconds=int(v[3]))
+    import numpy as np
+
+    if tag == "A":
+        dt, shape = _dtype(np, v[1]), [int(n) for n in v[2]]
+        if dt.kind in "Mm":
+            flat = np.array([int(dec(x, handle, d)) for x in v[3]], dtype="int64").view(dt)
+        elif dt.kind == "O":
+            flat = np.empty(len(v[3]), dtype=object)
+            for i, x in enumerate(v[3]):
+                flat[i] = dec(x, handle, d)
+        else:
+            flat = np.array([dec(x, handle, d) for x in v[3]], dtype=dt)
+        return flat.reshape(shape)
+    if tag == "a":
+        dt = _dtype(np, v[1])
+        if dt.kind in "Mm":
+            return np.array(int(dec(v[2], handle, d)), dtype="int64").view(dt)[()]
+        return dt.type(dec(v[2], handle, d))
+    import pandas as pd
+
+    if tag == "P":
+        columns, index = dec(v[1], handle, d), dec(v[2], handle, d)
+        data = [dec(c, handle, d) for c in v[3]]
+        frame = pd.DataFrame(dict(enumerate(data)), index=index)
+        frame.columns = columns
+        for j, name in enumerate(v[4] if isinstance(v[4], list) else []):
+            if name in _EXTENSION and j < frame.shape[1]:
+                frame.isetitem(j, frame.iloc[:, j].astype(name))
+        return frame
+    if tag == "W":
+        s = pd.Series(dec(v[1], handle, d), index=dec(v[2], handle, d), name=dec(v[3], handle, d))
+        return s.astype(v[4]) if v[4] in _EXTENSION else s
+    if tag == "K":
+        return pd.MultiIndex.from_tuples([dec(x, handle, d) for x in v[1]], names=dec(v[2], handle, d))
+    if tag == "J":
+        index = pd.Index(dec(v[1], handle, d), name=dec(v[2], handle, d))
+        return index.astype(v[3]) if v[3] in _EXTENSION else index
+    if tag == "TS":
+        return pd.Timestamp(str(v[1]))
+    if tag == "TL":
+        return pd.Timedelta(int(v[1]))
+    if tag == "NT":
+        return pd.NaT
+    if tag == "NA":
+        return pd.NA
+    raise ValueError("not a tagged value")
+
+
+_LIBRARY_TAGS = frozenset({"DT", "DA", "TM", "TD", "A", "a", "P", "W", "K", "J", "TS", "TL", "NT", "NA"})
 
 
 def dec(v, handle=None, _depth=0):
@@ -120,6 +294,11 @@ def dec(v, handle=None, _depth=0):
         return collections.deque(dec(x, handle, d) for x in v[1])
     if tag == "G":
         return iter([dec(x, handle, d) for x in v[1]])
+    if tag in _LIBRARY_TAGS:
+        try:
+            return _dec_library(tag, v, handle, d)
+        except ImportError:  # a library this side cannot load
+            return Opaque(tag)
     if tag == "H" and handle is not None:
         return handle(int(v[1]), str(v[2]))
     if tag == "M" and handle is not None:
