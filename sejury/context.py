@@ -11,7 +11,7 @@ from sejury.cache import ResultCache
 from sejury.errors import InputError, SandboxError
 from sejury.llm import ChatClient, Reply
 from sejury.sandbox.base import SandboxProvider
-from sejury.sandbox.libraries import profile_for
+from sejury.sandbox.libraries import sample_profile
 from sejury.schema import Sample, Scale, Strategy, TeamFile
 from sejury.traces.store import TraceStore
 
@@ -57,7 +57,7 @@ class JudgeContext:
         the base one runs it, and a missing library is reported as such."""
         if self.sandbox is None or not self.execute:
             return self
-        profile = profile_for(sample.language, [sample.reference or "", sample.candidate], sample.metadata)
+        profile = sample_profile(sample)
         if profile == self.sandbox.profile:
             return self
         if profile not in self._per_profile:

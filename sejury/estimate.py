@@ -41,6 +41,7 @@ from sejury.graph.supervisor import plan_for, resolve_team
 from sejury.io import run_key
 from sejury.llm import ChatClient, repeat_scope
 from sejury.models import ModelSettings, model_name
+from sejury.sandbox.libraries import sample_profile
 from sejury.schema import Sample, Strategy, StrategyResult
 from sejury.strategies import StrategySpec, spec
 from sejury.strategies._calls import messages_for, reply_key
@@ -110,7 +111,8 @@ def _sample_values(sample: Sample) -> dict[str, str]:
     """The template values a sample gives by itself (as the strategies pass them); any other value
     a template reads comes from an earlier reply."""
     return {"language": sample.language, "problem": sample.problem, "candidate": sample.candidate,
-            "reference": sample.reference or "", "test_style": prompts.test_style(sample.language),
+            "reference": sample.reference or "",
+            "test_style": prompts.test_style(sample.language, sample_profile(sample)),
             "call": call_form(sample.language, sample.problem, sample.reference or "")}
 
 

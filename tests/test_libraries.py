@@ -274,3 +274,17 @@ async def test_a_program_cannot_answer_whether_its_value_equals_the_expected_one
         assert hacked.passed == [False, False, False], hacked.reasons
     finally:
         await sandbox.close()
+
+
+def test_s5_writes_tests_for_library_heavy_code_in_their_own_style() -> None:
+    """S5's prompt for code the scientific image runs asks for top-level asserts that check what
+    the requirement states (shape, columns, a plot's title), not whole objects with ``==``."""
+    from sejury import prompts
+    from sejury.sandbox.libraries import sample_profile
+
+    assert sample_profile(bcb(RIGHT)) == "scientific"
+    style = prompts.test_style("python", sample_profile(bcb(RIGHT)))
+    assert "top level" in style and "pytest.raises" in style and "list(df.columns)" in style
+    plain = Sample(id="p", task="code_generation", language="python", problem="def f(x):\n", candidate="  return x")
+    assert prompts.test_style("python", sample_profile(plain)) == prompts.test_style("python")
+    assert prompts.test_style("go", "scientific") == prompts.test_style("go")  # no such style: the language's

@@ -95,13 +95,16 @@ def render_partial(name: str, **values: str) -> str:
     return _PLACEHOLDER.sub(lambda m: neutralise(values[m.group(1)]), text).strip()
 
 
-def test_style(language: str) -> str:
+def test_style(language: str, profile: str = "base") -> str:
     """How S5 should write tests in this language (``_partials/test_style_LANG.md``; ``Sample``
-    has already turned an alias such as ``js`` into the language's name)."""
-    try:
-        return _read(f"_partials/test_style_{language}.md").strip()
-    except FileNotFoundError:
-        return _read("_partials/test_style_any.md").strip()
+    has already turned an alias such as ``js`` into the language's name), for code of the sandbox
+    ``profile`` it runs in (``test_style_python_scientific.md``: library-heavy Python)."""
+    for name in ([f"test_style_{language}_{profile}"] if profile != "base" else []) + [f"test_style_{language}"]:
+        try:
+            return _read(f"_partials/{name}.md").strip()
+        except FileNotFoundError:
+            pass
+    return _read("_partials/test_style_any.md").strip()
 
 
 # The partials every prompt strategy's version covers (a strategy adds its own in its spec).

@@ -13,6 +13,10 @@ from __future__ import annotations
 import ast
 import functools
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sejury.schema import Sample
 
 PROFILES = ("base", "scientific")
 # the import names the scientific image provides (its Debian packages' modules)
@@ -59,6 +63,11 @@ def profile_for(language: str, programs: list[str], metadata: dict[str, object])
     if language != "python":
         return "base"
     return "scientific" if any(imports(p) & SCIENTIFIC_MODULES for p in programs if p) else "base"
+
+
+def sample_profile(sample: Sample) -> str:
+    """``profile_for`` of a sample: its reference's and candidate's code, and its metadata."""
+    return profile_for(sample.language, [sample.reference or "", sample.candidate], sample.metadata)
 
 
 def missing_library(load_error: str) -> str | None:

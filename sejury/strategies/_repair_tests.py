@@ -10,6 +10,7 @@ import re
 from sejury import prompts
 from sejury.context import JudgeContext
 from sejury.execution.evidence import TestExecution, TestRepair
+from sejury.sandbox.libraries import sample_profile
 from sejury.schema import Sample
 from sejury.strategies._tests_text import read_tests
 from sejury.strategies.base import Recorder, ask_text
@@ -41,7 +42,7 @@ async def rewrite(sample: Sample, ctx: JudgeContext, rec: Recorder, tests: str, 
     """The model's suite written again after seeing ``errors``: (tests, how many)."""
     reply = await ask_text(ctx, rec, "repair_tests", prompts.render_partial(
         "repair_tests", language=sample.language, problem=sample.problem, reference=sample.reference or "",
-        tests=tests, errors=errors, test_style=prompts.test_style(sample.language)))
+        tests=tests, errors=errors, test_style=prompts.test_style(sample.language, sample_profile(sample))))
     return read_tests(reply.text, sample.language, reply.finish_reason == "length")
 
 

@@ -25,6 +25,7 @@ from sejury.execution.languages import Suite
 from sejury.execution.mutants import Mutant
 from sejury.execution.mutation import MAX_SURVIVORS_SHOWN, WEAK_SUITE, change_shown, still_surviving
 from sejury.execution.runner import call_form, run_suite
+from sejury.sandbox.libraries import sample_profile
 from sejury.schema import Sample
 from sejury.strategies._calls import Recorder, ask_text
 from sejury.strategies._tests_text import read_tests
@@ -82,7 +83,7 @@ async def _one_round(sample: Sample, ctx: JudgeContext, rec: Recorder, done: Tes
     user = prompts.render(
         PROMPT, sample.task, "sharpen", language=sample.language, problem=sample.problem,
         reference=sample.reference, change=change_shown(progs.reference, shown),
-        test_style=prompts.test_style(sample.language),
+        test_style=prompts.test_style(sample.language, sample_profile(sample)),
         call=call_form(sample.language, sample.problem or sample.reference or "", sample.reference or ""))
     try:
         written = await ask_text(ctx, rec, "sharpen_tests", user)

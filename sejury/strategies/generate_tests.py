@@ -34,6 +34,7 @@ from sejury.execution.patching import PatchError
 from sejury.execution.programs import programs
 from sejury.execution.runner import RUNNERS_VERSION, assemble_program, call_form, split_tests
 from sejury.execution.stdio import IoCase
+from sejury.sandbox.libraries import sample_profile
 from sejury.schema import Sample, StrategyResult, Task, TraceEvent
 from sejury.scoring import ParsedReply
 from sejury.strategies import _io, _repair_tests
@@ -78,7 +79,7 @@ async def _run(prompt: str, shown: dict[str, str | None], sample: Sample, ctx: J
         return await _run_program(prompt, problem, reference or "", sample, ctx, rec)
     written = await ask_text(ctx, rec, "write_tests", prompts.render(
         prompt, sample.task, "write", language=sample.language, problem=problem,
-        reference=reference, test_style=prompts.test_style(sample.language),
+        reference=reference, test_style=prompts.test_style(sample.language, sample_profile(sample)),
         call=call_form(sample.language, sample.problem or sample.reference or "", sample.reference or "")))
     tests, n_tests = read_tests(written.text, sample.language, written.finish_reason == "length")
     artifacts: dict[str, Any] = {"tests": tests, "n_tests": n_tests}
