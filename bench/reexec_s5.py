@@ -34,7 +34,7 @@ from sejury.execution.patching import PatchError
 from sejury.execution.programs import programs
 from sejury.sandbox.base import SandboxProvider
 from sejury.sandbox.docker import DockerSandbox
-from sejury.sandbox.libraries import profile_for
+from sejury.sandbox.libraries import sample_profile
 from sejury.schema import Sample
 
 
@@ -51,7 +51,7 @@ async def rerun(sandbox: SandboxProvider, sample: Sample, tests: str) -> dict[st
     except PatchError as exc:
         return unscored(str(exc))
     with contextlib.suppress(SandboxError):  # the image the code's libraries need, as a judgment picks it
-        sandbox = sandbox.for_profile(profile_for(sample.language, [reference, candidate or ""], sample.metadata))
+        sandbox = sandbox.for_profile(sample_profile(sample))
     ex, valid, probe = await check_on_reference(sandbox, sample.language, reference, tests,
                                                 record=recorded_function(sample.problem),
                                                 typed_raises=states_raises(sample.problem))

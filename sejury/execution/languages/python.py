@@ -128,11 +128,14 @@ def _is_check(stmt: ast.stmt) -> bool:
 MAX_CHECKS_SPLIT = 15  # a test function with more checks than this stays one unit (each unit reruns the steps)
 
 
-def _checks_as_units(fn: ast.FunctionDef) -> list[str] | None:
+def _checks_as_units(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str] | None:
     """A test function's checks, one unit each: the function's other statements before the check,
     then the check (``ax = f(10)``, ``assert isinstance(ax, Axes)``, ``ax = f(1000)``, ``assert
     ...``: the second unit runs both calls and the second assert).  One wrong expectation then
-    fails its own check, not every check of the function.  None when it is not worth splitting."""
+    fails its own check, not every check of the function.  None when it is not worth splitting
+    (or cannot be: an async function, one with parameters or decorators)."""
+    if not isinstance(fn, ast.FunctionDef) or fn.args.args or fn.decorator_list:
+        return None
     checks = [i for i, st in enumerate(fn.body) if _is_check(st)]
     if len(checks) < 2 or len(checks) > MAX_CHECKS_SPLIT or any(
             isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.Nonlocal)) for n in ast.walk(fn)):
@@ -180,14 +183,12 @@ def split(tests: str, names: set[str]) -> Suite:
         src = ast.get_source_segment(tests, node) or ""
         called = node.value.func.id if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
             isinstance(node.value.func, ast.Name) else None  # a statement that only calls a function by name
-        if isinstance(node, ast.Assert) or _is_check(node):
+        if _is_check(node):
             units.append(src)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
-            split_up = _checks_as_units(node) if isinstance(node, ast.FunctionDef) and not node.args.args \
-                and not node.decorator_list else None
             if node.body and all(isinstance(s, ast.Assert) for s in node.body) and not node.args.args:
                 units += [ast.get_source_segment(tests, s) or "" for s in node.body]  # one unit per assert
-            elif split_up:
+            elif (split_up := _checks_as_units(node)) is not None:
                 units += split_up
             else:
                 units.append(f"{src}\n{node.name}()")

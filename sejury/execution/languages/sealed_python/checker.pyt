@@ -198,12 +198,13 @@ class Handle:
 
 
 _NAMED = {}
+CLAIMS_DATA = object()  # what ``named_class`` answers for a handle that names a class travelling as data
 
 
 def named_class(kind):
     """The class a library object's handle names (``matplotlib.axes._axes:Axes``, or several
     joined by ``|``: then a class made of the most derived of them), when its library is loaded
-    here; else None.  Refused (an ``Opaque`` is made instead) when one of them travels as data."""
+    here; else None; ``CLAIMS_DATA`` when one of them travels as data (the handle is refused)."""
     if kind in _NAMED:
         return _NAMED[kind]
     found = []
@@ -216,11 +217,11 @@ def named_class(kind):
             cls = getattr(cls, part, None)
         if isinstance(cls, type):
             found.append(cls)
-    if any(data_class(c) for c in found):
-        return data_class  # a marker: it claims to be data
     bases = tuple(c for c in found if not any(o is not c and issubclass(o, c) for o in found))
     made = None
-    if len(bases) == 1:
+    if any(data_class(c) for c in found):
+        made = CLAIMS_DATA
+    elif len(bases) == 1:
         made = bases[0]
     elif bases:
         try:
@@ -233,24 +234,25 @@ def named_class(kind):
 
 def claimed(kind):
     found = named_class(kind)
-    return None if found is data_class else found
+    return None if found is CLAIMS_DATA else found
 
 
 def handle(ref, kind, method_=False, **kw):
     if kw.get("method") or method_:
         return method(ref, kind)
-    if named_class(kind) is data_class:
+    if named_class(kind) is CLAIMS_DATA:
         return Opaque(kind.split("|")[0].rpartition(":")[2])  # a handle that claims to be data: refused
     return Handle(ref, kind)
 
 
 def stub(name):
     def call(*args, **kwargs):
+        payload = {"call": name, "args": enc(list(args)), "kwargs": enc(kwargs)}
         if name not in RECORDED:
-            return REMOTE.call({"call": name, "args": enc(list(args)), "kwargs": enc(kwargs)})
+            return REMOTE.call(payload)
         RAISED[0] = ""
         try:
-            return REMOTE.call({"call": name, "args": enc(list(args)), "kwargs": enc(kwargs)})
+            return REMOTE.call(payload)
         except (Exception, CandidateExited) as e:  # the differential record: the call raised, and what
             if _unit[0] >= 0:
                 what = (f"!raises {RAISED[0]}" if RAISED[0] else "!exited" if isinstance(e, CandidateExited)
@@ -373,15 +375,6 @@ def _show_data(v):
     return repr(v)
 
 
-def _seed():
-    """Every unit starts from the same random state, in both programs' runs (its inputs too)."""
-    import random
-
-    random.seed(0)
-    if "numpy" in sys.modules:
-        sys.modules["numpy"].random.seed(0)
-
-
 _unit = [-1, 0, 0]  # the unit running, its helpers' calls recorded so far, and the index of its next own call
 # the functions whose calls the differential record wraps (``sejury_rec(0, 1, f(x))``): a call of
 # one that raises is recorded as ``!raises <name>`` (what it shows, no value, cannot start so)
@@ -412,7 +405,7 @@ except BaseException as e:
 for i, src in SUITE["units"]:
     env = dict(base)
     _unit[:] = [i, 0, 0]
-    _seed()
+    seed_random()  # every unit starts from one random state, in both programs' runs (its inputs too)
     signal.alarm(PER_TEST)
     try:
         exec(compile(src, f"test_{i}", "exec"), env)  # noqa: S102

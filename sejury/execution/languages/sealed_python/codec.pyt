@@ -14,6 +14,7 @@ import collections.abc
 import datetime
 import decimal
 import fractions
+import random
 import re
 import sys
 
@@ -101,6 +102,13 @@ def enc(v, handles=None, _budget=None, _depth=0):
     return ["O", t.__name__]
 
 
+def seed_random():
+    """One random state for both sides of a comparison: Python's, and numpy's when it is loaded."""
+    random.seed(0)
+    if "numpy" in sys.modules:
+        sys.modules["numpy"].random.seed(0)
+
+
 # libraries whose objects live in the program's process as handles (any other object is opaque)
 _LIBRARIES = frozenset({"matplotlib", "seaborn", "sklearn", "scipy", "statsmodels", "numpy", "pandas", "PIL",
                         "nltk", "sympy", "networkx", "bs4", "requests", "openpyxl", "docx", "xlwt", "shapely"})
@@ -122,6 +130,9 @@ def _class_name(t):
 def _enc_library(v, t, handles, budget, d):
     """The tagged form of a date, or of numpy's and pandas' data when that library is loaded here;
     None for anything else."""
+    def sub(x):  # a part of the value
+        return enc(x, handles, budget, d + 1)
+
     if t is datetime.datetime:
         return ["DT", v.isoformat()]
     if t is datetime.date:
@@ -143,7 +154,7 @@ def _enc_library(v, t, handles, budget, d):
         if v.dtype.kind in "Mm":
             items = [["I", str(x)] for x in flat.view("int64").tolist()]
         else:
-            items = [enc(x, handles, budget, d + 1) for x in flat.tolist()]
+            items = [sub(x) for x in flat.tolist()]
         return ["A", v.dtype.str, list(v.shape), items]
     if isinstance(v, np.generic) and t.__module__ == "numpy":
         if v.dtype.names or not _DTYPE.fullmatch(v.dtype.str) or v.dtype.kind == "O":
@@ -151,21 +162,19 @@ def _enc_library(v, t, handles, budget, d):
         if v.dtype.kind in "Mm":
             return ["a", v.dtype.str, ["I", str(int(v.view("int64")))]]
         x = v.item()
-        return None if isinstance(x, np.generic) else ["a", v.dtype.str, enc(x, handles, budget, d + 1)]
+        return None if isinstance(x, np.generic) else ["a", v.dtype.str, sub(x)]
     pd = sys.modules.get("pandas")
     if pd is None:
         return None
     if t is pd.DataFrame:
-        columns = [enc(v.iloc[:, j].to_numpy(), handles, budget, d + 1) for j in range(v.shape[1])]
-        return ["P", enc(v.columns, handles, budget, d + 1), enc(v.index, handles, budget, d + 1), columns,
-                [str(x) for x in v.dtypes]]
+        columns = [sub(v.iloc[:, j].to_numpy()) for j in range(v.shape[1])]
+        return ["P", sub(v.columns), sub(v.index), columns, [str(x) for x in v.dtypes]]
     if t is pd.Series:
-        return ["W", enc(v.to_numpy(), handles, budget, d + 1), enc(v.index, handles, budget, d + 1),
-                enc(v.name, handles, budget, d + 1), str(v.dtype)]
+        return ["W", sub(v.to_numpy()), sub(v.index), sub(v.name), str(v.dtype)]
     if isinstance(v, pd.MultiIndex):
-        return ["K", [enc(x, handles, budget, d + 1) for x in v.tolist()], enc(list(v.names), handles, budget, d + 1)]
+        return ["K", [sub(x) for x in v.tolist()], sub(list(v.names))]
     if isinstance(v, pd.Index) and t.__module__.startswith("pandas"):
-        return ["J", enc(v.to_numpy(), handles, budget, d + 1), enc(v.name, handles, budget, d + 1), str(v.dtype)]
+        return ["J", sub(v.to_numpy()), sub(v.name), str(v.dtype)]
     if t is pd.Timestamp:
         return ["TS", v.isoformat()]
     if t is pd.Timedelta:
