@@ -35,7 +35,8 @@ from sejury.execution.programs import programs
 from sejury.sandbox.base import SandboxProvider
 from sejury.sandbox.docker import DockerSandbox
 from sejury.sandbox.libraries import sample_profile
-from sejury.schema import Sample
+from sejury.schema import Sample, Status, Strategy, StrategyResult
+from sejury.strategies import test_diff, test_pass
 
 
 async def rerun(sandbox: SandboxProvider, sample: Sample, tests: str) -> dict[str, Any]:
@@ -58,12 +59,13 @@ async def rerun(sandbox: SandboxProvider, sample: Sample, tests: str) -> dict[st
     if not worth_running(ex, probe):
         return unscored(ex.reason)
     done = await run_on_candidate(sandbox, ex, valid, candidate, why_not, probe)
-    out = unscored(done.reason) if done.status != "ran" else {
-        "test_pass": {"score": None if done.pass_ratio is None else round(100 * done.pass_ratio, 2), "detail": ""},
-        "test_diff": {"score": None, "detail": "no call recorded"}}
-    diff = done.differential
-    if diff is not None and diff.ratio is not None:
-        out["test_diff"] = {"score": round(100 * diff.ratio, 2), "detail": ""}
+    # scored by the jurors' own code, fed S5's execution as the graph feeds it
+    feed = StrategyResult(strategy=Strategy("generate_tests"), status=Status.SCORED,
+                          artifacts={"execution": done.model_dump()})
+    out = {}
+    for name, juror in (("test_pass", test_pass), ("test_diff", test_diff)):
+        got = await juror.run(sample, None, None, feed)  # neither reads ctx nor rec
+        out[name] = {"score": got.parsed.score if got.parsed else None, "detail": got.detail or ""}
     return out
 
 

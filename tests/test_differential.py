@@ -295,3 +295,37 @@ async def test_the_sealed_python_harness_records_what_a_call_raised(sandbox: Doc
     assert right.differential is not None and right.differential.ratio == 1.0
     assert caught.differential is not None and (caught.differential.inputs, caught.differential.agreed) == (3, 2)
     assert caught.differential.mismatches[0].shown()[1] == "!raises ZeroDivisionError"
+
+
+@pytest.mark.docker
+async def test_passing_only_the_stated_exceptions_is_no_evidence_of_correctness(sandbox: DockerSandbox) -> None:
+    """A suite whose only valid tests check the exceptions the problem states (``with
+    pytest.raises``, as the 1.5B model writes for library-heavy code) says nothing about what the
+    function returns: a candidate that raises there and computes the wrong thing elsewhere leaves
+    S5-exec, S5-diff and S5-runs unscored, naming why (it scored 100 on all three).  One that does
+    not raise the stated exception keeps its low score: failing there is evidence against it."""
+    from sejury import Sample
+    from sejury.execution.differential import ONLY_ERROR_PATHS, states_raises
+    from sejury.schema import Status, Strategy, StrategyResult
+    from sejury.strategies import executability, test_diff, test_pass
+
+    reference = RAISING_PROBLEM + "    if b == 0:\n        raise ValueError('b is 0')\n    return a / b\n"
+    computes_wrong = RAISING_PROBLEM + "    if b == 0:\n        raise ValueError('b is 0')\n    return a * b\n"
+    never_raises = RAISING_PROBLEM + "    return a / b if b else 0.0\n"
+    tests = "import pytest\nwith pytest.raises(ValueError):\n    safe_div(1, 0)\nwith pytest.raises(ValueError):\n" \
+            "    safe_div(0, 0)\n"
+    ex, valid, probe = await check_on_reference(sandbox, "python", reference, tests, record="safe_div",
+                                                typed_raises=states_raises(RAISING_PROBLEM))
+    assert ex.valid == 2
+    sample = Sample(id="d", task="code_generation", language="python", problem=RAISING_PROBLEM, candidate="")
+    jurors = {"S5-exec": test_pass, "S5-diff": test_diff, "S5-runs": executability}
+    for candidate, unscored in ((computes_wrong, set(jurors)), (never_raises, {"S5-runs"})):
+        done = await run_on_candidate(sandbox, ex, valid, candidate, probe=probe)
+        feed = StrategyResult(strategy=Strategy("generate_tests"), status=Status.SCORED,
+                              artifacts={"execution": done.model_dump()})
+        for name, juror in jurors.items():
+            got = await juror.run(sample, None, None, feed)  # neither reads ctx nor rec
+            if name in unscored:
+                assert got.parsed is None and got.detail == ONLY_ERROR_PATHS.format(function="safe_div"), (name, got)
+            else:  # it returned where the problem says raise: evidence against it
+                assert got.parsed is not None and got.parsed.score == 0, (name, got)

@@ -202,6 +202,58 @@ async def test_the_scientific_stacks_values_cross_the_sealed_harness_as_data() -
         await sandbox.close()
 
 
+SCRIPT_TESTS = '''
+from your_module import task_func
+import numpy as np
+labels = ["a", "b"]
+df = task_func(np.array([[1, 2], [3, 4]]), labels)
+assert list(df.index) == ["a", "b"]
+assert df.iloc[1, 0] == 3
+labels = ["x"]
+df = task_func(np.array([[5, 6]]), labels)
+assert list(df.index) == ["x"]
+'''
+# uses pd unbound, as a few BigCodeBench references do
+USES_PD = "def task_func(arr, labels):\n    return pd.DataFrame(arr, index=labels)\n"
+IMPORTS_PD = "import pandas as pd\n" + USES_PD
+
+
+def test_the_aliases_a_reference_uses_unbound_are_given_to_every_program_of_the_sample() -> None:
+    """BigCodeBench runs code and tests as one module: where its reference uses ``pd`` it never
+    imports, the tests import it, for the candidate too.  Where the reference imports it, a
+    candidate that forgets to is not rescued (there it fails: 22 of the 23 such candidates do)."""
+    from sejury.execution.programs import programs
+
+    ref, cand, _ = programs("code_generation", "python", "", USES_PD, USES_PD, {})
+    assert ref == cand == "import pandas as pd\n" + USES_PD
+    ref, cand, _ = programs("code_generation", "python", "", IMPORTS_PD, USES_PD, {})
+    assert (ref, cand) == (IMPORTS_PD, USES_PD)
+
+
+@pytest.mark.docker
+async def test_a_script_of_tests_runs_each_check_after_its_own_test_in_the_sandbox() -> None:
+    """Tests written as a script (the style S5 asks for library-heavy code): each check runs after
+    its own test's steps, with its own test's values; the import of the function from a module that
+    does not exist is dropped.  The reference that uses ``pd`` unbound runs, as in BigCodeBench; a
+    candidate that uses it unbound where the reference imports it fails."""
+    from sejury.execution.programs import programs
+    from sejury.sandbox.docker import DockerSandbox
+
+    sandbox = DockerSandbox(size=1)
+    try:
+        sci = sandbox.for_profile("scientific")
+        suite = _recorded(split_tests("python", SCRIPT_TESTS, reference=USES_PD))
+        ref, cand, _ = programs("code_generation", "python", "", USES_PD, USES_PD, {})
+        for program in (ref, cand):
+            ran = await run_suite(sci, "python", program, suite)
+            assert ran.passed == [True, True, True], ran.reasons
+        _, forgot, _ = programs("code_generation", "python", "", IMPORTS_PD, USES_PD, {})
+        ran = await run_suite(sci, "python", forgot, suite)
+        assert ran.passed == [False] * 3 and "NameError" in ran.reasons[0], ran.reasons
+    finally:
+        await sandbox.close()
+
+
 FORGED_FRAME = '''
 import sys
 import pandas as pd
@@ -278,13 +330,15 @@ async def test_a_program_cannot_answer_whether_its_value_equals_the_expected_one
 
 def test_s5_writes_tests_for_library_heavy_code_in_their_own_style() -> None:
     """S5's prompt for code the scientific image runs asks for top-level asserts that check what
-    the requirement states (shape, columns, a plot's title), not whole objects with ``==``."""
+    the requirement states (shape, columns, a plot's title), not whole objects with ``==``, and
+    write the files the function reads."""
     from sejury import prompts
     from sejury.sandbox.libraries import sample_profile
 
     assert sample_profile(bcb(RIGHT)) == "scientific"
     style = prompts.test_style("python", sample_profile(bcb(RIGHT)))
     assert "top level" in style and "pytest.raises" in style and "list(df.columns)" in style
+    assert "write that file first" in style  # a function that reads a file gets one (was: "No files")
     plain = Sample(id="p", task="code_generation", language="python", problem="def f(x):\n", candidate="  return x")
     assert prompts.test_style("python", sample_profile(plain)) == prompts.test_style("python")
     assert prompts.test_style("go", "scientific") == prompts.test_style("go")  # no such style: the language's

@@ -36,8 +36,55 @@ def test_python_tests_split_into_one_unit_per_assert() -> None:
 
 
 def test_unparseable_python_tests_fall_back_to_assert_lines() -> None:
-    suite = split_tests("python", "assert f(1) == 2\nassert f(2 ==\n")
-    assert suite.units == ["assert f(1) == 2", "assert f(2 =="]
+    suite = split_tests("python", "assert f(2 ==\n")
+    assert suite.units == ["assert f(2 =="]  # fails on the reference: the repair round is shown why
+
+
+def test_a_python_suite_cut_off_keeps_its_whole_statements() -> None:
+    """A reply cut off mid-suite (``def test_last():`` with no body) keeps the statements before
+    the cut, whole: its test functions keep their own steps (were: bare assert lines, NameError).
+    A statement that does not parse is dropped alone."""
+    suite = split_tests("python", "def test_one():\n    ax = f([5])\n    assert ax.t == 'A'\n"
+                                  "    assert len(ax.p) == 1\n\nassert f(2 ==\n\ndef test_two():")
+    assert suite.units == ["ax = f([5])\nassert ax.t == 'A'", "ax = f([5])\nassert len(ax.p) == 1"]
+    typo = split_tests("python", "assert f([1]) == 1\nassert f(['', '')] == 2\nassert f([]) == 0\n")
+    assert typo.units == ["assert f([1]) == 1", "assert f([]) == 0"]  # a mistyped line alone is dropped
+
+
+def test_python_script_tests_run_each_check_after_its_own_steps() -> None:
+    """Top-level tests (``df = f('a')``, asserts, ``df = f('b')``, asserts): each check runs after
+    the steps of its own test and the earlier steps whose names it reads, not after every step of
+    the file in the setup (where the first step that raised stopped all, and every check saw the
+    last test's values)."""
+    tests = ("import numpy as np\nk = 3\nx = np.arange(k)\ndf = f(x, 'a')\nassert df.n == 1\n"
+             "assert df.m == 2\ndf = f(x, 'b')\ndf['c'] = 1\nassert df.n == 3\nassert g(k) == 0\n")
+    suite = split_tests("python", tests, reference="def f(x, s): ...\ndef g(k): ...\n")
+    assert suite.setup == "try:\n    import numpy as np\nexcept Exception:\n    pass\nk = 3"
+    assert suite.units == ["x = np.arange(k)\ndf = f(x, 'a')\nassert df.n == 1",
+                           "x = np.arange(k)\ndf = f(x, 'a')\nassert df.m == 2",
+                           "x = np.arange(k)\ndf = f(x, 'b')\ndf['c'] = 1\nassert df.n == 3", "assert g(k) == 0"]
+
+
+def test_python_script_tests_reassigning_a_literal_and_importing_the_function() -> None:
+    """``labels = ['A']`` then ``labels = []`` later: each check sees its own test's value (in the
+    setup, every check saw the last); an import of the function under test from a module that does
+    not exist is dropped, and a failing import no longer stops the rest of the setup."""
+    tests = ("from your_module import task_func\nimport nosuchlib\nlabels = ['A']\nassert task_func(labels) == 1\n"
+             "labels = []\nassert task_func(labels) == 0\n")
+    suite = split_tests("python", tests, reference="def task_func(x): ...\n")
+    assert suite.setup == "try:\n    import nosuchlib\nexcept Exception:\n    pass"
+    assert suite.units == ["labels = ['A']\nassert task_func(labels) == 1",
+                           "labels = []\nassert task_func(labels) == 0"]
+
+
+def test_python_test_functions_get_the_module_steps_they_read() -> None:
+    """A test function reading a name a top-level step computed gets that step (its last value),
+    and the steps that call nothing under test (a file written, a seed: as the setup ran them);
+    not a step that calls the function under test for a name the test does not read."""
+    tests = ("data = make(4)\nopen('in.txt', 'w').write('1')\nwanted = f(1)\ndata = make(5)\n"
+             "def test_a():\n    assert f(data) == 2\n")
+    suite = split_tests("python", tests, reference="def f(x): ...\n")
+    assert suite.units == ["data = make(4)\nopen('in.txt', 'w').write('1')\ndata = make(5)\nassert f(data) == 2"]
 
 
 def test_c_like_statements_keep_brackets_and_strings_whole() -> None:
@@ -50,6 +97,13 @@ def test_c_like_statements_keep_brackets_and_strings_whole() -> None:
 def test_go_units_come_from_the_test_function_body() -> None:
     suite = split_tests("go", CASES["go"][2])
     assert len(suite.units) == 3 and all(u.startswith("if Add(") for u in suite.units)
+
+
+def test_a_c_like_suite_cut_off_mid_statement_keeps_its_whole_statements() -> None:
+    """A reply cut off at the model's token limit (``if F(2) != 3 {`` and no more) used to fail to
+    compile as a whole (``expected '}', found 'EOF'``); the partial statement alone is dropped."""
+    suite = split_tests("go", 'func TestX(t *testing.T) {\n\tif F(1) != 2 { t.Errorf("a") }\n\tif F(2) != 3 {\n')
+    assert suite.units == ['if F(1) != 2 { t.Errorf("a") }']
 
 
 def test_humaneval_style_body_is_joined_to_the_signature() -> None:
@@ -159,6 +213,57 @@ async def test_go_table_driven_subtests_fail_inside_their_unit(sandbox: DockerSa
     wrong = await run_suite(sandbox, "go", "package main\n\nfunc Inc(x int) int { return x }\n", suite)
     assert wrong.loaded and wrong.passed == [False, False, False] and "Inc(1)" in wrong.reasons[0]
     assert "Inc(2)" in wrong.reasons[1]
+
+
+GO_AS_THE_MODEL_WRITES = """package collatz_test
+
+import (
+    "testing"
+    "collatz"
+)
+
+func TestGenerated(t *testing.T) {
+    arr := []int{3, 1}
+    expected := []int{1, 3}
+    if !slicesEqual(collatz.SortIt(arr), expected) {
+        t.Errorf("case 1")
+    }
+    arr = []int{}
+    expected := []int{}
+    if !slicesEqual(collatz.SortIt(arr), expected) {
+        t.Errorf("case 2")
+    }
+}
+
+// Helper function to check if two slices are equal
+func slicesEqual(a, b []int) bool {
+    if len(a) != len(b) {
+        return false
+    }
+    for i := range a {
+        if a[i] != b[i] {
+            return false
+        }
+    }
+    return true
+}"""
+SORT_IT = ("package main\n\nimport \"sort\"\n\nfunc SortIt(a []int) []int {\n  b := append([]int{}, a...)\n"
+           "  sort.Ints(b)\n  return b\n}\n")
+
+
+@pytest.mark.docker
+async def test_go_tests_as_the_model_writes_them_compile_and_check_their_own_case(sandbox: DockerSandbox) -> None:
+    """Four things the 1.5B model does in Go that made whole suites fail to compile on the reference:
+    a helper defined beside the test function (was dropped: ``undefined: slicesEqual``), the program
+    called as a package of its own (``collatz.SortIt``), ``expected :=`` once per case (``no new
+    variables on left side of :=``); and each case's values assigned before its check (every check
+    saw the last case's)."""
+    suite = split_tests("go", GO_AS_THE_MODEL_WRITES, SORT_IT)
+    assert suite.units[1].startswith("arr = []int{}\nexpected = []int{}\nif !slicesEqual(SortIt(arr)"), suite.units
+    right = await run_suite(sandbox, "go", SORT_IT, suite)
+    assert right.loaded and right.passed == [True, True], right.reasons
+    wrong = await run_suite(sandbox, "go", SORT_IT.replace("sort.Ints(b)\n", ""), suite)
+    assert wrong.passed == [False, True], wrong.reasons  # the empty case still holds for the unsorted copy
 
 
 SUM_PRODUCT_TESTS = """func TestSumProduct(t *testing.T) {

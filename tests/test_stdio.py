@@ -187,6 +187,9 @@ def test_the_repair_round_shows_the_compilers_lines_and_only_for_a_broken_suite(
         UnitOutcome(test="a", passed=False, why="AssertionError: 3 != 4")] * 2})
     assert suite_errors(TestExecution(status="skipped", reference=wrong)) is None  # wrong expectations: no repair
     assert suite_errors(TestExecution(status="ran", valid=1, reference=ref)) is None  # some test held
+    no_file = ref.model_copy(update={"stdout_tail": "", "outcomes": [
+        UnitOutcome(test="a", passed=False, why="FileNotFoundError [Errno 2] No such file or directory: 'data.csv'")]})
+    assert "data.csv" in (suite_errors(TestExecution(status="skipped", reference=no_file)) or "")  # never written
 
 
 def test_on_a_program_with_examples_the_default_team_leaves_out_the_model_written_inputs() -> None:

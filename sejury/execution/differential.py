@@ -150,6 +150,21 @@ class DifferentialRun(BaseModel):
     # CodeScore's executability; None in runs recorded before it was counted
     returned: int | None = None
     mismatches: list[Mismatch] = Field(default_factory=list)
+    # of the inputs, those on which every call raised on the reference (a stated exception's path)
+    error_paths: int = 0
+    # every valid test that calls the function saw it only raise on the reference (``with
+    # pytest.raises`` tests alone): passing them says nothing about what the function returns
+    valid_only_error_paths: bool = False
+
+    def only_error_paths(self) -> bool:
+        """Every input is an error path, so agreeing on all of them is no evidence of correctness."""
+        return bool(self.inputs) and self.error_paths == self.inputs
+
+
+# why a juror that found nothing against the candidate on error paths alone stays unscored (one
+# that found something against it keeps its score: failing a stated exception is evidence)
+ONLY_ERROR_PATHS = ("every call of {function} in the valid tests raised on the reference (the exceptions the "
+                    "problem states): the candidate raising them too says nothing about what it returns")
 
 
 # what Python's sealed harness records for a call that did not return a value: ``!raises <name>``,
@@ -199,7 +214,11 @@ def compare(function: str, units: list[str], reference: dict[int, list[str]], ca
             theirs = mine[first] if first < len(mine) else f"(no value: {reasons.get(i) or 'the call did not return'})"
             shown.append(Mismatch(test=unrecord(units[i])[:300], reference=reference[i][first][:300],
                                   candidate=theirs[:300]))
+    raising = {i for i, v in reference.items() if v and all(x.startswith(RAISES) for x in v)}
+    valid_calls = [i for i in valid if reference.get(i)]
     return DifferentialRun(function=function, inputs=len(usable), agreed=agreed,
                            from_invalid=sum(1 for i in usable if i not in valid),
                            ratio=agreed / len(usable) if usable else None, mismatches=shown,
-                           returned=sum(1 for i in usable if _returned(candidate.get(i, []), reference[i])))
+                           returned=sum(1 for i in usable if _returned(candidate.get(i, []), reference[i])),
+                           error_paths=sum(1 for i in usable if i in raising),
+                           valid_only_error_paths=bool(valid_calls) and all(i in raising for i in valid_calls))

@@ -3,6 +3,7 @@ generation gives them (joined to the problem's signature) or as a repair's patch
 
 from __future__ import annotations
 
+from sejury.execution import languages
 from sejury.execution.patching import PatchError, apply_patch
 from sejury.execution.runner import assemble_program
 
@@ -11,12 +12,16 @@ def programs(task: str, language: str, problem: str, reference: str, candidate: 
              metadata: dict[str, object]) -> tuple[str, str | None, str]:
     """The reference and candidate programs to run: (reference, candidate or None, why not).
 
-    Code generation: the code itself (joined to the problem's signature, HumanEval-style).
+    Code generation: the code itself (joined to the problem's signature, HumanEval-style), after
+    the imports the benchmark's tests give it where its reference relies on them.
     Program repair: the buggy program (``metadata["buggy_code"]``) with each patch applied; a
     candidate patch that does not apply yields None (it cannot run: executability fails).
     Raises PatchError when there is nothing to run the reference on."""
     if task != "program_repair":
-        return assemble_program(language, problem, reference), assemble_program(language, problem, candidate), ""
+        lang = languages.get(language)
+        given = lang.given_by_tests(reference) if lang and lang.given_by_tests else ""
+        return (given + assemble_program(language, problem, reference),
+                given + assemble_program(language, problem, candidate), "")
     buggy = metadata.get("buggy_code")
     if not isinstance(buggy, str) or not buggy.strip():
         raise PatchError("running a patch needs the buggy program, which this sample does not carry "

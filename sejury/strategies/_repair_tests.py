@@ -1,7 +1,8 @@
-"""One repair round for S5's tests that do not compile or load on the reference: the model is
-shown the compiler's or interpreter's errors (``_partials/repair_tests.md``) and writes the suite
-again, which is validated again.  Small models call helpers they never define (Go's
-``equalSlices``) or misspell the standard library; without this round the whole suite is lost."""
+"""One repair round for S5's tests that do not compile or load on the reference, or read a file
+they never wrote: the model is shown the compiler's or interpreter's errors
+(``_partials/repair_tests.md``) and writes the suite again, which is validated again.  Small models
+call helpers they never define (Go's ``equalSlices``), misspell the standard library or read
+``data.csv`` without writing it; without this round the whole suite is lost."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from sejury.strategies.base import Recorder, ask_text
 
 # a unit's failure that is the suite's fault, not a wrong expectation
 _BROKEN = re.compile(r"compile|is not defined|NameError|ReferenceError|ImportError|SyntaxError|cannot find symbol|"
-                     r"undefined|not declared|was not declared|no member named|cannot be resolved", re.I)
+                     r"undefined|not declared|was not declared|no member named|cannot be resolved|"
+                     r"FileNotFoundError|No such file", re.I)  # the last: a file the tests never wrote
 _DIAGNOSTIC = re.compile(r"error|undefined|cannot find|not declared|is not defined|NameError|ReferenceError|"
                          r"^\S+\.\w+:\d+(?::\d+)?:", re.I)  # the last: a compiler's file:line: message
 MAX_ERRORS = 1500

@@ -11,6 +11,7 @@ on its own; calibration weighs it with the others.
 from __future__ import annotations
 
 from sejury.context import JudgeContext
+from sejury.execution.differential import ONLY_ERROR_PATHS
 from sejury.execution.evidence import TestExecution
 from sejury.schema import Sample, StrategyResult
 from sejury.scoring import ParsedReply
@@ -37,6 +38,8 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     if diff.returned is None:
         return Outcome(None, detail="S5's run was recorded before executability was counted: judge again with "
                                     "--no-cache")
+    if diff.only_error_paths() and diff.returned == diff.inputs:
+        return Outcome(None, detail=ONLY_ERROR_PATHS.format(function=diff.function))
     artifacts = {"loads": True, "inputs": diff.inputs, "returned": diff.returned, "function": diff.function}
     return Outcome(ParsedReply(score=round(100 * diff.returned / diff.inputs, 2)), artifacts=artifacts)
 
@@ -53,6 +56,6 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="executability", paper_name="S5-runs", aliases=("runs", "exec_runs"), kind=Kind.EVIDENCE, run=run, rank=53,
-    version=lambda: "executability-2", applies=generate_tests.applies, needs_execute=True,
+    version=lambda: "executability-3", applies=generate_tests.applies, needs_execute=True,
     feeders=("generate_tests",), detail_lines=detail_lines,
     summary="the share of S5's inputs the candidate runs on without raising, crashing or hanging (CodeScore)"))

@@ -14,7 +14,7 @@ any answer is right: calibration weighs it against S5-exec.
 from __future__ import annotations
 
 from sejury.context import JudgeContext
-from sejury.execution.differential import Mismatch
+from sejury.execution.differential import ONLY_ERROR_PATHS, Mismatch
 from sejury.execution.evidence import TestExecution, suite_weight
 from sejury.schema import Sample, StrategyResult
 from sejury.scoring import ParsedReply
@@ -35,6 +35,8 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
                                     "problem, a function without a return value, or no test calls it)")
     if diff.ratio is None:
         return Outcome(None, detail=f"no call of {diff.function} returned on the reference")
+    if diff.only_error_paths() and diff.agreed == diff.inputs:
+        return Outcome(None, detail=ONLY_ERROR_PATHS.format(function=diff.function))
     artifacts = {"agreement": diff.ratio, "inputs": diff.inputs, "agreed": diff.agreed,
                  "from_invalid": diff.from_invalid, "function": diff.function,
                  "mismatches": [m.model_dump() for m in diff.mismatches]}
@@ -58,7 +60,7 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="test_diff", paper_name="S5-diff", aliases=("diff", "differential"), kind=Kind.EVIDENCE, run=run, rank=52,
-    version=lambda: "diff-3", applies=generate_tests.applies, needs_execute=True,
+    version=lambda: "diff-4", applies=generate_tests.applies, needs_execute=True,
     joins_default=_io.model_inputs_join(generate_tests.applies), feeders=("generate_tests",),
     detail_lines=detail_lines,
     summary="the share of S5's tests whose calls return the reference's values on the candidate"))

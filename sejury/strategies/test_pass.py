@@ -9,6 +9,7 @@ result through a graph edge (S5 runs as its feeder even when S5 itself is not in
 from __future__ import annotations
 
 from sejury.context import JudgeContext
+from sejury.execution.differential import ONLY_ERROR_PATHS
 from sejury.execution.evidence import TestExecution, suite_weight
 from sejury.schema import Sample, StrategyResult
 from sejury.scoring import ParsedReply
@@ -24,6 +25,9 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
         return Outcome(None, detail=f"S5's tests did not run: {feed.detail or f'S5 is {feed.status.value}'}")
     if ex.status != "ran" or ex.pass_ratio is None:
         return Outcome(None, detail=f"S5's tests did not run: {ex.reason or 'no pass ratio'}")
+    diff = ex.differential
+    if diff is not None and diff.valid_only_error_paths and ex.pass_ratio == 1:
+        return Outcome(None, detail=ONLY_ERROR_PATHS.format(function=diff.function))
     artifacts = {"pass_ratio": ex.pass_ratio, "generated": ex.generated, "valid": ex.valid,
                  "invalid_on_reference": ex.invalid_on_reference,
                  "passed": ex.candidate.passed if ex.candidate else None, "executable": ex.executable,
@@ -60,6 +64,6 @@ def applies(sample: Sample) -> str | None:
 
 SPEC = register(StrategySpec(
     value="test_pass", paper_name="S5-exec", aliases=("exec",), kind=Kind.EVIDENCE, run=run, rank=51,
-    version=lambda: "exec-3", applies=applies, needs_execute=True,
+    version=lambda: "exec-4", applies=applies, needs_execute=True,
     joins_default=_io.model_inputs_join(applies), feeders=("generate_tests", "generate_tests_nl"),
     detail_lines=detail_lines, summary="the share of S5's tests, validated on the reference, the candidate passes"))

@@ -8,7 +8,7 @@ the reference defines is dropped, so a copy of the reference can never mask the 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from sejury.execution.languages.base import Suite
 
@@ -110,10 +110,14 @@ def defined_names(defines: re.Pattern[str], program: str) -> set[str]:
 
 
 def split_c_like(tests: str, names: set[str], *, entry: re.Pattern[str], defines: re.Pattern[str],
-                 check: re.Pattern[str], terminated: bool = False) -> Suite:
+                 check: re.Pattern[str], terminated: bool = False,
+                 replay: Callable[[str], str | None] | None = None) -> Suite:
     """Units are the statements that check something (``check``); the others are setup.  Tests
     inside an ``entry`` block (main, a Go test function) are taken from its body.  ``terminated``:
-    the language ends statements with ``;`` (a text cut off mid-statement loses its tail)."""
+    the language ends statements with ``;`` (a text cut off mid-statement loses its tail).
+    ``replay``: each unit first runs again the setup statements since the previous unit, as this
+    makes them (a declaration as an assignment; None: not replayed), so a unit sees its own test
+    case's values (``arr = ...; expected = ...; if ... {}`` per case), not the last case's."""
     if terminated:
         tests = complete_part(tests)
     bodies = block_bodies(tests, entry)
@@ -122,7 +126,11 @@ def split_c_like(tests: str, names: set[str], *, entry: re.Pattern[str], defines
     units: list[str] = []
     helpers: set[str] = set()  # functions the text defines that check something: their calls are the tests
     helper_call: re.Pattern[str] | None = None  # a call of one of them (built when one is defined)
-    for stmt in balanced_statements(text):
+    since: list[str] = []  # setup statements since the last unit, as ``replay`` makes them
+    statements = balanced_statements(text)
+    if statements and brace_balance(statements[-1]) > 0:
+        statements.pop()  # a reply cut off mid-statement (``if f(1) != 2 {`` and no more): it cannot compile
+    for stmt in statements:
         if stmt.startswith(("#include", "import ", "package ", "using namespace", "return")):
             continue  # the harness provides these; a `return` would end the harness early
         m = defines.match(stmt)
@@ -137,9 +145,12 @@ def split_c_like(tests: str, names: set[str], *, entry: re.Pattern[str], defines
             helper_call = calls_of(helpers)
             setup.append(stmt)
         elif checks or (helper_call is not None and not defined and helper_call.search(stmt)):
-            units.append(stmt)
+            units.append("\n".join([*since, stmt]))
+            since = []
         else:
             setup.append(stmt)
+            if replay is not None and (again := replay(stmt)) is not None:
+                since.append(again)
     return Suite("\n".join(setup), units)
 
 

@@ -81,6 +81,9 @@ class Language:
     stdio: Callable[[str], StdioProgram] | None = None
     # reference program -> statements that give the tests the names it imports (Python's, guarded)
     imports_of: Callable[[str], str] | None = None
+    # reference program -> imports every program of the sample gets, as the benchmark's tests give
+    # them (Python: the aliases its reference uses unbound, ``python.given_by_tests``)
+    given_by_tests: Callable[[str], str] | None = None
 
 
 def wrap_units(units: dict[int, str], before: list[str], indent: str, make: Callable[[int, str], str],

@@ -18,9 +18,85 @@ _TABLE = re.compile(r"^(\w+)\s*:=\s*(\[\]\s*(?:struct\s*\{|[\w.*\[\]]+\s*\{))")
 
 
 def split(tests: str, names: set[str]) -> Suite:
+    tests = unqualified(tests, names)
     suite = _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES,
-                                check=re.compile(r"t\.(Errorf|Error|Fatalf|Fatal|Fail)\b|panic\("))
-    return expand_tables(suite)
+                                check=re.compile(r"t\.(Errorf|Error|Fatalf|Fatal|Fail)\b|panic\("), replay=replayed)
+    helpers = helper_closures(tests, names)
+    setup = redeclared_as_assigned(suite.setup)
+    return expand_tables(Suite(f"{helpers}\n{setup}" if helpers else setup, suite.units))
+
+
+_VAR = re.compile(r"^var\s+([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\b[^=]*=")
+
+
+def replayed(stmt: str) -> str | None:
+    """A setup statement as a unit runs it again: a declaration as an assignment (the setup keeps
+    the declaration); a declaration without a value, a type or a function (named or a literal),
+    not at all."""
+    if (m := _SHORT_DECL.match(stmt)) or (m := _VAR.match(stmt)):
+        if stmt[m.end():].lstrip().startswith("func"):
+            return None  # a helper (``check := func(a, b int) int {...}``): defined once, in the setup
+        return f"{m.group(1)} ={stmt[m.end():]}"
+    if stmt.startswith(("var ", "type ", "func ", "const ", "_ =")):
+        return None
+    return stmt
+
+
+_SHORT_DECL = re.compile(r"^([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*:=")
+
+
+def redeclared_as_assigned(setup: str) -> str:
+    """``expected := ...`` once per test case, in one function: Go refuses the second (no new
+    variables on the left of ``:=``); it becomes ``expected = ...``."""
+    declared: set[str] = set()
+    out = []
+    for stmt in _clike.balanced_statements(setup):
+        m = _SHORT_DECL.match(stmt)
+        if m:
+            left = {n.strip() for n in m.group(1).split(",")} - {"_"}
+            if left and left <= declared:
+                stmt = f"{m.group(1)} ={stmt[m.end():]}"
+            declared |= left
+        out.append(stmt)
+    return "\n".join(out)
+
+
+_HELPER = re.compile(r"func\s+([A-Za-z_]\w*)\s*\(")
+
+
+def helper_closures(tests: str, names: set[str]) -> str:
+    """The helper functions a suite defines beside its test function (``func slicesEqual(a, b
+    []int) bool {...}``), as closures at the start of the test function, where the units see them:
+    the test file has room for the test function only.  Generic helpers, methods and copies of the
+    program's functions are left out."""
+    out = []
+    for stmt in _clike.balanced_statements(tests):
+        m = _HELPER.match(stmt)
+        if not m or m.group(1) in names or m.group(1).startswith("Test") or not stmt.endswith("}"):
+            continue
+        params_end = _clike.closing(stmt, m.end() - 1)
+        body = next((i for i in range(params_end + 1, len(stmt)) if stmt[i] == "{"
+                     and _clike.closing(stmt, i) == len(stmt) - 1), -1) if params_end > 0 else -1
+        if body < 0:
+            continue
+        kind = "func" + stmt[m.end() - 1:body].rstrip()
+        out.append(f"var {m.group(1)} {kind}\n{m.group(1)} = {kind} {stmt[body:]}\n_ = {m.group(1)}")
+    return "\n".join(out)
+
+
+_GO_STD = frozenset({"fmt", "math", "strings", "strconv", "sort", "reflect", "unicode", "bytes", "errors",
+                     "os", "time", "regexp", "testing", "utf8", "bits", "big", "rand", "heap", "list"})
+
+
+def unqualified(tests: str, names: set[str]) -> str:
+    """``collatz.GetOddCollatz(5)`` -> ``GetOddCollatz(5)``: the model imports the program as a
+    package of its own (``import "collatz"``); the tests run in the program's package."""
+    imported = {p.rsplit("/", 1)[-1] for p in re.findall(r'"([\w./-]+)"', "\n".join(
+        re.findall(r"^import\s*(?:\([^)]*\)|\"[^\"]*\")", tests, flags=re.M)))} - _GO_STD
+    if not imported or not names:
+        return tests
+    return re.sub(rf"\b(?:{'|'.join(map(re.escape, sorted(imported)))})\.({'|'.join(map(re.escape, sorted(names)))})\b",
+                  r"\1", tests)
 
 
 def expand_tables(suite: Suite) -> Suite:
@@ -48,10 +124,14 @@ def expand_tables(suite: Suite) -> Suite:
         return suite
     units: list[str] = []
     for unit in suite.units:
-        loop = re.match(r"for\s+[\w\s,]*:?=\s*range\s+(\w+)\s*\{", unit)
+        loop = re.search(r"^for\s+[\w\s,]*:?=\s*range\s+(\w+)\s*\{", unit, flags=re.M)  # after replayed steps
         if loop and loop.group(1) in tables:
             kind, rows = tables[loop.group(1)]
-            units += [unit[:loop.start(1)] + f"({kind}{{{row}}})" + unit[loop.end(1):] for row in rows]
+            steps = "\n".join(st for st in _clike.balanced_statements(unit[:loop.start()])
+                              if not re.match(rf"{loop.group(1)}\s*=", st))  # the table, replayed: not needed
+            head = f"{steps}\n" if steps else ""
+            units += [head + unit[loop.start():loop.start(1)] + f"({kind}{{{row}}})" + unit[loop.end(1):]
+                      for row in rows]
         else:
             units.append(unit)
     used = "\n".join(f"_ = {name}" for name in tables)  # a table no unit names any more must still be used

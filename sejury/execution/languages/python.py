@@ -7,7 +7,7 @@ import ast
 import json
 import re
 
-from sejury.execution.languages import _stdio
+from sejury.execution.languages import _pysteps, _stdio
 from sejury.execution.languages.base import Harness, Language, Suite
 from sejury.execution.sealed import new_seal, resource_files
 
@@ -16,6 +16,26 @@ SEALED_FILES = resource_files("sealed_python", {"checker.pyt": "checker.py", "se
 
 PRELUDE = ("import math, re, sys, string, itertools, collections, heapq, functools, bisect\n"
            "from typing import *\n")
+
+# The usual aliases of the scientific libraries.  BigCodeBench's harness runs the code and its tests
+# as one module, and where its reference uses ``pd`` without importing it the tests import it: so
+# does every program of that sample here (``given_by_tests``).  A candidate that forgets an import
+# the reference makes fails, as it does there.
+ALIASES = {"np": "numpy", "pd": "pandas", "plt": "matplotlib.pyplot", "sns": "seaborn"}
+
+
+def given_by_tests(reference: str) -> str:
+    """Imports of the aliases the reference uses without binding them (``pd.merge`` with no
+    ``import pandas as pd``), for every program of the sample; "" for the usual reference."""
+    try:
+        tree = ast.parse(reference)
+    except SyntaxError:
+        return ""
+    bound = {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+             for a in n.names} | defined_names(reference)
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return "".join(f"import {ALIASES[a]} as {a}\n" for a in sorted(used & set(ALIASES) - bound))
+
 
 _HARNESS = r'''
 import json, signal, sys, traceback
@@ -163,14 +183,38 @@ def _table_rows(node: ast.For, tables: dict[str, ast.expr]) -> list[str] | None:
                                 orelse=[], lineno=0)) for row in literal.elts]
 
 
+def _parsed(tests: str) -> tuple[ast.Module, str] | None:
+    """The suite parsed; when it does not parse, without the top-level statements that do not (a
+    reply cut off mid-function, ``def test_last():`` with no body; one mistyped line), else None."""
+    lines = tests.splitlines()
+    for _ in range(MAX_CUTS):
+        text = "\n".join(lines)
+        try:
+            return ast.parse(text), text
+        except SyntaxError as err:
+            at = min(max((err.lineno or len(lines)) - 1, 0), len(lines) - 1) if lines else 0
+            starts = [i for i, ln in enumerate(lines) if ln[:1] not in ("", " ", "\t", "#", ")", "]", "}")]
+            begin = max((i for i in starts if i <= at), default=0)
+            end = min((i for i in starts if i > at), default=len(lines))
+            if not lines or (begin, end) == (0, len(lines)):
+                return None
+            lines = lines[:begin] + lines[end:]
+    return None
+
+
+MAX_CUTS = 20  # statements dropped at most before the suite counts as unparseable
+
+
 def split(tests: str, names: set[str]) -> Suite:
-    try:
-        tree = ast.parse(tests)
-    except SyntaxError:
+    parsed = _parsed(tests)
+    if parsed is None or not parsed[0].body:
         lines = tests.splitlines()
         return Suite("", [ln.strip() for ln in lines if ln.strip().startswith("assert")])
+    tree, tests = parsed
     setup: list[str] = []
     units: list[str] = []
+    in_functions: list[int] = []  # units that come from a test function: their steps are added at the end
+    steps, reassigned = _pysteps.Steps(names), _pysteps.reassigned(tree)
     calls = _check_calls(tree)
     checks = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in calls and n.name not in names
               and len(n.args.args) == 1 and _has_assert(n)}
@@ -179,21 +223,30 @@ def split(tests: str, names: set[str]) -> Suite:
     helpers = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name not in names
                and n.name not in checks and not n.name.startswith("test") and _has_assert(n)}
     tables: dict[str, ast.expr] = {}  # names bound to literal lists, for table-driven loops
+
+    def top_level(node: ast.stmt, *srcs: str) -> None:
+        before = steps.for_check(node)
+        units.extend(_pysteps.with_steps(before, u) for u in srcs)
+
+    def in_function(*srcs: str) -> None:
+        in_functions.extend(range(len(units), len(units) + len(srcs)))
+        units.extend(srcs)
+
     for node in tree.body:
         src = ast.get_source_segment(tests, node) or ""
         called = node.value.func.id if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
             isinstance(node.value.func, ast.Name) else None  # a statement that only calls a function by name
         if _is_check(node):
-            units.append(src)
+            top_level(node, src)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
             if node.body and all(isinstance(s, ast.Assert) for s in node.body) and not node.args.args:
-                units += [ast.get_source_segment(tests, s) or "" for s in node.body]  # one unit per assert
+                in_function(*(ast.get_source_segment(tests, s) or "" for s in node.body))  # one unit per assert
             elif (split_up := _checks_as_units(node)) is not None:
-                units += split_up
+                in_function(*split_up)
             else:
-                units.append(f"{src}\n{node.name}()")
+                in_function(f"{src}\n{node.name}()")
         elif called in helpers:
-            units.append(src)
+            top_level(node, src)
         elif called and (called.startswith("test") or called in checks):
             continue  # a call of a test function we already run
         elif isinstance(node, ast.FunctionDef) and node.name in checks:
@@ -202,18 +255,25 @@ def split(tests: str, names: set[str]) -> Suite:
             for stmt in node.body:
                 (units if _has_assert(stmt) else setup).append(ast.unparse(stmt))
         elif isinstance(node, ast.For) and _has_assert(node):
-            units += _table_rows(node, tables) or [src]  # a table-driven loop: one unit per row
+            top_level(node, *(_table_rows(node, tables) or [src]))  # a table-driven loop: one unit per row
         elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
             methods = [m.name for m in node.body if isinstance(m, ast.FunctionDef) and m.name.startswith("test")]
-            units += [f"{src}\n{node.name}().{m}()" for m in methods]
+            in_function(*(f"{src}\n{node.name}().{m}()" for m in methods))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in names:
             continue  # a copy of the solution: it would mask the candidate
         elif isinstance(node, ast.If) and "__main__" in (ast.get_source_segment(tests, node.test) or ""):
             continue  # a main guard; its asserts, if any, repeat the ones above
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            if (guarded := _pysteps.guarded_import(node, src, names)) is not None:
+                setup.append(guarded)
+        elif _pysteps.is_step(node, steps.names, reassigned):
+            steps.add(node, src)
         else:
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 tables[node.targets[0].id] = node.value
             setup.append(src)
+    for i in in_functions:
+        units[i] = _pysteps.with_steps(steps.for_function(ast.parse(units[i])), units[i])
     return Suite("\n".join(setup), units)
 
 
@@ -271,4 +331,5 @@ def unsealed_harness(program: str, suite: Suite, active: dict[int, str], per_tes
 
 LANGUAGE = Language(name="python", aliases=("py",), split=split, defined_names=defined_names, harness=harness,
                     test_line=re.compile(r"^\s*assert\b"), timeout=20.0, assemble=assemble, codebleu="python",
-                    stdio=_stdio.python, imports_of=imports_of)
+                    stdio=_stdio.python, imports_of=imports_of,
+                    given_by_tests=given_by_tests)
