@@ -255,6 +255,10 @@ def test_a_call_that_raised_counts_by_its_name_only_where_the_problem_states_it(
     assert (returning.agreed, returning.returned) == (1, 3)  # returning where the problem says raise is wrong
     hangs = compare("f", units, reference, {1: ["1|1"], 2: ["2|1", "!timeout|0"]}, valid=set(), reasons={})
     assert (hangs.agreed, hangs.returned) == (1, 1)  # a hang is not a raise
+    untyped_raise_only = compare("f", units, reference, candidate, valid={0}, reasons={})
+    assert untyped_raise_only.valid_only_error_paths  # the one valid test only raised, typed or not
+    no_call = compare("f", [*units, "open('a', 'w')"], reference, candidate, valid={3}, reasons={})
+    assert no_call.valid_without_calls and not typed.valid_without_calls  # a valid test calling nothing
 
 
 def test_a_python_test_function_splits_into_one_unit_per_check() -> None:

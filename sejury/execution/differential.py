@@ -155,6 +155,9 @@ class DifferentialRun(BaseModel):
     # every valid test that calls the function saw it only raise on the reference (``with
     # pytest.raises`` tests alone): passing them says nothing about what the function returns
     valid_only_error_paths: bool = False
+    # no valid test calls the function (a test that only writes a file passes on any program), while
+    # the other tests' calls were recorded: the valid tests are no evidence either way
+    valid_without_calls: bool = False
 
     def only_error_paths(self) -> bool:
         """Every input is an error path, so agreeing on all of them is no evidence of correctness."""
@@ -214,11 +217,12 @@ def compare(function: str, units: list[str], reference: dict[int, list[str]], ca
             theirs = mine[first] if first < len(mine) else f"(no value: {reasons.get(i) or 'the call did not return'})"
             shown.append(Mismatch(test=unrecord(units[i])[:300], reference=reference[i][first][:300],
                                   candidate=theirs[:300]))
-    raising = {i for i, v in reference.items() if v and all(x.startswith(RAISES) for x in v)}
+    raising = {i for i, v in reference.items() if v and all(x.startswith(RAISES.strip()) for x in v)}  # typed or not
     valid_calls = [i for i in valid if reference.get(i)]
     return DifferentialRun(function=function, inputs=len(usable), agreed=agreed,
                            from_invalid=sum(1 for i in usable if i not in valid),
                            ratio=agreed / len(usable) if usable else None, mismatches=shown,
                            returned=sum(1 for i in usable if _returned(candidate.get(i, []), reference[i])),
                            error_paths=sum(1 for i in usable if i in raising),
-                           valid_only_error_paths=bool(valid_calls) and all(i in raising for i in valid_calls))
+                           valid_only_error_paths=bool(valid_calls) and all(i in raising for i in valid_calls),
+                           valid_without_calls=bool(valid) and not valid_calls and any(reference.values()))

@@ -56,6 +56,6 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="executability", paper_name="S5-runs", aliases=("runs", "exec_runs"), kind=Kind.EVIDENCE, run=run, rank=53,
-    version=lambda: "executability-3", applies=generate_tests.applies, needs_execute=True,
+    version=lambda: "executability-4", applies=generate_tests.applies, needs_execute=True,
     feeders=("generate_tests",), detail_lines=detail_lines,
     summary="the share of S5's inputs the candidate runs on without raising, crashing or hanging (CodeScore)"))

@@ -60,7 +60,7 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="test_diff", paper_name="S5-diff", aliases=("diff", "differential"), kind=Kind.EVIDENCE, run=run, rank=52,
-    version=lambda: "diff-4", applies=generate_tests.applies, needs_execute=True,
+    version=lambda: "diff-5", applies=generate_tests.applies, needs_execute=True,
     joins_default=_io.model_inputs_join(generate_tests.applies), feeders=("generate_tests",),
     detail_lines=detail_lines,
     summary="the share of S5's tests whose calls return the reference's values on the candidate"))

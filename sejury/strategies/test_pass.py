@@ -28,6 +28,8 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     diff = ex.differential
     if diff is not None and diff.valid_only_error_paths and ex.pass_ratio == 1:
         return Outcome(None, detail=ONLY_ERROR_PATHS.format(function=diff.function))
+    if diff is not None and diff.valid_without_calls:
+        return Outcome(None, detail=f"no valid test calls {diff.function} (they would pass on any program)")
     artifacts = {"pass_ratio": ex.pass_ratio, "generated": ex.generated, "valid": ex.valid,
                  "invalid_on_reference": ex.invalid_on_reference,
                  "passed": ex.candidate.passed if ex.candidate else None, "executable": ex.executable,
@@ -64,6 +66,6 @@ def applies(sample: Sample) -> str | None:
 
 SPEC = register(StrategySpec(
     value="test_pass", paper_name="S5-exec", aliases=("exec",), kind=Kind.EVIDENCE, run=run, rank=51,
-    version=lambda: "exec-4", applies=applies, needs_execute=True,
+    version=lambda: "exec-5", applies=applies, needs_execute=True,
     joins_default=_io.model_inputs_join(applies), feeders=("generate_tests", "generate_tests_nl"),
     detail_lines=detail_lines, summary="the share of S5's tests, validated on the reference, the candidate passes"))
