@@ -45,7 +45,9 @@ async def main(args: argparse.Namespace) -> None:
                 reference = programs(sample.task.value, sample.language, sample.problem, sample.reference or "",
                                      sample.candidate, sample.metadata)[0]
                 record = recorded_function(sample.problem)
-                ex, _, _ = await check_on_reference(ctx.sandbox, language, reference, suites[sample.id], record)
+                sandbox = ctx.for_sample(sample).sandbox  # the image the code's libraries need, as judging picks it
+                assert sandbox is not None
+                ex, _, _ = await check_on_reference(sandbox, sample.language, reference, suites[sample.id], record)
                 ok = ex.status == "ran"
                 before += ok
                 errors = _repair_tests.suite_errors(ex)
@@ -54,7 +56,7 @@ async def main(args: argparse.Namespace) -> None:
                     rec = Recorder(Strategy("generate_tests"))
                     new, n_new = await _repair_tests.rewrite(sample, ctx.for_sample(sample), rec, suites[sample.id],
                                                              errors)
-                    again = (await check_on_reference(ctx.sandbox, language, reference, new, record))[0] \
+                    again = (await check_on_reference(sandbox, sample.language, reference, new, record))[0] \
                         if n_new else None
                     if again is not None and again.valid:
                         saved += 1
