@@ -158,7 +158,8 @@ def test_sejury_strategies_lists_a_toy_strategy_from_its_spec(toy: None) -> None
 
 
 def test_s5_exec_cache_key_follows_s5s_reason_when_there_is_no_ratio() -> None:
-    """An unscored S5-exec must not keep a stale reason from the cache when S5's record changes."""
+    """A juror fed S5's record must not keep a stale result from the cache when any of the record
+    changes (an unscored S5-exec once kept a stale reason; S5-exec once missed a new field)."""
     from sejury.strategies.generate_tests import feed_digest
 
     def s5(**execution: object) -> StrategyResult:
@@ -169,6 +170,12 @@ def test_s5_exec_cache_key_follows_s5s_reason_when_there_is_no_ratio() -> None:
     no_ref = s5(status="skipped", reason="the reference does not load or compile", pass_ratio=None)
     assert feed_digest(no_tests) != feed_digest(no_ref)
     assert feed_digest(s5(status="ran", reason="", pass_ratio=0.5)) == feed_digest(s5(status="ran", pass_ratio=0.5))
+    diff = {"function": "f", "inputs": 0, "agreed": 0}
+    vacuous = s5(status="ran", pass_ratio=1.0, differential={**diff, "valid_without_calls": True})
+    assert feed_digest(vacuous) != feed_digest(s5(status="ran", pass_ratio=1.0, differential=diff))  # any field read
+    run = {"loaded": True, "total": 1, "passed": 1, "status": "passed"}
+    assert feed_digest(s5(status="ran", pass_ratio=1.0, reference={**run, "seconds": 1.0})) == \
+        feed_digest(s5(status="ran", pass_ratio=1.0, reference={**run, "seconds": 2.5}))  # not the timings
 
 
 def test_jurors_that_run_code_themselves_are_keyed_on_the_harness_version() -> None:

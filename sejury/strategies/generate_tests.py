@@ -282,18 +282,18 @@ def feed_digest(result: StrategyResult) -> str:
 
 
 def _execution_digest(value: Any) -> str:
-    if isinstance(value, dict):  # old string records (execution off) never fed S5-exec
-        if value.get("pass_ratio") is not None:
-            diff = value.get("differential")
-            ratio = diff.get("ratio") if isinstance(diff, dict) else None
-            mutation = value.get("mutation")
-            if isinstance(mutation, dict):  # the jurors' weights follow it
-                rounds = mutation.get("rounds") or []
-                first = rounds[0].get("score_before") if rounds else mutation.get("score")
-                return f"{value.get('pass_ratio')}|diff:{ratio}|mutation:{mutation.get('score')}:{first}"
-            return f"{value.get('pass_ratio')}|diff:{ratio}"
-        return hashlib.sha256(f"{value.get('status')}|{value.get('reason')}".encode()).hexdigest()[:12]
-    return str(value)
+    """The whole record as the jurors read it (its timings aside): a digest of chosen fields kept a
+    juror's stale result when a field it reads was added or changed (S5-exec read the differential's
+    ``valid_without_calls`` from a cached run that predates it)."""
+    try:
+        ex = TestExecution.from_artifact(value)
+    except ValueError:
+        return str(value)
+    if ex is None:
+        return ""
+    timings = {"seconds"}
+    record = ex.model_dump_json(exclude={"reference": timings, "candidate": timings, "sample_tests": timings})
+    return hashlib.sha256(record.encode()).hexdigest()[:16]
 
 
 def cache_extra(ctx: JudgeContext) -> str:
