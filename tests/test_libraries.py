@@ -228,6 +228,11 @@ def test_the_aliases_a_reference_uses_unbound_are_given_to_every_program_of_the_
     assert ref == cand == "import pandas as pd\n" + USES_PD
     ref, cand, _ = programs("code_generation", "python", "", IMPORTS_PD, USES_PD, {})
     assert (ref, cand) == (IMPORTS_PD, USES_PD)
+    uses_os = "def task_func(path, os_name='x'):\n    json.dump([], open(os.path.join(path, os_name), 'w'))\n"
+    ref, _, _ = programs("code_generation", "python", "", uses_os, uses_os, {})
+    assert ref.startswith("import json\nimport os\ndef task_func")  # the standard library's modules too
+    local = "def task_func(array):\n    string = 'a'\n    return array.sum(), string.upper()\n"
+    assert programs("code_generation", "python", "", local, local, {})[0] == local  # names it binds itself
 
 
 @pytest.mark.docker

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import sys
 
 from sejury.execution.languages import _pysteps, _stdio
 from sejury.execution.languages.base import Harness, Language, Suite
@@ -18,23 +19,28 @@ PRELUDE = ("import math, re, sys, string, itertools, collections, heapq, functoo
            "from typing import *\n")
 
 # The usual aliases of the scientific libraries.  BigCodeBench's harness runs the code and its tests
-# as one module, and where its reference uses ``pd`` without importing it the tests import it: so
-# does every program of that sample here (``given_by_tests``).  A candidate that forgets an import
-# the reference makes fails, as it does there.
+# as one module, and where its reference uses ``pd`` or ``os`` without importing it the tests import
+# it: so does every program of that sample here (``given_by_tests``).  A candidate that forgets an
+# import the reference makes fails, as it does there.
 ALIASES = {"np": "numpy", "pd": "pandas", "plt": "matplotlib.pyplot", "sns": "seaborn"}
 
 
 def given_by_tests(reference: str) -> str:
-    """Imports of the aliases the reference uses without binding them (``pd.merge`` with no
-    ``import pandas as pd``), for every program of the sample; "" for the usual reference."""
+    """Imports of the modules the reference uses without binding them (``pd.merge`` with no
+    ``import pandas as pd``, ``os.path.join`` with no ``import os``): the usual aliases and the
+    standard library's modules, for every program of the sample; "" for the usual reference."""
     try:
         tree = ast.parse(reference)
     except SyntaxError:
         return ""
     bound = {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
              for a in n.names} | defined_names(reference)
-    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    return "".join(f"import {ALIASES[a]} as {a}\n" for a in sorted(used & set(ALIASES) - bound))
+    bound |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
+    bound |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    used = {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
+    missing = sorted(used - bound)
+    return "".join(f"import {ALIASES[m]} as {m}\n" if m in ALIASES else f"import {m}\n" for m in missing
+                   if m in ALIASES or m in sys.stdlib_module_names)
 
 
 _HARNESS = r'''
