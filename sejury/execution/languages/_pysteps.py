@@ -76,6 +76,11 @@ def guarded_import(node: ast.Import | ast.ImportFrom, src: str, tested: set[str]
     if isinstance(node, ast.ImportFrom) and not node.level and tested and \
             all(a.name in tested for a in node.names):
         return None
+    return guarded(src)
+
+
+def guarded(src: str) -> str:
+    """``src`` (an import) in a ``try`` that lets it fail without stopping what follows."""
     return "try:\n" + "\n".join("    " + ln for ln in src.splitlines()) + "\nexcept Exception:\n    pass"
 
 

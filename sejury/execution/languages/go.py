@@ -36,13 +36,18 @@ def replayed(stmt: str) -> str | None:
     if (m := _SHORT_DECL.match(stmt)) or (m := _VAR.match(stmt)):
         if stmt[m.end():].lstrip().startswith("func"):
             return None  # a helper (``check := func(a, b int) int {...}``): defined once, in the setup
-        return f"{m.group(1)} ={stmt[m.end():]}"
+        return _assigned(m, stmt)
     if stmt.startswith(("var ", "type ", "func ", "const ", "_ =")):
         return None
     return stmt
 
 
 _SHORT_DECL = re.compile(r"^([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*:=")
+
+
+def _assigned(decl: re.Match[str], stmt: str) -> str:
+    """The declaration ``stmt`` (matched by ``_SHORT_DECL`` or ``_VAR``) as a plain assignment."""
+    return f"{decl.group(1)} ={stmt[decl.end():]}"
 
 
 def redeclared_as_assigned(setup: str) -> str:
@@ -55,7 +60,7 @@ def redeclared_as_assigned(setup: str) -> str:
         if m:
             left = {n.strip() for n in m.group(1).split(",")} - {"_"}
             if left and left <= declared:
-                stmt = f"{m.group(1)} ={stmt[m.end():]}"
+                stmt = _assigned(m, stmt)
             declared |= left
         out.append(stmt)
     return "\n".join(out)

@@ -109,7 +109,7 @@ def imports_of(program: str) -> str:
         return ""
     found = [ast.unparse(n) for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom)) and not
              (isinstance(n, ast.ImportFrom) and (n.level or n.module == "__future__"))]
-    return "\n".join(f"try:\n    {line}\nexcept Exception:\n    pass" for line in found)
+    return "\n".join(_pysteps.guarded(line) for line in found)
 
 
 def defined_names(program: str) -> set[str]:
