@@ -3,14 +3,18 @@
     .venv/bin/python examples/agent_loop.py                     # embedded model, Docker sandbox
     .venv/bin/python examples/agent_loop.py --from-scratch      # the model writes the first attempt too
     .venv/bin/python examples/agent_loop.py --attempts 2 --no-execute
+    .venv/bin/python examples/agent_loop.py --from-scratch --samples 4   # best of 4 per round (judge.rank)
 
 A LangGraph loop on the embedded model end to end, starting from a buggy draft (or, with
 ``--from-scratch``, from the model's own first attempt);
 ``judge.as_tool()`` judges it (the problem's tests really run in the sandbox as the
 ``sample_tests`` juror; ``--team sample_tests,direct`` adds the model's own opinion); when the verdict is a FAIL,
 the tool's text (failing tests, the lowest jurors' reasons) goes back to the model, which tries
-again, up to ``--attempts`` times.  It prints every attempt and exits 0 when an attempt passed,
-1 when none did (the agent's failure, reported honestly), 2 on a setup error.
+again, up to ``--attempts`` times.  With ``--samples K`` the model writes K attempts per round (sampled
+at temperature 0.8) and ``judge.arank`` picks the one the evidence backs (tests written once for
+the problem and the problem's own tests, run on all K) before it is judged.  It prints every
+attempt and exits 0 when an attempt passed, 1 when none did (the agent's failure, reported
+honestly), 2 on a setup error.
 """
 
 from __future__ import annotations
@@ -51,16 +55,30 @@ def code_of(reply: str) -> str:
     return (m.group(1) if m else reply).strip() + "\n"
 
 
-def build_loop(judge: Judge, attempts: int, policy: ReviewPolicy) -> Any:
+def build_loop(judge: Judge, attempts: int, policy: ReviewPolicy, samples: int = 1) -> Any:
     tool = judge.as_tool(policy)
     model = judge.llm.model  # the same model writes the code (a stronger one would do better)
 
     async def generate(state: LoopState) -> LoopState:
-        reply = await model.ainvoke(state["messages"])
-        text = reply.content if isinstance(reply.content, str) else str(reply.content)
         attempt = state.get("attempt", 0) + 1
-        print(f"\n--- attempt {attempt}: the model wrote ---\n{code_of(text)}", flush=True)
-        return {"messages": [*state["messages"], AIMessage(text)], "code": code_of(text), "attempt": attempt}
+        if samples <= 1:
+            reply = await model.ainvoke(state["messages"])
+            text = reply.content if isinstance(reply.content, str) else str(reply.content)
+            print(f"\n--- attempt {attempt}: the model wrote ---\n{code_of(text)}", flush=True)
+            return {"messages": [*state["messages"], AIMessage(text)], "code": code_of(text), "attempt": attempt}
+        texts = []
+        for k in range(samples):  # one at a time: the embedded model serves one request well
+            reply = await model.bind(temperature=0.8, seed=1000 * attempt + k).ainvoke(state["messages"])
+            texts.append(reply.content if isinstance(reply.content, str) else str(reply.content))
+        ranking = await judge.arank(PROBLEM, [code_of(t) for t in texts], tests=TESTS,
+                                    problem_id=f"agent-round-{attempt}")
+        best = ranking.chosen if ranking.chosen is not None else 0
+        print(f"\n--- attempt {attempt}: the model wrote {samples}; sejury ranked them ---\n"
+              + "\n".join(f"#{c.rank} sample {c.index}: score {c.score:g}; " + "; ".join(c.reasons)
+                          for c in ranking.candidates)
+              + f"\n--- attempt {attempt}: sample {best} chosen ---\n{code_of(texts[best])}", flush=True)
+        return {"messages": [*state["messages"], AIMessage(texts[best])], "code": code_of(texts[best]),
+                "attempt": attempt}
 
     async def judge_it(state: LoopState) -> LoopState:
         call = {"name": tool.name, "args": {"problem": PROBLEM, "candidate": state["code"], "tests": TESTS,
@@ -94,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
                     "run; direct when not executing)")
     ap.add_argument("--no-execute", action="store_true", help="judge without running the tests (no Docker)")
     ap.add_argument("--model", default=None, help="a judge model (default: the embedded one)")
+    ap.add_argument("--samples", type=int, default=1, help="attempts the model writes per round; with more than "
+                    "one, judge.rank picks the one to judge (needs the sandbox)")
     ap.add_argument("--from-scratch", action="store_true", help="generate the first attempt instead of judging "
                     "the bundled buggy draft first")
     args = ap.parse_args(argv)
@@ -106,7 +126,10 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # no Docker engine, no model ...
         print(f"cannot set up the judge: {exc}", file=sys.stderr)
         return 2
-    loop = build_loop(judge, args.attempts, ReviewPolicy(threshold=args.threshold))
+    if args.samples > 1 and not execute:
+        print("--samples needs the sandbox: ranking runs the attempts", file=sys.stderr)
+        return 2
+    loop = build_loop(judge, args.attempts, ReviewPolicy(threshold=args.threshold), args.samples)
     start: LoopState = {"messages": [
         SystemMessage("You are a careful Python programmer. Reply with code in one ```python block."),
         HumanMessage(PROBLEM)]}

@@ -14,7 +14,7 @@ import asyncio
 import threading
 from collections.abc import AsyncIterator, Callable, Collection, Coroutine, Iterable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable
@@ -26,10 +26,15 @@ from sejury.cache import ResultCache
 from sejury.config import JudgeConfig, load_team_file, missing_model, parse_team
 from sejury.context import JudgeContext
 from sejury.estimate import RunEstimate, estimate_run
+from sejury.execution.languages import canonical_language
 from sejury.graph.build import build_graph
 from sejury.io import RunFile
 from sejury.llm import ChatClient, sample_rank, set_repeat
 from sejury.models import ModelSettings, make_client
+from sejury.rank.records import Ranking
+
+if TYPE_CHECKING:
+    from sejury.rank.compare import Comparison
 from sejury.sandbox.base import SandboxProvider
 from sejury.schema import Sample, Strategy, TeamFile, Verdict
 from sejury.strategies import Kind, spec
@@ -118,6 +123,53 @@ class Judge:
         out = await self.graph.ainvoke(state)
         verdict: Verdict = out["verdict"]
         return verdict
+
+    async def arank(self, problem: str, candidates: Sequence[str], *, language: str = "python",
+                    reference: str | None = None, tests: str | None = None, problem_id: str = "problem",
+                    ids: Sequence[str | None] | None = None) -> Ranking:
+        """Order several attempts at one problem, best first, and choose one (``sejury.rank``).
+        Tests are written once for the problem and run, with its example inputs, on every attempt
+        in the sandbox; with ``reference`` they are validated on it, without one the attempts are
+        scored by their agreement (CodeT's dual agreement).  ``tests``: the user's own tests, which
+        come first.  Needs the sandbox (``execute=True``)."""
+        from sejury.rank.evidence import Problem, rank_problem
+
+        p = Problem(id=problem_id, problem=problem, candidates=list(candidates), language=canonical_language(language),
+                    reference=reference, tests=tests, ids=list(ids) if ids is not None else None)
+        return await rank_problem(self.context, p)
+
+    def rank(self, problem: str, candidates: Sequence[str], **options: Any) -> Ranking:
+        """``arank``, from synchronous code."""
+        return run_sync(self.arank(problem, candidates, **options))
+
+    async def acompare(self, problem: str, a: str, b: str, *, language: str = "python", reference: str | None = None,
+                       tests: str | None = None, problem_id: str = "problem") -> Comparison:
+        """Which of two attempts at one problem is right (``sejury.rank.compare``): execution
+        evidence first (loading, your tests, the reference or the generated tests, the same
+        behaviour); where it does not separate them the model decides, asked in both orders, and a
+        choice that follows the position is a tie.  Needs the sandbox (``execute=True``)."""
+        from sejury.rank.compare import compare_pair
+        from sejury.rank.evidence import Problem
+
+        p = Problem(id=problem_id, problem=problem, candidates=[a, b], language=canonical_language(language),
+                    reference=reference, tests=tests, ids=["a", "b"])
+        return await compare_pair(self.context, p)
+
+    def compare(self, problem: str, a: str, b: str, **options: Any) -> Comparison:
+        """``acompare``, from synchronous code."""
+        return run_sync(self.acompare(problem, a, b, **options))
+
+    def as_rank_tool(self, *, name: str = "rank_attempts") -> StructuredTool:
+        """``rank`` as a LangChain tool for agents: a problem and its attempts in, the choice out."""
+        from sejury.rank.integrations import as_rank_tool
+
+        return as_rank_tool(self, name=name)
+
+    def as_compare_tool(self, *, name: str = "compare_attempts") -> StructuredTool:
+        """``compare`` as a LangChain tool for agents: two attempts in, a, b or tie and why out."""
+        from sejury.rank.integrations import compare_tool
+
+        return compare_tool(self, name=name)
 
     def as_tool(self, policy: ReviewPolicy | None = None, **options: Any) -> StructuredTool:
         """This judge as a LangChain tool for agents (``sejury.agent``): problem and candidate

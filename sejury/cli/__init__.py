@@ -3,6 +3,8 @@
     sejury judge examples/code_generation.json          # readable verdict
     sejury judge --task code_generation --problem ... --candidate ... --json
     sejury batch data.jsonl -o run.jsonl                 # resumable, with a progress bar
+    sejury rank attempts.jsonl                          # best of N attempts per problem
+    sejury compare pairs.jsonl                          # the better of two attempts per problem
     sejury calibrate data.jsonl -o team.json            # choose the team on a few labels
     sejury evaluate run.jsonl --team team.json          # the papers' tables
     sejury strategies                                    # the jurors a team can name
@@ -22,6 +24,7 @@ from sejury.cli.experiments import calibrate, evaluate
 from sejury.cli.judging import batch, judge
 from sejury.cli.model import model_app
 from sejury.cli.probe import probe
+from sejury.cli.ranking import compare, rank
 from sejury.cli.render import print_verdict
 from sejury.cli.roster import strategies
 from sejury.cli.sandbox import sandbox_app
@@ -33,6 +36,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Judge generated code, patches and summaries with a jury of LLM strategies.")
 app.command()(judge)
 app.command()(batch)
+app.command()(rank)
+app.command()(compare)
 app.command()(calibrate)
 app.command()(evaluate)
 app.command()(strategies)

@@ -1,0 +1,192 @@
+"""``sejury rank``: the attempts at each problem of a JSONL file, best first, and the one chosen;
+``sejury compare``: the better of the two attempts at each problem.
+
+Rows are samples (``task: code_generation``); rows with the same ``problem`` and ``language`` are
+attempts at one problem.  A row's ``reference`` and ``tests``, when given, are the problem's: rows
+of one problem that give different ones are an error naming the line."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from sejury.api import Judge, run_sync
+from sejury.cli.common import err, error, fail, judge_options, out, read_samples
+from sejury.config import JudgeConfig
+from sejury.errors import InputError, SejuryError
+from sejury.rank.compare import Comparison
+from sejury.rank.evidence import Problem
+from sejury.rank.records import Ranking
+from sejury.schema import Sample, Task
+
+
+def grouped(samples: list[Sample], file: str) -> list[Problem]:
+    """The file's problems in the order they first appear, each with its attempts in file order."""
+    groups: dict[tuple[str, str], list[Sample]] = {}
+    for s in samples:
+        if s.task is not Task.CODE_GENERATION:
+            raise InputError(f"sample {s.id}: ranking is for code generation (task {s.task.value})", file=file,
+                             field="task")
+        groups.setdefault((s.language, s.problem), []).append(s)
+    problems = []
+    for (language, text), rows in groups.items():
+        shared = {}
+        for name in ("reference", "tests"):
+            given = {getattr(s, name) for s in rows if getattr(s, name)}
+            if len(given) > 1:
+                other = next(s for s in rows if getattr(s, name) and getattr(s, name) != getattr(rows[0], name))
+                raise InputError(f"sample {other.id}: its {name} differs from sample {rows[0].id}'s, an attempt at "
+                                 "the same problem", file=file, field=name)
+            shared[name] = next(iter(given), None)
+        pid = str(rows[0].metadata.get("problem_id") or _common_id([s.id for s in rows]))
+        problems.append(Problem(id=pid, problem=text, candidates=[s.candidate for s in rows], language=language,
+                                reference=shared["reference"], tests=shared["tests"], ids=[s.id for s in rows]))
+    return problems
+
+
+def _common_id(ids: list[str]) -> str:
+    """``he-12`` for ``he-12-0``, ``he-12-1``; the first id when they share no such stem."""
+    stems = {i.rsplit("-", 1)[0] for i in ids}
+    return stems.pop() if len(stems) == 1 and len(ids) > 1 else ids[0]
+
+
+@judge_options(jury=False)
+def rank(
+    input: Annotated[Path, typer.Argument(help="Samples (JSONL or JSON); rows with one problem are its attempts.")],
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Rankings, one JSON object per line.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print rankings as JSON lines.")] = False,
+    trace: Annotated[bool, typer.Option("--trace/--no-trace",
+                                        help="Keep the model call and runs in the JSON.")] = False,
+    *, config: JudgeConfig,
+) -> None:
+    """Rank the attempts at each problem (tests written once per problem, run on every attempt in the
+    sandbox; with a reference they are validated on it, without one attempts count by agreement)."""
+    try:
+        problems = grouped(read_samples(input), str(input))
+        if not problems:
+            raise InputError("nothing to rank", file=str(input))
+        j = Judge(config=config.with_(execute=True))
+    except SejuryError as exc:
+        raise fail(exc) from None
+    failed = 0
+    with ExitStack() as stack:
+        sink = stack.enter_context(output.open("a", encoding="utf-8")) if output else None
+        for p in problems:
+            try:
+                r = run_sync(j.arank(p.problem, p.candidates, language=p.language, reference=p.reference,
+                                     tests=p.tests, problem_id=p.id, ids=p.ids))
+            except SejuryError as exc:
+                failed += 1
+                error(f"problem {p.id}: {exc}")
+                continue
+            line = r.model_dump_json(exclude=None if trace else {"events"})
+            if sink is not None:
+                sink.write(line + "\n")
+                sink.flush()
+            if as_json:
+                sys.stdout.write(line + "\n")
+                sys.stdout.flush()
+            else:
+                print_ranking(r)
+    j.close()
+    if failed:
+        err.print(f"[red]{failed} problem(s) failed[/red]")
+        raise typer.Exit(1)
+
+
+def print_ranking(r: Ranking) -> None:
+    chosen = next((c for c in r.candidates if c.index == r.chosen), None)
+    head = f"[bold]{escape(r.problem_id)}[/bold] ({r.language}, {len(r.candidates)} attempts): "
+    head += (f"chose #{chosen.index}" + (f" ({escape(chosen.id)})" if chosen.id else "") + f", score {chosen.score:g}"
+             if chosen else "no attempt loads")
+    out.print(head + ("  [yellow]needs review[/yellow]" if r.needs_review else ""))
+    t = Table(show_header=True, header_style="bold")
+    for col in ("rank", "attempt", "score", "alike", "tests", "reference", "yours", "review"):
+        t.add_column(col)
+    for c in r.candidates:
+        t.add_row(str(c.rank), escape(c.id or f"#{c.index}"), f"{c.score:g}" if c.loaded else "does not load",
+                  f"{c.support:g}", f"{c.tests_passed}/{c.tests_total}",
+                  f"{c.agreed}/{c.inputs}" if c.inputs else "-",
+                  f"{c.user_tests_passed}/{c.user_tests_total}" if c.user_tests_total else "-",
+                  "yes" if c.needs_review else "")
+    out.print(t)
+    for w in r.reasons:
+        out.print(f"  [yellow]review:[/yellow] {escape(w)}")
+    out.print(f"  [dim]{escape(r.rule)}; {r.tests_total} tests written once"
+              + (f", {r.tests_valid} valid on the reference" if r.tests_valid is not None else "")
+              + f", {r.probe_inputs} inputs; {r.model_calls} model call(s), {r.sandbox_runs} sandbox runs, "
+              f"{r.seconds:g} s[/dim]\n")
+
+
+@judge_options(jury=False)
+def compare(
+    input: Annotated[Path, typer.Argument(help="Samples (JSONL or JSON): two attempts at each problem, a then b.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print comparisons as JSON lines.")] = False,
+    trace: Annotated[bool, typer.Option("--trace/--no-trace",
+                                        help="Keep the model calls and runs in the JSON.")] = False,
+    *, config: JudgeConfig,
+) -> None:
+    """Which of two attempts at each problem is right: execution evidence first; where it does not
+    separate them the model decides, asked in both orders (a choice that follows the order is a tie)."""
+    try:
+        problems = grouped(read_samples(input), str(input))
+        for p in problems:
+            if len(p.candidates) != 2:
+                raise InputError(f"problem {p.id}: {len(p.candidates)} attempts; compare takes two per problem "
+                                 "(sejury rank takes any number)", file=str(input))
+        j = Judge(config=config.with_(execute=True))
+    except SejuryError as exc:
+        raise fail(exc) from None
+    failed = 0
+    done: list[Comparison] = []
+    for p in problems:
+        try:
+            c = run_sync(j.acompare(p.problem, p.candidates[0], p.candidates[1], language=p.language,
+                                    reference=p.reference, tests=p.tests, problem_id=p.id))
+        except SejuryError as exc:
+            failed += 1
+            error(f"problem {p.id}: {exc}")
+            continue
+        done.append(c)
+        if as_json:
+            sys.stdout.write(c.model_dump_json(exclude=None if trace else {"events"}) + "\n")
+            sys.stdout.flush()
+        else:
+            print_comparison(c, p.ids or [None, None])
+    j.close()
+    if done:
+        err.print(position_bias(done))
+    if failed:
+        raise typer.Exit(1)
+
+
+def position_bias(done: list[Comparison]) -> str:
+    """How the pairs were decided, and how often the model's choice followed the order shown."""
+    by: dict[str, int] = {}
+    for c in done:
+        by[c.decided_by] = by.get(c.decided_by, 0) + 1
+    asked = [c for c in done if c.model_verdicts and None not in c.model_verdicts]
+    line = f"{len(done)} pair(s), decided by " + ", ".join(f"{k} {v}" for k, v in sorted(by.items()))
+    if asked:
+        flips = sum(1 for c in asked if c.flipped)
+        line += (f"; the model, asked in both orders on {len(asked)}, chose by position on {flips} "
+                 f"(position bias {flips / len(asked):.0%}: counted ties)")
+    return line
+
+
+def print_comparison(c: Comparison, ids: list[str | None]) -> None:
+    name = {"a": ids[0] or "a", "b": ids[1] or "b"}
+    verdict = "a tie" if c.winner == "tie" else f"{escape(str(name[c.winner]))} is better"
+    out.print(f"[bold]{escape(c.problem_id)}[/bold] ({c.language}): {verdict}, decided by {c.decided_by}"
+              + ("  [yellow]needs review[/yellow]" if c.needs_review else ""))
+    for side, r in (("a", c.a), ("b", c.b)):
+        out.print(f"  {escape(str(name[side]))}: " + "; ".join(escape(x) for x in r.reasons))
+    for w in c.reasons:
+        out.print(f"  [dim]{escape(w)}[/dim]")
+    out.print(f"  [dim]{c.model_calls} model call(s), {c.sandbox_runs} sandbox runs, {c.seconds:g} s[/dim]\n")

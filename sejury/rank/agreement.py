@@ -1,0 +1,160 @@
+"""Ordering attempts by their evidence (pure: the runs are in, nothing is called here).
+
+Without a reference, CodeT's dual agreement (Chen et al., 2022): an attempt that behaves like many
+others *and* passes many of the generated tests is likely right, since wrong attempts rarely agree
+with each other while the tests, written once from the problem, are right more often than not.
+Here an attempt's *support* is the number of loaded attempts that behave like it, each counted by
+the share of probe inputs (the tests' calls, the problem's examples and their mutations) on which
+they return the same values (itself included: 1).  A behaviour split by one out-of-domain input
+thus keeps most of its weight, where CodeT's exact groups would split it in two.  The score is
+``100 * support / loaded * passed / tests``: 100 when every attempt agrees and passes every test.
+
+With a reference, the tests are validated on it: the score is the mean of the share of valid
+tests passed and the share of inputs on which the attempt returns the reference's value (S5-exec
+and S5-diff); agreement among attempts breaks ties.
+
+Either way the user's own tests come first (an attempt failing one ranks below every attempt that
+passes them all), and an attempt that does not load ranks last with score 0."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sejury.execution.differential import as_compared, compare
+from sejury.execution.evidence import load_error_line
+from sejury.rank.records import Behaviour, RankedCandidate
+
+NO_REFERENCE_RULE = ("without a reference (CodeT's dual agreement): 100 x (attempts behaving alike / attempts "
+                     "that load) x (generated tests passed / tests); the tests are not validated")
+REFERENCE_RULE = ("with a reference: the mean of the valid tests' pass ratio and the share of inputs on which "
+                  "the attempt returns the reference's value; agreement among attempts breaks ties")
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What the attempts ran: the probe suite's units (tests first, then example inputs)."""
+
+    function: str | None  # the problem's function whose calls are recorded
+    units: list[str]
+    tests: int  # units[:tests] are the generated tests; the rest are example inputs
+    typed_raises: bool = False  # the problem states what its function raises
+
+
+def similarity(a: dict[int, list[str]], b: dict[int, list[str]], units: list[int]) -> float:
+    """The share of ``units`` on which two attempts recorded the same values."""
+    if not units:
+        return 1.0
+    return sum(1 for i in units if a.get(i, []) == b.get(i, [])) / len(units)
+
+
+def _signatures(behaviours: list[Behaviour], probe: Probe) -> tuple[list[dict[int, list[str]]], list[int]]:
+    """Each attempt's behaviour as compared (values per unit; the pass vector where no call was
+    recorded), and the units compared on."""
+    sigs = [{i: as_compared(v, probe.typed_raises) for i, v in b.values.items()} for b in behaviours]
+    units = sorted({i for b, s in zip(behaviours, sigs, strict=True) if b.loaded for i, v in s.items() if v})
+    if units:
+        return sigs, units
+    passes = [{i: ["pass" if ok else "fail"] for i, ok in enumerate(b.passed)} for b in behaviours]
+    return passes, list(range(probe.tests))
+
+
+def _supports(behaviours: list[Behaviour], sigs: list[dict[int, list[str]]], units: list[int]) -> list[float]:
+    loaded = [j for j, b in enumerate(behaviours) if b.loaded]
+    return [sum(similarity(sigs[i], sigs[j], units) for j in loaded) if b.loaded else 0.0
+            for i, b in enumerate(behaviours)]
+
+
+def _user_failed(b: Behaviour) -> int:
+    return sum(1 for ok in b.user_passed or [] if not ok)
+
+
+def rank(behaviours: list[Behaviour], probe: Probe, *, reference: Behaviour | None = None,
+         ids: list[str | None] | None = None) -> list[RankedCandidate]:
+    """The attempts, best first (see the module's rules)."""
+    sigs, units = _signatures(behaviours, probe)
+    support = _supports(behaviours, sigs, units)
+    n_loaded = sum(1 for b in behaviours if b.loaded)
+    valid = list(range(probe.tests)) if reference is None else \
+        [i for i, ok in enumerate(reference.passed[:probe.tests]) if ok]
+    scored: list[RankedCandidate] = []
+    for i, b in enumerate(behaviours):
+        passed = sum(1 for t in valid if t < len(b.passed) and b.passed[t]) if b.loaded else 0
+        c = RankedCandidate(index=i, id=(ids or [None] * len(behaviours))[i], rank=0, score=0.0, group=0,
+                            support=round(support[i], 3), loaded=b.loaded, tests_passed=passed,
+                            tests_total=len(valid))
+        if b.user_passed is not None:
+            c.user_tests_passed, c.user_tests_total = sum(b.user_passed), len(b.user_passed)
+        if b.loaded:
+            c.score = _with_reference(c, b, reference, probe, valid) if reference is not None else \
+                round(100 * support[i] / n_loaded * (passed / len(valid) if valid else 1.0), 2)
+        c.reasons = _evidence(c, b, reference is not None, n_loaded)
+        scored.append(c)
+    scored.sort(key=lambda c: (not c.loaded, _user_failed(behaviours[c.index]), -c.score, -c.support, c.index))
+    groups: dict[str, int] = {}
+    for n, c in enumerate(scored, 1):
+        c.rank = n
+        key = repr(sorted(sigs[c.index].items())) + repr(behaviours[c.index].passed) if c.loaded else f"x{c.index}"
+        c.group = groups.setdefault(key, len(groups) + 1)
+    return scored
+
+
+def _with_reference(c: RankedCandidate, b: Behaviour, reference: Behaviour, probe: Probe, valid: list[int]) -> float:
+    ratios = [c.tests_passed / len(valid)] if valid else []
+    if probe.function is not None and reference.values:
+        diff = compare(probe.function, probe.units, reference.values, b.values, set(valid), {}, probe.typed_raises)
+        c.agreed, c.inputs = diff.agreed, diff.inputs
+        if diff.ratio is not None:
+            ratios.append(diff.ratio)
+    return round(100 * sum(ratios) / len(ratios), 2) if ratios else 0.0
+
+
+def _evidence(c: RankedCandidate, b: Behaviour, validated: bool, n_loaded: int) -> list[str]:
+    if not c.loaded:
+        return [f"does not load or compile: {load_error_line(b.load_error)[:200]}"]
+    out = []
+    if c.user_tests_total:
+        out.append(f"passes {c.user_tests_passed}/{c.user_tests_total} of your tests")
+    if c.tests_total:
+        out.append(f"passes {c.tests_passed}/{c.tests_total} generated tests"
+                   + (" (validated on the reference)" if validated else " (not validated: no reference)"))
+    if c.inputs:
+        out.append(f"returns the reference's value on {c.agreed}/{c.inputs} inputs")
+    out.append(f"behaves like {c.support:.3g} of the {n_loaded} attempts that load (by the share of inputs agreed)")
+    if b.tampering:
+        out.append("tampering suspected: " + "; ".join(b.tampering))
+    return out
+
+
+def review(ranked: list[RankedCandidate], behaviours: list[Behaviour], probe: Probe, validated: bool) -> list[str]:
+    """Why the choice needs a human's look ([] when the evidence settles it); marks the candidates."""
+    if not ranked or not ranked[0].loaded:
+        return ["no attempt loads or compiles"]
+    top = ranked[0]
+    why = []
+    if not probe.units:
+        why.append("no test or input ran: the attempts are in the order given")
+    elif not probe.tests and top.user_tests_total is None:
+        why.append("no generated test could be read or run: the order rests on agreement on the inputs alone")
+    if _user_failed(behaviours[top.index]):
+        why.append("every attempt fails at least one of your tests")
+    tied = [c for c in ranked[1:] if c.loaded and c.group != top.group and c.score == top.score
+            and _user_failed(behaviours[c.index]) == _user_failed(behaviours[top.index])]
+    if tied:
+        why.append(f"attempts that behave differently score the same ({top.score:g}): "
+                   + ", ".join(str(c.index) for c in [top, *tied][:5]))
+        for c in tied:
+            c.needs_review = True
+    n_loaded = sum(1 for c in ranked if c.loaded)
+    if validated:
+        if top.score < 100:
+            why.append(f"even the best attempt scores {top.score:g}: it fails valid tests or differs from the "
+                       "reference")
+    else:
+        if n_loaded >= 3 and top.support < n_loaded / 2:
+            why.append(f"the chosen behaviour is shared by {top.support:.3g} of the {n_loaded} attempts that load")
+        if top.tests_total and top.tests_passed < top.tests_total / 2:
+            why.append(f"the chosen attempt passes only {top.tests_passed}/{top.tests_total} of the generated tests")
+    top.needs_review = bool(why)
+    if why:
+        top.reasons = [*top.reasons, *(f"review: {w}" for w in why)]
+    return why

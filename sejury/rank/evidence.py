@@ -1,0 +1,218 @@
+"""Collecting the evidence for ranking: one model call per problem, then sandbox runs only.
+
+The model writes tests once, from the problem alone (S5-nl's prompt: its reply is shared with
+S5-nl's cache entry).  The probe suite is those tests, each call of the problem's function
+recorded, plus the problem's example inputs and type-aware mutations of them (Ex-fuzz's inputs,
+no model call).  The suite runs once on the reference (when there is one) and once on every
+attempt; the user's tests, validated on the reference where there is one, run on every attempt
+too.  The ranking rules are ``agreement``'s."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from dataclasses import dataclass
+
+from sejury import prompts
+from sejury.context import JudgeContext
+from sejury.errors import InputError
+from sejury.execution import languages
+from sejury.execution.calls import LANGUAGES, call_writer, example_calls
+from sejury.execution.differential import HELPER, record_calls, recorded_function, states_raises
+from sejury.execution.evidence import SuiteRun, run_reference_program
+from sejury.execution.fuzz import mutate_inputs
+from sejury.execution.languages import Suite
+from sejury.execution.runner import RunReport, assemble_program, call_form, run_suite, split_tests
+from sejury.rank import agreement
+from sejury.rank.records import Behaviour, Ranking
+from sejury.roster import Strategy
+from sejury.sandbox.base import SandboxProvider
+from sejury.sandbox.libraries import sample_profile
+from sejury.schema import Sample, Task
+from sejury.strategies._calls import Recorder, ask_text
+from sejury.strategies._io import is_program
+from sejury.strategies._tests_text import read_tests
+from sejury.strategies.test_fuzz import FUZZ_INPUTS
+
+TESTS_PROMPT = "generate_tests_nl"  # tests from the problem alone: no attempt, no reference in the prompt
+SANDBOX_RUNS_AT_ONCE = 2  # the machine's cores, not the attempts, bound the useful concurrency
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem and its attempts, as ``Judge.rank`` takes them."""
+
+    id: str
+    problem: str
+    candidates: list[str]
+    language: str = "python"
+    reference: str | None = None
+    tests: str | None = None  # the user's own tests
+    ids: list[str | None] | None = None  # the attempts' own ids, when they have them
+
+    def sample(self) -> Sample:
+        """The problem as a sample (the first attempt as its candidate): its prompts and profile."""
+        return Sample(id=self.id, task=Task.CODE_GENERATION, language=self.language, problem=self.problem,
+                      candidate=self.candidates[0] if self.candidates else "", reference=self.reference,
+                      tests=self.tests)
+
+
+@dataclass
+class Collected:
+    """Everything ranking reads, gathered once: ``order`` ranks it with or without the reference."""
+
+    problem: Problem
+    language: str
+    tests: str
+    probe: agreement.Probe
+    behaviours: list[Behaviour]
+    reference: Behaviour | None  # the reference's run (None: no reference, or it does not load)
+    rec: Recorder
+    sandbox_runs: int
+    seconds: float
+
+
+async def rank_problem(ctx: JudgeContext, p: Problem) -> Ranking:
+    """Write the tests once, run everything, and order the attempts (``agreement``)."""
+    collected = await collect(ctx, p)
+    return order(collected, use_reference=p.reference is not None)
+
+
+async def collect(ctx: JudgeContext, p: Problem) -> Collected:
+    """One model call (the tests), then the sandbox runs: the reference's, and every attempt's
+    (identical attempts run once)."""
+    if not p.candidates:
+        raise InputError(f"problem {p.id}: no attempt to rank", field="candidates")
+    lang = languages.get(p.language)
+    if lang is None:
+        raise InputError(f"problem {p.id}: no runner for {p.language!r}; runners: {', '.join(languages.names())}",
+                         field="language")
+    if is_program(p.sample()):
+        raise InputError(f"problem {p.id}: ranking programs that read stdin and print is not supported yet (only "
+                         "functions); judge each attempt with `sejury judge --execute`", field="problem")
+    ctx = ctx.for_sample(p.sample()) if ctx.sandbox is not None else ctx
+    if ctx.sandbox is None or not ctx.execute:
+        raise InputError("ranking runs the attempts: it needs the sandbox (Judge(execute=True), --execute)",
+                         field="execute")
+    started = time.perf_counter()
+    rec = Recorder(Strategy("generate_tests_nl"))
+    tests, _ = await _write_tests(ctx, rec, p)
+    probe, suite = _probe(p, tests, recorded_function(p.problem))
+    runs = _Runs(ctx.sandbox, lang.name, rec)
+    reference = None
+    if p.reference is not None:
+        program = assemble_program(lang.name, p.problem, p.reference)
+        report, _, _ = await run_reference_program(ctx.sandbox, lang.name, program, suite)
+        rec.sandbox_event("run_reference", SuiteRun.of(report, suite.units))
+        runs.count += 1
+        reference = _behaviour(report, probe.tests) if report.loaded else None
+    user = await _user_suite(runs, p)
+    programs = [assemble_program(lang.name, p.problem, c) for c in p.candidates]
+    distinct = list(dict.fromkeys(programs))
+    ran = await asyncio.gather(*(runs.attempt(prog, suite, user, probe.tests, f"run_attempt_{programs.index(prog)}")
+                                 for prog in distinct))
+    by_program = dict(zip(distinct, ran, strict=True))
+    return Collected(p, lang.name, tests, probe, [by_program[x] for x in programs], reference, rec, runs.count,
+                     time.perf_counter() - started)
+
+
+def order(c: Collected, *, use_reference: bool) -> Ranking:
+    """The ranking of collected evidence; ``use_reference`` False ranks as if there were none."""
+    reference = c.reference if use_reference else None
+    ranked = agreement.rank(c.behaviours, c.probe, reference=reference, ids=c.problem.ids)
+    why = agreement.review(ranked, c.behaviours, c.probe, reference is not None)
+    if use_reference and c.reference is None:
+        why.insert(0, "the reference does not load or compile, so the tests could not be validated on it")
+    return Ranking(
+        problem_id=c.problem.id, language=c.language, chosen=ranked[0].index if ranked[0].loaded else None,
+        validated=reference is not None,
+        rule=agreement.REFERENCE_RULE if reference is not None else agreement.NO_REFERENCE_RULE,
+        candidates=ranked, needs_review=bool(why), reasons=why, tests=c.tests, tests_total=c.probe.tests,
+        tests_valid=sum(reference.passed[:c.probe.tests]) if reference is not None else None,
+        probe_inputs=len(c.probe.units), model_calls=c.rec.calls, sandbox_runs=c.sandbox_runs,
+        seconds=round(c.seconds, 3), events=list(c.rec.events))
+
+
+async def _write_tests(ctx: JudgeContext, rec: Recorder, p: Problem) -> tuple[str, int]:
+    s = p.sample()
+    user = prompts.render(TESTS_PROMPT, Task.CODE_GENERATION, "write", language=p.language, problem=p.problem,
+                          reference="", test_style=prompts.test_style(p.language, sample_profile(s)),
+                          call=call_form(p.language, p.problem, p.reference or ""))
+    reply = await ask_text(ctx, rec, "write_tests", user)
+    return read_tests(reply.text, p.language, reply.finish_reason == "length")
+
+
+def _probe(p: Problem, tests: str, function: str | None) -> tuple[agreement.Probe, Suite]:
+    """The suite every attempt runs: the generated tests, then the problem's example inputs and
+    mutations of them, each call of ``function`` recorded."""
+    suite = split_tests(p.language, tests, reference=p.reference or "") if tests else Suite("", [])
+    units, setup = list(suite.units), suite.setup
+    if function is not None:
+        setup = record_calls(setup, HELPER, function, helpers=True)
+        units = [record_calls(u, i, function) for i, u in enumerate(units)]
+        units += [record_calls(c, len(units) + k, function) for k, c in enumerate(_example_inputs(p, function))]
+    return (agreement.Probe(function, units, len(suite.units), states_raises(p.problem)), Suite(setup, units))
+
+
+def _example_inputs(p: Problem, function: str) -> list[str]:
+    if p.language not in LANGUAGES:
+        return []
+    seeds = example_calls(p.problem, function, p.language)
+    write = call_writer(p.problem, function, p.language)
+    if not seeds or write is None:
+        return []
+    seed = int(hashlib.sha256(p.problem.encode()).hexdigest()[:8], 16)
+    made = mutate_inputs(seeds, FUZZ_INPUTS * (3 if p.language not in ("python", "javascript") else 1), seed=seed)
+    shown = [c for c in map(write, seeds) if c is not None]
+    return [*shown, *[c for c in map(write, made) if c is not None][:FUZZ_INPUTS]]
+
+
+async def _user_suite(runs: _Runs, p: Problem) -> Suite | None:
+    """The user's tests, those the reference fails dropped (when there is one)."""
+    if not p.tests:
+        return None
+    suite = split_tests(p.language, p.tests, reference=p.reference or "")
+    if not suite.units:
+        raise InputError(f"problem {p.id}: no test could be read from the tests given", field="tests")
+    if p.reference is None:
+        return suite
+    report = await runs.run(assemble_program(p.language, p.problem, p.reference), suite, "run_user_tests_on_reference")
+    kept = [u for u, ok in zip(suite.units, report.passed, strict=True) if ok]
+    return Suite(suite.setup, kept) if kept else None
+
+
+@dataclass
+class _Runs:
+    """The sandbox runs of one ranking, a few at a time, each in the trace."""
+
+    sandbox: SandboxProvider
+    language: str
+    rec: Recorder
+    count: int = 0
+
+    def __post_init__(self) -> None:
+        self._slots = asyncio.Semaphore(SANDBOX_RUNS_AT_ONCE)
+
+    async def run(self, program: str, suite: Suite, step: str) -> RunReport:
+        async with self._slots:
+            report = await run_suite(self.sandbox, self.language, program, suite)
+        self.count += 1
+        self.rec.sandbox_event(step, SuiteRun.of(report, suite.units))
+        return report
+
+    async def attempt(self, program: str, suite: Suite, user: Suite | None, tests: int, step: str) -> Behaviour:
+        report = await self.run(program, suite, step) if suite.units else None
+        own = await self.run(program, user, step + "_user_tests") if user is not None else None
+        if report is None:
+            report = own or await self.run(program, Suite("", []), step)
+        b = _behaviour(report, tests)
+        if own is not None:
+            b.user_passed = own.passed if own.loaded else [False] * len(user.units if user else [])
+        return b
+
+
+def _behaviour(report: RunReport, tests: int) -> Behaviour:
+    return Behaviour(loaded=report.loaded, load_error=report.load_error, passed=report.passed[:tests],
+                     values=report.values, seconds=report.seconds, tampering=report.tampering)
+

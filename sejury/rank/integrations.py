@@ -1,0 +1,127 @@
+"""Ranking where agents and graphs use it: a LangChain tool and a LangGraph graph (one node).
+
+    tool = judge.as_rank_tool()          # an agent passes the problem and its attempts, reads the choice
+    graph = rank_graph(judge)            # {"request": RankRequest} in, {"ranking": Ranking} out
+    compare_tool(judge), compare_graph(judge)   # the same for two attempts ({"comparison": Comparison})
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from langchain_core.tools import StructuredTool
+from langgraph.graph import END, START, StateGraph
+
+from sejury.rank.compare import Comparison
+from sejury.rank.records import CompareRequest, Ranking, RankRequest
+
+if TYPE_CHECKING:
+    from langgraph.graph.state import CompiledStateGraph
+
+    from sejury.api import Judge
+
+
+class RankState(TypedDict, total=False):
+    request: RankRequest
+    ranking: Ranking
+
+
+class CompareState(TypedDict, total=False):
+    request: CompareRequest
+    comparison: Comparison
+
+
+async def _rank(judge: Judge, req: RankRequest) -> Ranking:
+    return await judge.arank(req.problem, req.candidates, language=req.language, reference=req.reference,
+                             tests=req.tests, problem_id=req.problem_id, ids=req.ids)
+
+
+def rank_graph(judge: Judge) -> CompiledStateGraph[RankState, Any, RankState, RankState]:
+    """A graph of one node, ``rank``: add it to a larger graph as a subgraph, or invoke it."""
+
+    async def rank(state: RankState) -> RankState:
+        req = state["request"]
+        return {"ranking": await _rank(judge, req if isinstance(req, RankRequest) else RankRequest.model_validate(req))}
+
+    g = StateGraph(RankState)
+    g.add_node("rank", rank)
+    g.add_edge(START, "rank")
+    g.add_edge("rank", END)
+    return g.compile()
+
+
+async def _compare(judge: Judge, req: CompareRequest) -> Comparison:
+    return await judge.acompare(req.problem, req.a, req.b, language=req.language, reference=req.reference,
+                                tests=req.tests, problem_id=req.problem_id)
+
+
+def compare_graph(judge: Judge) -> CompiledStateGraph[CompareState, Any, CompareState, CompareState]:
+    """A graph of one node, ``compare``: {"request": CompareRequest} in, {"comparison": ...} out."""
+
+    async def compare(state: CompareState) -> CompareState:
+        req = state["request"]
+        req = req if isinstance(req, CompareRequest) else CompareRequest.model_validate(req)
+        return {"comparison": await _compare(judge, req)}
+
+    g = StateGraph(CompareState)
+    g.add_node("compare", compare)
+    g.add_edge(START, "compare")
+    g.add_edge("compare", END)
+    return g.compile()
+
+
+def compare_summary(c: Comparison) -> str:
+    head = "TIE" if c.winner == "tie" else f"BETTER: {c.winner}"
+    return (f"{head} (decided by {c.decided_by}{'; NEEDS REVIEW' if c.needs_review else ''})\n"
+            + "\n".join([*c.reasons, "a: " + "; ".join(c.a.reasons), "b: " + "; ".join(c.b.reasons)]))
+
+
+def compare_tool(judge: Judge, *, name: str = "compare_attempts") -> StructuredTool:
+    """Two attempts in, the better one (a, b or tie) and why out (the ``Comparison`` as artifact)."""
+
+    async def arun(**kwargs: Any) -> tuple[str, Comparison]:
+        c = await _compare(judge, CompareRequest.model_validate(kwargs))
+        return compare_summary(c), c
+
+    def run(**kwargs: Any) -> tuple[str, Comparison]:
+        from sejury.api import run_sync
+
+        return run_sync(arun(**kwargs))
+
+    return StructuredTool.from_function(
+        func=run, coroutine=arun, name=name, args_schema=CompareRequest, response_format="content_and_artifact",
+        description=("Decide which of two attempts at one coding problem is correct: tests run on both in a "
+                     "sandbox first; where they do not separate them a model judges both orders. Returns a, b or "
+                     "tie and why."))
+
+
+def summary(r: Ranking) -> str:
+    """What an agent reads: the choice, then each attempt's score and evidence, best first."""
+    if r.chosen is None:
+        return "NO CHOICE: no attempt loads or compiles.\n" + "\n".join(
+            f"attempt {c.index}: {'; '.join(c.reasons)}" for c in r.candidates)
+    lines = [f"CHOSEN: attempt {r.chosen}" + (" (NEEDS REVIEW: " + "; ".join(r.reasons) + ")" if r.needs_review
+                                               else "")]
+    for c in r.candidates:
+        lines.append(f"#{c.rank} attempt {c.index}: score {c.score:g}; " + "; ".join(c.reasons))
+    return "\n".join(lines)
+
+
+def as_rank_tool(judge: Judge, *, name: str = "rank_attempts") -> StructuredTool:
+    """The ranking as a LangChain tool: a problem and its attempts in, the choice and its evidence out
+    (as text; the ``Ranking`` is the tool message's artifact)."""
+
+    async def arun(**kwargs: Any) -> tuple[str, Ranking]:
+        r = await _rank(judge, RankRequest.model_validate(kwargs))
+        return summary(r), r
+
+    def run(**kwargs: Any) -> tuple[str, Ranking]:
+        from sejury.api import run_sync
+
+        return run_sync(arun(**kwargs))
+
+    return StructuredTool.from_function(
+        func=run, coroutine=arun, name=name, args_schema=RankRequest, response_format="content_and_artifact",
+        description=("Pick the best of several attempts at one coding problem. Tests are written once and run on "
+                     "every attempt in a sandbox; attempts that behave alike and pass the tests rank first. Give "
+                     "your own tests in `tests` when you have them. Returns the chosen attempt's index and why."))

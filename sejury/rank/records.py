@@ -1,0 +1,112 @@
+"""What ranking reads and returns: each attempt's behaviour in the sandbox, and the ranking."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from sejury.execution.languages import canonical_language
+from sejury.schema import TraceEvent
+
+
+class Behaviour(BaseModel):
+    """One attempt's run of the problem's probe suite: the generated tests and the example inputs."""
+
+    loaded: bool  # the program loads or compiles
+    load_error: str = ""
+    passed: list[bool] = Field(default_factory=list)  # per generated test (the suite's test units)
+    values: dict[int, list[str]] = Field(default_factory=dict)  # recorded values per probe unit
+    user_passed: list[bool] | None = None  # per test of the user's own (None: the user gave none)
+    seconds: float = 0.0
+    tampering: list[str] = Field(default_factory=list)  # what the sealed harness saw it do to the run
+
+
+class RankedCandidate(BaseModel):
+    """One attempt, where it ranks and on what evidence."""
+
+    index: int  # its position in the input
+    id: str | None = None
+    rank: int  # 1: the chosen one
+    score: float  # 0-100 (the ranking's own scale: see ``Ranking.rule``)
+    group: int  # attempts with the same behaviour on every probe input share a group (1: the top one's)
+    support: float  # how many loaded attempts behave like this one (each counted by the share of inputs agreed)
+    loaded: bool
+    tests_passed: int = 0  # generated tests (the valid ones, with a reference)
+    tests_total: int = 0
+    agreed: int | None = None  # with a reference: inputs on which it returned the reference's value
+    inputs: int | None = None  # of them, inputs the reference answered
+    user_tests_passed: int | None = None
+    user_tests_total: int | None = None
+    needs_review: bool = False
+    reasons: list[str] = Field(default_factory=list)  # what the score rests on, and why to review it
+
+
+class Ranking(BaseModel):
+    """The attempts at one problem, best first, and the one chosen."""
+
+    problem_id: str
+    language: str
+    chosen: int | None  # index (in the input) of the chosen attempt; None when no attempt loads
+    validated: bool  # the tests were checked on a reference (else they count by agreement)
+    rule: str  # how the score was computed, in words
+    candidates: list[RankedCandidate]  # best first
+    needs_review: bool
+    reasons: list[str] = Field(default_factory=list)  # why the choice needs a human's look
+    tests: str = ""  # the tests the model wrote, once for every attempt
+    tests_total: int = 0  # test units read from them
+    tests_valid: int | None = None  # with a reference: of them, those the reference passes
+    probe_inputs: int = 0  # units whose calls are recorded (tests and example inputs)
+    model_calls: int = 0
+    sandbox_runs: int = 0
+    seconds: float = 0.0
+    events: list[TraceEvent] = Field(default_factory=list)  # the trace: the model call and every run
+
+    @property
+    def best(self) -> RankedCandidate | None:
+        return self.candidates[0] if self.candidates and self.chosen is not None else None
+
+
+MAX_ATTEMPTS = 64  # one request's attempts: each is a sandbox run
+
+
+class RankRequest(BaseModel):
+    """What ``/rank``, the rank tool and the rank graph take: one problem and its attempts."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    problem: str = Field(min_length=1, description="The problem (prompt, signature, docstring).")
+    candidates: list[str] = Field(min_length=1, max_length=MAX_ATTEMPTS, description="The attempts to rank.")
+    language: str = "python"
+    reference: str | None = Field(None, description="A known-correct solution: the tests are validated on it.")
+    tests: str | None = Field(None, description="Your own tests: an attempt failing one ranks below all that pass.")
+    problem_id: str = "problem"
+    ids: list[str | None] | None = Field(None, description="The attempts' own ids, one per attempt.")
+
+    @field_validator("language")
+    @classmethod
+    def _language(cls, v: str) -> str:
+        return canonical_language(v)
+
+    @model_validator(mode="after")
+    def _ids(self) -> RankRequest:
+        if self.ids is not None and len(self.ids) != len(self.candidates):
+            raise ValueError(f"{len(self.ids)} ids for {len(self.candidates)} candidates")
+        return self
+
+
+class CompareRequest(BaseModel):
+    """What ``/compare``, the compare tool and the compare graph take: one problem and two attempts."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    problem: str = Field(min_length=1, description="The problem (prompt, signature, docstring).")
+    a: str = Field(description="The first attempt.")
+    b: str = Field(description="The second attempt.")
+    language: str = "python"
+    reference: str | None = Field(None, description="A known-correct solution: the tests are validated on it.")
+    tests: str | None = Field(None, description="Your own tests: an attempt failing more of them loses.")
+    problem_id: str = "problem"
+
+    @field_validator("language")
+    @classmethod
+    def _language(cls, v: str) -> str:
+        return canonical_language(v)
