@@ -165,6 +165,11 @@ def test_the_rank_and_compare_commands_read_attempts_grouped_by_problem(tmp_path
     assert "add (python, 3 attempts): chose #1 (add-1)" in res.output
     saved = json.loads(out.read_text())
     assert saved["chosen"] == 1 and [c["id"] for c in saved["candidates"]][:2] == ["add-1", "add-2"]
+    assert saved["trace_id"].startswith("r") and f"`sejury trace {saved['trace_id']}` shows its trace" in res.output
+    shown = CliRunner().invoke(app, ["trace", saved["trace_id"][:9]])
+    assert shown.exit_code == 0, shown.output
+    assert "chose #1 (add-1)" in shown.output and "llm_call write_tests" in shown.output
+    assert "sandbox_run run_attempt_0" in shown.output and "loaded True, passed 32/34, ok" in shown.output
     res = CliRunner().invoke(app, ["compare", str(data)])
     assert res.exit_code == 2 and "problem add: 3 attempts; compare takes two per problem" in res.output
     pairs = tmp_path / "pairs.jsonl"
@@ -217,6 +222,15 @@ def test_rank_and_compare_over_http_as_tools_and_as_graphs() -> None:
 
     state = run_sync(rank_graph(judge).ainvoke({"request": RankRequest(problem=ADD, candidates=attempts)}))
     assert state["ranking"].chosen == 1
+    said = judge.as_compare_tool().invoke({"problem": ADD, "a": attempts[0], "b": attempts[1]})
+    assert said.startswith("BETTER: b (decided by generated tests; NEEDS REVIEW)")
+    from sejury.rank.integrations import compare_graph
+    from sejury.rank.records import CompareRequest
+
+    state = run_sync(compare_graph(judge).ainvoke({"request": CompareRequest(problem=ADD, a=attempts[0],
+                                                                              b=attempts[1])}))
+    assert state["comparison"].winner == "b"
+    # the server owns the judge from here on, and closes it when it stops
     with running(create_app(judge)) as url:
         r = httpx.post(f"{url}/rank", json={"problem": ADD, "candidates": attempts, "ids": ["a", "b", "c"]},
                        timeout=120)
@@ -227,14 +241,6 @@ def test_rank_and_compare_over_http_as_tools_and_as_graphs() -> None:
         assert traced.json()["events"][0]["step"] == "write_tests"
         r = httpx.post(f"{url}/compare", json={"problem": ADD, "a": attempts[1], "b": attempts[0]}, timeout=120)
         assert r.status_code == 200 and r.json()["winner"] == "a" and r.json()["decided_by"] == "generated tests"
-    said = judge.as_compare_tool().invoke({"problem": ADD, "a": attempts[0], "b": attempts[1]})
-    assert said.startswith("BETTER: b (decided by generated tests; NEEDS REVIEW)")
-    from sejury.rank.integrations import compare_graph
-    from sejury.rank.records import CompareRequest
-
-    state = run_sync(compare_graph(judge).ainvoke({"request": CompareRequest(problem=ADD, a=attempts[0],
-                                                                              b=attempts[1])}))
-    assert state["comparison"].winner == "b"
 
 
 @pytest.mark.embedded

@@ -118,6 +118,8 @@ def print_ranking(r: Ranking) -> None:
     out.print(t)
     for w in r.reasons:
         out.print(f"  [yellow]review:[/yellow] {escape(w)}")
+    if r.trace_id:
+        out.print(f"  [dim]`sejury trace {r.trace_id}` shows its trace[/dim]")
     out.print(f"  [dim]{escape(r.rule)}; {r.tests_total} tests written once"
               + (f", {r.tests_valid} valid on the reference" if r.tests_valid is not None else "")
               + f", {r.probe_inputs} inputs; {r.model_calls} model call(s), {r.sandbox_runs} sandbox runs, "
@@ -189,4 +191,5 @@ def print_comparison(c: Comparison, ids: list[str | None]) -> None:
         out.print(f"  {escape(str(name[side]))}: " + "; ".join(escape(x) for x in r.reasons))
     for w in c.reasons:
         out.print(f"  [dim]{escape(w)}[/dim]")
-    out.print(f"  [dim]{c.model_calls} model call(s), {c.sandbox_runs} sandbox runs, {c.seconds:g} s[/dim]\n")
+    out.print(f"  [dim]{c.model_calls} model call(s), {c.sandbox_runs} sandbox runs, {c.seconds:g} s"
+              + (f"; `sejury trace {c.trace_id}` shows its trace" if c.trace_id else "") + "[/dim]\n")

@@ -4,6 +4,7 @@ HTML page (``--html``) or as JSON; ``--list`` lists the recent judgments.
     sejury trace --list
     sejury trace j0k3m                 # any unique prefix of a judgment id
     sejury trace j0k3m --html out.html
+    sejury trace r0k3m                 # a ranking's or a comparison's trace (sejury rank, sejury compare)
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from rich.table import Table
 
 from sejury.cli.common import err, fail, out
 from sejury.errors import SejuryError
-from sejury.traces.store import TraceStore, env_trace_path
+from sejury.traces.store import StoredRanking, TraceStore, env_trace_path
 from sejury.viewers.common import fmt_score
 
 _TASK = {"code_generation": "codegen", "program_repair": "repair", "code_summarization": "summary"}
@@ -64,6 +65,34 @@ def _list(store: TraceStore, limit: int, sample: str | None, as_json: bool) -> N
     out.print(table)
 
 
+def _ranking_trace(stored: StoredRanking, full: bool) -> None:
+    """A ranking or comparison: its table, then each model call and sandbox run in order."""
+    from sejury.cli.ranking import print_comparison, print_ranking
+    from sejury.rank.compare import Comparison
+    from sejury.rank.records import Ranking
+
+    if stored.kind == "compare":
+        c = Comparison.model_validate(stored.body)
+        print_comparison(c, [c.a.id, c.b.id])
+        events = c.events
+    else:
+        r = Ranking.model_validate(stored.body)
+        print_ranking(r)
+        events = r.events
+    width = 10**9 if full else 400
+    for e in events:
+        head = f"[bold]{e.kind}[/bold] {escape(e.step or '')}" + (f" ({e.seconds:g} s)" if e.seconds else "")
+        out.print(head)
+        if e.kind in ("llm_call", "cache_hit"):
+            prompt = e.messages[-1]["content"] if e.messages else ""
+            out.print(f"  [dim]prompt:[/dim] {escape(_cut(prompt, width))}")
+            out.print(f"  [dim]reply:[/dim] {escape(_cut(e.reply or '', width))}")
+        elif e.detail:
+            d = e.detail
+            line = f"  loaded {d.get('loaded')}, passed {d.get('passed')}/{d.get('total')}, {d.get('status')}"
+            out.print(line + (f"; {escape(_cut(str(d.get('load_error')), width))}" if d.get("load_error") else ""))
+
+
 def trace(
     judgment: Annotated[str | None, typer.Argument(
         help="A judgment id (a verdict's judgment_id), or any unique prefix of one.")] = None,
@@ -95,6 +124,13 @@ def trace(
             return
         assert judgment is not None
         try:
+            if judgment.strip().lower().startswith("r"):  # a ranking's or a comparison's id
+                ranking = store.get_ranking(judgment)
+                if as_json:
+                    sys.stdout.write(ranking.model_dump_json() + "\n")
+                else:
+                    _ranking_trace(ranking, full)
+                return
             stored = store.get(judgment)
         except SejuryError as exc:
             raise fail(exc) from None

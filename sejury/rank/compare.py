@@ -19,7 +19,7 @@ from sejury import prompts
 from sejury.context import JudgeContext
 from sejury.errors import ScoreParseError
 from sejury.rank import agreement
-from sejury.rank.evidence import Collected, Problem, collect
+from sejury.rank.evidence import Collected, Problem, collect, stored
 from sejury.rank.records import RankedCandidate
 from sejury.schema import Task, TraceEvent
 from sejury.scoring import ParsedReply, parse_bullets
@@ -48,6 +48,7 @@ class Comparison(BaseModel):
     sandbox_runs: int = 0
     seconds: float = 0.0
     events: list[TraceEvent] = Field(default_factory=list)
+    trace_id: str | None = None  # where the trace store keeps it (``sejury trace ID``)
 
 
 def parse_choice(text: str | None, *, finish_reason: str | None = None) -> ParsedReply:
@@ -76,6 +77,7 @@ async def compare_pair(ctx: JudgeContext, p: Problem) -> Comparison:
     out.model_calls = c.rec.calls
     out.seconds = round(c.seconds + time.perf_counter() - asked, 3)
     out.events = list(c.rec.events)
+    stored(ctx, "compare", out)
     return out
 
 

@@ -13,6 +13,7 @@ import asyncio
 import hashlib
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
 
 from sejury import prompts
 from sejury.context import JudgeContext
@@ -34,6 +35,10 @@ from sejury.strategies._calls import Recorder, ask_text
 from sejury.strategies._io import is_program
 from sejury.strategies._tests_text import read_tests
 from sejury.strategies.test_fuzz import FUZZ_INPUTS
+from sejury.traces.store import new_judgment_id
+
+if TYPE_CHECKING:
+    from sejury.rank.compare import Comparison
 
 TESTS_PROMPT = "generate_tests_nl"  # tests from the problem alone: no attempt, no reference in the prompt
 SANDBOX_RUNS_AT_ONCE = 2  # the machine's cores, not the attempts, bound the useful concurrency
@@ -76,7 +81,19 @@ class Collected:
 async def rank_problem(ctx: JudgeContext, p: Problem) -> Ranking:
     """Write the tests once, run everything, and order the attempts (``agreement``)."""
     collected = await collect(ctx, p)
-    return order(collected, use_reference=p.reference is not None)
+    return stored(ctx, "rank", order(collected, use_reference=p.reference is not None))
+
+
+R = TypeVar("R", Ranking, "Comparison")
+
+
+def stored(ctx: JudgeContext, kind: str, record: R) -> R:
+    """``record`` with its trace kept in the judge's trace store (when it keeps traces)."""
+    if ctx.traces is not None:
+        record.trace_id = new_judgment_id("r")
+        ctx.traces.put_ranking(record.trace_id, kind, record.problem_id, record.language, ctx.llm.name,
+                               record.seconds, record.model_dump_json())
+    return record
 
 
 async def collect(ctx: JudgeContext, p: Problem) -> Collected:

@@ -59,6 +59,7 @@ class Ranking(BaseModel):
     sandbox_runs: int = 0
     seconds: float = 0.0
     events: list[TraceEvent] = Field(default_factory=list)  # the trace: the model call and every run
+    trace_id: str | None = None  # where the trace store keeps it (``sejury trace ID``)
 
     @property
     def best(self) -> RankedCandidate | None:

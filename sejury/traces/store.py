@@ -39,6 +39,16 @@ CREATE TABLE IF NOT EXISTS judgments (
 );
 CREATE INDEX IF NOT EXISTS judgments_created ON judgments (created);
 CREATE INDEX IF NOT EXISTS judgments_sample ON judgments (sample_id, created);
+CREATE TABLE IF NOT EXISTS rankings (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    kind TEXT NOT NULL,
+    problem_id TEXT NOT NULL,
+    language TEXT NOT NULL,
+    model TEXT NOT NULL,
+    seconds REAL NOT NULL,
+    body TEXT NOT NULL
+);
 """
 _SUMMARY = "id, created, sample_id, task, language, status, score, model, seconds"
 
@@ -51,9 +61,10 @@ _id_lock = threading.Lock()
 _last_id = 0
 
 
-def new_judgment_id() -> str:
+def new_judgment_id(prefix: str = "j") -> str:
     """``j`` and 13 base32 characters: sortable by time, unique (within a process the random part
-    counts up when two ids share a millisecond; across processes 23 random bits keep them apart)."""
+    counts up when two ids share a millisecond; across processes 23 random bits keep them apart).
+    A ranking's or a comparison's id begins with ``r`` instead."""
     global _last_id
     with _id_lock:
         value = (int(time.time() * 1000) << _RANDOM_BITS) | secrets.randbits(_RANDOM_BITS)
@@ -64,7 +75,7 @@ def new_judgment_id() -> str:
     for _ in range(_ID_CHARS):
         value, digit = divmod(value, 32)
         chars.append(_ALPHABET[digit])
-    return "j" + "".join(reversed(chars))
+    return prefix + "".join(reversed(chars))
 
 
 def default_trace_path() -> Path:
@@ -86,6 +97,16 @@ class StoredJudgment(BaseModel):
     sample: Sample
     verdict: Verdict
     config: dict[str, Any] = Field(default_factory=dict)  # model, team, execute ... (JSON-able)
+
+
+class StoredRanking(BaseModel):
+    """A ranking (``kind`` "rank") or a comparison ("compare") as stored, its trace in ``body``."""
+
+    ranking_id: str
+    created: float
+    kind: str
+    model: str
+    body: dict[str, Any]  # the Ranking's or Comparison's JSON, events included
 
 
 class JudgmentSummary(BaseModel):
@@ -141,6 +162,34 @@ class TraceStore:
             db.execute("INSERT OR REPLACE INTO judgments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
             db.commit()
         return jid
+
+    def put_ranking(self, rid: str, kind: str, problem_id: str, language: str, model: str, seconds: float,
+                    body: str) -> str:
+        """Store a ranking or a comparison under ``rid`` (``new_judgment_id("r")``; ``body``: its
+        JSON, events included); returns the id."""
+        with self._lock:
+            db = self._conn()
+            db.execute("INSERT INTO rankings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (rid, time.time(), kind, problem_id, language, model, seconds, body))
+            db.commit()
+        return rid
+
+    def get_ranking(self, ref: str) -> StoredRanking:
+        """The ranking or comparison whose id is ``ref`` or starts with it."""
+        key = ref.strip().lower()
+        with self._lock:
+            rows = self._conn().execute(
+                "SELECT id, created, kind, model, body FROM rankings WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?",
+                (len(key), key, _MAX_CANDIDATES + 1)).fetchall()
+        if not rows:
+            raise InputError(f"no ranking {ref.strip()!r} in {self.path}", field="ranking id")
+        exact = [r for r in rows if r[0] == key]
+        if len(rows) > 1 and not exact:
+            shown = ", ".join(r[0] for r in rows[:_MAX_CANDIDATES])
+            raise InputError(f"{ref.strip()!r} is ambiguous: it begins {shown}; give more characters",
+                             field="ranking id")
+        rid, created, kind, model, body = (exact or rows)[0]
+        return StoredRanking(ranking_id=rid, created=created, kind=kind, model=model, body=json.loads(body))
 
     def get(self, ref: str) -> StoredJudgment:
         """The judgment whose id is ``ref`` or starts with it."""
