@@ -6,8 +6,9 @@ that holds both a passing and a failing attempt, one pair drawn with the seed.  
 - ``Judge.compare`` as users call it (evidence first, the model only where the evidence ties),
   without the reference and with it, the passing attempt shown as a in half the pairs, b in the
   other half;
-- the model alone on every pair, asked in both orders: its accuracy where it does not tie, and
-  how often its choice follows the position (a flip: A both times, or B both times).
+- with ``--model-alone``, the model alone on every pair, asked in both orders: its accuracy where
+  it does not tie, and how often its choice follows the position (a flip: A both times, or B both
+  times).
 
 Resumable: rows are appended to ``OUT/compare-LANG.jsonl``.
 
@@ -34,7 +35,8 @@ from sejury.rank.compare import by_evidence, by_model
 from sejury.rank.evidence import Problem, collect
 
 
-async def one(judge: Judge, language: str, rows: list[dict[str, Any]], rng: random.Random) -> dict[str, Any] | None:
+async def one(judge: Judge, language: str, rows: list[dict[str, Any]], rng: random.Random,
+              model_alone: bool) -> dict[str, Any] | None:
     good = [r for r in rows if r["test_passed"]]
     bad = [r for r in rows if not r["test_passed"]]
     if not good or not bad:
@@ -52,14 +54,16 @@ async def one(judge: Judge, language: str, rows: list[dict[str, Any]], rng: rand
     for name, use in (("noref", False), ("ref", True)):
         cmp = by_evidence(c, use_reference=use)
         out[name] = {"winner": cmp.winner, "decided_by": cmp.decided_by}
-    model = by_evidence(c, use_reference=False)
-    calls = c.rec.calls
-    await by_model(judge.context, model, c)
-    out["model"] = {"winner": model.winner, "verdicts": model.model_verdicts, "flipped": model.flipped,
-                    "calls": c.rec.calls - calls}
-    for name in ("noref", "ref"):  # the evidence tied: compare asks the model, as users get it
-        if out[name]["decided_by"] in ("undecided",):
-            out[name] = {"winner": model.winner, "decided_by": "model" if model.model_verdicts else "undecided"}
+    out["model"] = {"winner": None, "verdicts": [], "flipped": False, "calls": 0}
+    if model_alone or any(out[name]["decided_by"] == "undecided" for name in ("noref", "ref")):
+        model = by_evidence(c, use_reference=False)
+        calls = c.rec.calls
+        await by_model(judge.context, model, c)
+        out["model"] = {"winner": model.winner, "verdicts": model.model_verdicts, "flipped": model.flipped,
+                        "calls": c.rec.calls - calls}
+        for name in ("noref", "ref"):  # the evidence tied: compare asks the model, as users get it
+            if out[name]["decided_by"] == "undecided":
+                out[name] = {"winner": model.winner, "decided_by": "model" if model.model_verdicts else "undecided"}
     out["seconds"] = round(time.perf_counter() - started, 2)
     return out
 
@@ -98,7 +102,7 @@ async def main(args: argparse.Namespace) -> None:
                 rng = random.Random(f"{args.seed}:{pid}")
                 if pid in done:
                     continue
-                row = await one(judge, language, rows, rng)
+                row = await one(judge, language, rows, rng, args.model_alone)
                 if row is None:
                     continue
                 with path.open("a") as f:
@@ -118,4 +122,6 @@ if __name__ == "__main__":
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--data", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
     ap.add_argument("--out", default="bench-runs/rank")
+    ap.add_argument("--model-alone", action="store_true",
+                    help="also ask the model on every pair (2 calls each): its accuracy and position bias")
     asyncio.run(main(ap.parse_args()))

@@ -7,10 +7,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from langchain_core.tools import StructuredTool
 from langgraph.graph import END, START, StateGraph
+from pydantic import BaseModel
 
 from sejury.rank.compare import Comparison
 from sejury.rank.records import CompareRequest, Ranking, RankRequest
@@ -31,7 +33,8 @@ class CompareState(TypedDict, total=False):
     comparison: Comparison
 
 
-async def _rank(judge: Judge, req: RankRequest) -> Ranking:
+
+async def rank_request(judge: Judge, req: RankRequest) -> Ranking:
     return await judge.arank(req.problem, req.candidates, language=req.language, reference=req.reference,
                              tests=req.tests, problem_id=req.problem_id, ids=req.ids)
 
@@ -40,8 +43,7 @@ def rank_graph(judge: Judge) -> CompiledStateGraph[RankState, Any, RankState, Ra
     """A graph of one node, ``rank``: add it to a larger graph as a subgraph, or invoke it."""
 
     async def rank(state: RankState) -> RankState:
-        req = state["request"]
-        return {"ranking": await _rank(judge, req if isinstance(req, RankRequest) else RankRequest.model_validate(req))}
+        return {"ranking": await rank_request(judge, RankRequest.model_validate(state["request"]))}
 
     g = StateGraph(RankState)
     g.add_node("rank", rank)
@@ -50,7 +52,7 @@ def rank_graph(judge: Judge) -> CompiledStateGraph[RankState, Any, RankState, Ra
     return g.compile()
 
 
-async def _compare(judge: Judge, req: CompareRequest) -> Comparison:
+async def compare_request(judge: Judge, req: CompareRequest) -> Comparison:
     return await judge.acompare(req.problem, req.a, req.b, language=req.language, reference=req.reference,
                                 tests=req.tests, problem_id=req.problem_id)
 
@@ -59,9 +61,7 @@ def compare_graph(judge: Judge) -> CompiledStateGraph[CompareState, Any, Compare
     """A graph of one node, ``compare``: {"request": CompareRequest} in, {"comparison": ...} out."""
 
     async def compare(state: CompareState) -> CompareState:
-        req = state["request"]
-        req = req if isinstance(req, CompareRequest) else CompareRequest.model_validate(req)
-        return {"comparison": await _compare(judge, req)}
+        return {"comparison": await compare_request(judge, CompareRequest.model_validate(state["request"]))}
 
     g = StateGraph(CompareState)
     g.add_node("compare", compare)
@@ -80,19 +80,25 @@ def compare_tool(judge: Judge, *, name: str = "compare_attempts") -> StructuredT
     """Two attempts in, the better one (a, b or tie) and why out (the ``Comparison`` as artifact)."""
 
     async def arun(**kwargs: Any) -> tuple[str, Comparison]:
-        c = await _compare(judge, CompareRequest.model_validate(kwargs))
+        c = await compare_request(judge, CompareRequest.model_validate(kwargs))
         return compare_summary(c), c
 
-    def run(**kwargs: Any) -> tuple[str, Comparison]:
+    return _tool(arun, name, CompareRequest, (
+        "Decide which of two attempts at one coding problem is correct: tests run on both in a sandbox first; "
+        "where they do not separate them a model judges both orders. Returns a, b or tie and why."))
+
+
+def _tool(arun: Callable[..., Coroutine[Any, Any, tuple[str, Any]]], name: str, schema: type[BaseModel],
+          description: str) -> StructuredTool:
+    """A tool answering with text for the model and the record as the tool message's artifact."""
+
+    def run(**kwargs: Any) -> tuple[str, Any]:
         from sejury.api import run_sync
 
         return run_sync(arun(**kwargs))
 
-    return StructuredTool.from_function(
-        func=run, coroutine=arun, name=name, args_schema=CompareRequest, response_format="content_and_artifact",
-        description=("Decide which of two attempts at one coding problem is correct: tests run on both in a "
-                     "sandbox first; where they do not separate them a model judges both orders. Returns a, b or "
-                     "tie and why."))
+    return StructuredTool.from_function(func=run, coroutine=arun, name=name, args_schema=schema,
+                                        response_format="content_and_artifact", description=description)
 
 
 def summary(r: Ranking) -> str:
@@ -112,16 +118,10 @@ def as_rank_tool(judge: Judge, *, name: str = "rank_attempts") -> StructuredTool
     (as text; the ``Ranking`` is the tool message's artifact)."""
 
     async def arun(**kwargs: Any) -> tuple[str, Ranking]:
-        r = await _rank(judge, RankRequest.model_validate(kwargs))
+        r = await rank_request(judge, RankRequest.model_validate(kwargs))
         return summary(r), r
 
-    def run(**kwargs: Any) -> tuple[str, Ranking]:
-        from sejury.api import run_sync
-
-        return run_sync(arun(**kwargs))
-
-    return StructuredTool.from_function(
-        func=run, coroutine=arun, name=name, args_schema=RankRequest, response_format="content_and_artifact",
-        description=("Pick the best of several attempts at one coding problem. Tests are written once and run on "
-                     "every attempt in a sandbox; attempts that behave alike and pass the tests rank first. Give "
-                     "your own tests in `tests` when you have them. Returns the chosen attempt's index and why."))
+    return _tool(arun, name, RankRequest, (
+        "Pick the best of several attempts at one coding problem. Tests are written once and run on every "
+        "attempt in a sandbox; attempts that behave alike and pass the tests rank first. Give your own tests in "
+        "`tests` when you have them. Returns the chosen attempt's index and why."))

@@ -14,19 +14,20 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException
 
 from sejury import __version__
 from sejury.config import ServeSettings
 from sejury.errors import InputError
+from sejury.rank.integrations import compare_request, rank_request
 from sejury.rank.records import CompareRequest, RankRequest
 from sejury.serve.middleware import CatchAll, JudgmentGate, LimitBody, RequireKey, Slots, error_body
 from sejury.serve.routes import add_judge_routes, validation_field
@@ -72,41 +73,32 @@ def create_app(judge: Judge, settings: ServeSettings | None = None) -> FastAPI:
         """The JSON schema of each `data` event of /judge/stream."""
         return JudgeEvent.model_json_schema()
 
+    async def in_a_slot(work: Callable[[], Awaitable[BaseModel]], trace: bool) -> dict[str, Any]:
+        """A ranking or a comparison: it runs the attempts, so it needs the sandbox, and it holds one
+        judgment slot while it runs."""
+        if not judge.config.execute:
+            raise HTTPException(503, "this server runs without the sandbox (start it with --execute): ranking "
+                                     "and comparing run the attempts")
+        if not slots.try_take(1):
+            raise HTTPException(429, f"busy: {slots.in_use} of {slots.limit} judgments in flight; retry later",
+                                headers={"Retry-After": str(slots.retry_after())})
+        start = time.perf_counter()
+        try:
+            done = await work()
+        finally:
+            slots.give(1, time.perf_counter() - start)
+        return done.model_dump(mode="json", exclude=None if trace else {"events"})
+
     @app.post("/rank", tags=["rank"])
     async def rank(req: RankRequest, trace: bool = False) -> dict[str, Any]:
         """Rank the attempts at one problem, best first (``Judge.rank``); ``?trace=true`` keeps the
         model call and the sandbox runs."""
-        _runs_attempts()
-        if not slots.try_take(1):
-            raise HTTPException(429, f"busy: {slots.in_use} of {slots.limit} judgments in flight; retry later",
-                                headers={"Retry-After": str(slots.retry_after())})
-        start = time.perf_counter()
-        try:
-            r = await judge.arank(req.problem, req.candidates, language=req.language, reference=req.reference,
-                                  tests=req.tests, problem_id=req.problem_id, ids=req.ids)
-        finally:
-            slots.give(1, time.perf_counter() - start)
-        return r.model_dump(mode="json", exclude=None if trace else {"events"})
+        return await in_a_slot(lambda: rank_request(judge, req), trace)
 
     @app.post("/compare", tags=["rank"])
     async def compare(req: CompareRequest, trace: bool = False) -> dict[str, Any]:
         """Which of two attempts is right (``Judge.compare``); ``?trace=true`` keeps the calls and runs."""
-        _runs_attempts()
-        if not slots.try_take(1):
-            raise HTTPException(429, f"busy: {slots.in_use} of {slots.limit} judgments in flight; retry later",
-                                headers={"Retry-After": str(slots.retry_after())})
-        start = time.perf_counter()
-        try:
-            c = await judge.acompare(req.problem, req.a, req.b, language=req.language, reference=req.reference,
-                                     tests=req.tests, problem_id=req.problem_id)
-        finally:
-            slots.give(1, time.perf_counter() - start)
-        return c.model_dump(mode="json", exclude=None if trace else {"events"})
-
-    def _runs_attempts() -> None:
-        if not judge.config.execute:
-            raise HTTPException(503, "this server runs without the sandbox (start it with --execute): ranking "
-                                     "and comparing run the attempts")
+        return await in_a_slot(lambda: compare_request(judge, req), trace)
 
     _add_error_handlers(app)
     # outermost last: CatchAll -> RequireKey -> LimitBody -> JudgmentGate -> the routes
