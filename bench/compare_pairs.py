@@ -97,7 +97,7 @@ async def main(args: argparse.Namespace) -> None:
         for language in args.langs.split(","):
             path = out / f"compare-{language}.jsonl"
             done = {json.loads(x)["problem"] for x in path.read_text().splitlines()} if path.exists() else set()
-            for rows in problems(Path(args.data), language, args.n, args.seed):
+            for rows in problems(Path(args.data), language, args.n, args.seed)[:args.limit]:
                 pid = rows[0]["id"].rsplit("-", 1)[0]
                 rng = random.Random(f"{args.seed}:{pid}")
                 if pid in done:
@@ -120,6 +120,7 @@ if __name__ == "__main__":
     ap.add_argument("--langs", default="python")
     ap.add_argument("--n", type=int, default=40)
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--limit", type=int, default=None, help="only the first K problems of the draw")
     ap.add_argument("--data", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
     ap.add_argument("--out", default="bench-runs/rank")
     ap.add_argument("--model-alone", action="store_true",

@@ -94,7 +94,7 @@ async def main(args: argparse.Namespace) -> None:
         for language in args.langs.split(","):
             path = out / f"rank-{language}.jsonl"
             done = {json.loads(x)["problem"] for x in path.read_text().splitlines()} if path.exists() else set()
-            for rows in problems(Path(args.data), language, args.n, args.seed):
+            for rows in problems(Path(args.data), language, args.n, args.seed)[:args.limit]:
                 if rows[0]["id"].rsplit("-", 1)[0] in done:
                     continue
                 row = await one(judge, language, rows)
@@ -113,6 +113,7 @@ if __name__ == "__main__":
     ap.add_argument("--langs", default="python")
     ap.add_argument("--n", type=int, default=40)
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--limit", type=int, default=None, help="only the first K problems of the draw")
     ap.add_argument("--data", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
     ap.add_argument("--out", default="bench-runs/rank")
     asyncio.run(main(ap.parse_args()))
