@@ -13,7 +13,6 @@ cache), which it closes when the server shuts down.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
@@ -79,14 +78,8 @@ def create_app(judge: Judge, settings: ServeSettings | None = None) -> FastAPI:
         if not judge.config.execute:
             raise HTTPException(503, "this server runs without the sandbox (start it with --execute): ranking "
                                      "and comparing run the attempts")
-        if not slots.try_take(1):
-            raise HTTPException(429, f"busy: {slots.in_use} of {slots.limit} judgments in flight; retry later",
-                                headers={"Retry-After": str(slots.retry_after())})
-        start = time.perf_counter()
-        try:
+        async with slots.held(1):
             done = await work()
-        finally:
-            slots.give(1, time.perf_counter() - start)
         return done.model_dump(mode="json", exclude=None if trace else {"events"})
 
     @app.post("/rank", tags=["rank"])

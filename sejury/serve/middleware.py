@@ -21,7 +21,7 @@ import logging
 import math
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any, Protocol
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -179,6 +179,19 @@ class Slots:
         m = self._mean_seconds
         self._mean_seconds = seconds if m is None else 0.8 * m + 0.2 * seconds
 
+    @contextlib.asynccontextmanager
+    async def held(self, n: int) -> AsyncIterator[None]:
+        """``n`` slots for the block, given back after it (its time feeds ``retry_after``); when
+        they are not free, 429 with ``Retry-After`` and the block does not run."""
+        if not self.try_take(n):
+            raise RequestError(429, f"busy: {self.in_use} of {self.limit} judgments in flight; retry later",
+                               headers=[("Retry-After", str(self.retry_after()))])
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.give(n, time.perf_counter() - start)
+
     def retry_after(self) -> int:
         """Seconds a refused caller should wait: about one judgment's time, 1 to 600."""
         return min(600, max(1, math.ceil(self._mean_seconds or 1.0)))
@@ -220,9 +233,6 @@ class JudgmentGate:
         if n > self.slots.limit:
             raise RequestError(413, f"{n} judgments in one request; this server runs at most "
                                     f"{self.slots.limit} at once: send smaller batches", field="inputs")
-        if not self.slots.try_take(n):
-            raise RequestError(429, f"busy: {self.slots.in_use} of {self.slots.limit} judgments in flight; "
-                                    "retry later", headers=[("Retry-After", str(self.slots.retry_after()))])
         replayed = False
 
         async def replay() -> Message:
@@ -232,8 +242,5 @@ class JudgmentGate:
                 return {"type": "http.request", "body": body, "more_body": False}
             return await receive()  # after the body: wait for the disconnect, as the app expects
 
-        start = time.perf_counter()
-        try:
+        async with self.slots.held(n):
             await self.app(scope, replay, send)
-        finally:
-            self.slots.give(n, time.perf_counter() - start)
