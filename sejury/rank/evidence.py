@@ -22,7 +22,6 @@ from sejury.execution import languages
 from sejury.execution.calls import LANGUAGES, call_writer, example_calls
 from sejury.execution.differential import HELPER, record_calls, recorded_function, states_raises
 from sejury.execution.evidence import SuiteRun, run_reference_program
-from sejury.execution.fuzz import mutate_inputs
 from sejury.execution.languages import Suite
 from sejury.execution.runner import RunReport, assemble_program, call_form, run_suite, split_tests
 from sejury.rank import agreement
@@ -34,7 +33,7 @@ from sejury.schema import Sample, Task
 from sejury.strategies._calls import Recorder, ask_text
 from sejury.strategies._io import is_program
 from sejury.strategies._tests_text import read_tests
-from sejury.strategies.test_fuzz import FUZZ_INPUTS
+from sejury.strategies.example_fuzz import written_examples
 from sejury.traces.store import new_judgment_id
 
 if TYPE_CHECKING:
@@ -179,10 +178,9 @@ def _example_inputs(p: Problem, function: str) -> list[str]:
     write = call_writer(p.problem, function, p.language)
     if not seeds or write is None:
         return []
-    seed = int(hashlib.sha256(p.problem.encode()).hexdigest()[:8], 16)
-    made = mutate_inputs(seeds, FUZZ_INPUTS * (3 if p.language not in ("python", "javascript") else 1), seed=seed)
-    shown = [c for c in map(write, seeds) if c is not None]
-    return [*shown, *[c for c in map(write, made) if c is not None][:FUZZ_INPUTS]]
+    seed = int(hashlib.sha256(p.problem.encode()).hexdigest()[:8], 16)  # the problem's text alone
+    shown, made = written_examples(seeds, write, p.language, seed)
+    return [*shown, *made]
 
 
 async def _user_suite(runs: _Runs, p: Problem) -> Suite | None:

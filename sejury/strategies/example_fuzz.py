@@ -17,8 +17,10 @@ A problem that shows no call with literal arguments leaves it unscored, saying s
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sejury.context import JudgeContext
-from sejury.execution.calls import LANGUAGES, call_writer, example_calls
+from sejury.execution.calls import LANGUAGES, Args, call_writer, example_calls
 from sejury.execution.differential import Mismatch, recorded_function
 from sejury.execution.fuzz import mutate_inputs
 from sejury.execution.io_fuzz import VERSION as IO_FUZZ
@@ -58,14 +60,21 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     write = call_writer(sample.problem, function, sample.language)
     if write is None:
         return Outcome(None, detail=f"the parameter types of {function}'s signature are not read")
-    typed = sample.language in TYPED
-    made = mutate_inputs(seeds, FUZZ_INPUTS * (3 if typed else 1), seed=int(sample.problem_digest()[:8], 16))
-    shown = [c for c in map(write, seeds) if c is not None]
+    shown, new = written_examples(seeds, write, sample.language, int(sample.problem_digest()[:8], 16))
     if not shown:
         types = ", ".join(t.text() for t, _ in typed_parameters(sample.problem, function, sample.language) or [])
         return Outcome(None, detail=f"the problem's examples of {function} do not fit its parameter types ({types})")
-    new = [c for c in map(write, made) if c is not None][:FUZZ_INPUTS]
     return await agree_on(sample, ctx, rec, function, [*shown, *new], {"seeds": len(shown), "made": len(new)})
+
+
+def written_examples(seeds: list[Args], write: Callable[[Args], str | None], language: str,
+                     seed: int) -> tuple[list[str], list[str]]:
+    """The examples' calls written in ``language`` (those that fit the parameter types), and up to
+    ``FUZZ_INPUTS`` type-aware mutations of them, written the same way (three times as many are
+    made in the typed languages, where more of them do not fit).  Ex-fuzz's inputs; ranking's too."""
+    made = mutate_inputs(seeds, FUZZ_INPUTS * (3 if language in TYPED else 1), seed=seed)
+    shown = [c for c in map(write, seeds) if c is not None]
+    return shown, [c for c in map(write, made) if c is not None][:FUZZ_INPUTS]
 
 
 def detail_lines(result: StrategyResult) -> list[str]:
