@@ -176,43 +176,13 @@ class TraceStore:
 
     def get_ranking(self, ref: str) -> StoredRanking:
         """The ranking or comparison whose id is ``ref`` or starts with it."""
-        key = ref.strip().lower()
-        with self._lock:
-            rows = self._conn().execute(
-                "SELECT id, created, kind, model, body FROM rankings WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?",
-                (len(key), key, _MAX_CANDIDATES + 1)).fetchall()
-        if not rows:
-            raise InputError(f"no ranking {ref.strip()!r} in {self.path}", field="ranking id")
-        exact = [r for r in rows if r[0] == key]
-        if len(rows) > 1 and not exact:
-            shown = ", ".join(r[0] for r in rows[:_MAX_CANDIDATES])
-            raise InputError(f"{ref.strip()!r} is ambiguous: it begins {shown}; give more characters",
-                             field="ranking id")
-        rid, created, kind, model, body = (exact or rows)[0]
+        rid, created, kind, model, body = self._find("rankings", "id, created, kind, model, body", ref, "ranking")
         return StoredRanking(ranking_id=rid, created=created, kind=kind, model=model, body=json.loads(body))
 
     def get(self, ref: str) -> StoredJudgment:
         """The judgment whose id is ``ref`` or starts with it."""
-        key = ref.strip().lower()
-        if not key:
-            raise InputError("give a judgment id (or its first characters); `sejury trace --list` lists them",
-                             field="judgment id")
-        with self._lock:
-            db = self._conn()
-            row = db.execute("SELECT id, created, sample, verdict, config FROM judgments WHERE id = ?",
-                             (key,)).fetchone()
-            rows = [row] if row else db.execute(
-                "SELECT id, created, sample, verdict, config FROM judgments WHERE substr(id, 1, ?) = ? "
-                "ORDER BY id LIMIT ?", (len(key), key, _MAX_CANDIDATES + 1)).fetchall()
-        if not rows:
-            raise InputError(f"no judgment {ref.strip()!r} in {self.path}; `sejury trace --list` lists the recent ones",
-                             field="judgment id")
-        if len(rows) > 1:
-            shown = ", ".join(r[0] for r in rows[:_MAX_CANDIDATES])
-            more = " ..." if len(rows) > _MAX_CANDIDATES else ""
-            raise InputError(f"{ref.strip()!r} is ambiguous: it begins {shown}{more}; give more characters",
-                             field="judgment id")
-        jid, created, sample, verdict, config = rows[0]
+        jid, created, sample, verdict, config = self._find("judgments", "id, created, sample, verdict, config", ref,
+                                                          "judgment", listed=True)
         return StoredJudgment(judgment_id=jid, created=created, sample=Sample.model_validate_json(sample),
                               verdict=Verdict.model_validate_json(verdict), config=json.loads(config))
 
@@ -225,6 +195,29 @@ class TraceStore:
                 (*args, max(limit, 0))).fetchall()
         return [JudgmentSummary(judgment_id=r[0], created=r[1], sample_id=r[2], task=r[3], language=r[4],
                                 status=r[5], score=r[6], model=r[7], seconds=r[8]) for r in rows]
+
+    def _find(self, table: str, columns: str, ref: str, noun: str, *, listed: bool = False) -> tuple[Any, ...]:
+        """The row of ``table`` whose id is ``ref``, else the one whose id starts with it (an error
+        naming the candidates when several do).  ``listed``: ``sejury trace --list`` lists them."""
+        key = ref.strip().lower()
+        if not key:
+            raise InputError(f"give a {noun} id (or its first characters)"
+                             + ("; `sejury trace --list` lists them" if listed else ""), field=f"{noun} id")
+        with self._lock:
+            db = self._conn()
+            row = db.execute(f"SELECT {columns} FROM {table} WHERE id = ?", (key,)).fetchone()
+            rows = [row] if row else db.execute(
+                f"SELECT {columns} FROM {table} WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?",
+                (len(key), key, _MAX_CANDIDATES + 1)).fetchall()
+        if not rows:
+            raise InputError(f"no {noun} {ref.strip()!r} in {self.path}"
+                             + ("; `sejury trace --list` lists the recent ones" if listed else ""), field=f"{noun} id")
+        if len(rows) > 1:
+            shown = ", ".join(r[0] for r in rows[:_MAX_CANDIDATES])
+            more = " ..." if len(rows) > _MAX_CANDIDATES else ""
+            raise InputError(f"{ref.strip()!r} is ambiguous: it begins {shown}{more}; give more characters",
+                             field=f"{noun} id")
+        return tuple(rows[0])
 
     def __len__(self) -> int:
         with self._lock:
