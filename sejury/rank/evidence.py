@@ -119,9 +119,7 @@ async def collect(ctx: JudgeContext, p: Problem) -> Collected:
     reference = None
     if p.reference is not None:
         program = assemble_program(lang.name, p.problem, p.reference)
-        report, _, _ = await run_reference_program(ctx.sandbox, lang.name, program, suite)
-        rec.sandbox_event("run_reference", SuiteRun.of(report, suite.units))
-        runs.count += 1
+        report = await runs.run(program, suite, "run_reference", reference=True)
         reference = _behaviour(report, probe.tests) if report.loaded else None
     user = await _user_suite(runs, p)
     programs = [assemble_program(lang.name, p.problem, c) for c in p.candidates]
@@ -209,9 +207,12 @@ class _Runs:
     def __post_init__(self) -> None:
         self._slots = asyncio.Semaphore(SANDBOX_RUNS_AT_ONCE)
 
-    async def run(self, program: str, suite: Suite, step: str) -> RunReport:
+    async def run(self, program: str, suite: Suite, step: str, *, reference: bool = False) -> RunReport:
+        """One run; ``reference``: the program is the reference, adapted to its signature if it does
+        not compile as given (``run_reference_program``)."""
         async with self._slots:
-            report = await run_suite(self.sandbox, self.language, program, suite)
+            report = (await run_reference_program(self.sandbox, self.language, program, suite))[0] if reference \
+                else await run_suite(self.sandbox, self.language, program, suite)
         self.count += 1
         self.rec.sandbox_event(step, SuiteRun.of(report, suite.units))
         return report
@@ -223,7 +224,7 @@ class _Runs:
             report = own or await self.run(program, Suite("", []), step)
         b = _behaviour(report, tests)
         if own is not None:
-            b.user_passed = own.passed if own.loaded else [False] * len(user.units if user else [])
+            b.user_passed = own.passed  # all False when the attempt does not load (``run_suite``)
         return b
 
 
