@@ -17,9 +17,7 @@ Resumable: rows are appended to ``OUT/compare-LANG.jsonl``.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
 import random
 import sys
 import time
@@ -28,7 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from rank_best_of_n import problems
+from rank_best_of_n import arguments, over_problems
 
 from sejury.api import Judge
 from sejury.rank.compare import by_evidence, by_model
@@ -89,40 +87,16 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return s
 
 
-async def main(args: argparse.Namespace) -> None:
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    judge = Judge(execute=True)
-    try:
-        for language in args.langs.split(","):
-            path = out / f"compare-{language}.jsonl"
-            done = {json.loads(x)["problem"] for x in path.read_text().splitlines()} if path.exists() else set()
-            for rows in problems(Path(args.data), language, args.n, args.seed)[:args.limit]:
-                pid = rows[0]["id"].rsplit("-", 1)[0]
-                rng = random.Random(f"{args.seed}:{pid}")
-                if pid in done:
-                    continue
-                row = await one(judge, language, rows, rng, args.model_alone)
-                if row is None:
-                    continue
-                with path.open("a") as f:
-                    f.write(json.dumps(row) + "\n")
-                print(language, pid, "right", row["right"], "noref", row["noref"], "ref", row["ref"],
-                      "model", row["model"]["verdicts"], f"{row['seconds']}s", flush=True)
-            got = [json.loads(x) for x in path.read_text().splitlines()]
-            print(language, json.dumps(summary(got)), flush=True)
-    finally:
-        await judge.aclose()
-
-
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--langs", default="python")
-    ap.add_argument("--n", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--limit", type=int, default=None, help="only the first K problems of the draw")
-    ap.add_argument("--data", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
-    ap.add_argument("--out", default="bench-runs/rank")
+    ap = arguments(__doc__)
     ap.add_argument("--model-alone", action="store_true",
                     help="also ask the model on every pair (2 calls each): its accuracy and position bias")
-    asyncio.run(main(ap.parse_args()))
+    args = ap.parse_args()
+
+    async def run(judge: Judge, language: str, rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+        pid = rows[0]["id"].rsplit("-", 1)[0]
+        return await one(judge, language, rows, random.Random(f"{args.seed}:{pid}"), args.model_alone)
+
+    asyncio.run(over_problems(args, "compare", run, summary,
+                              lambda r: f"right {r['right']} noref {r['noref']} ref {r['ref']} "
+                                        f"model {r['model']['verdicts']} {r['seconds']}s"))

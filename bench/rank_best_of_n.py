@@ -24,6 +24,7 @@ import json
 import random
 import time
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -86,34 +87,49 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return s
 
 
-async def main(args: argparse.Namespace) -> None:
+Run = Callable[[Judge, str, list[dict[str, Any]]], Awaitable[dict[str, Any] | None]]
+
+
+async def over_problems(args: argparse.Namespace, prefix: str, run: Run,
+                        summarise: Callable[[list[dict[str, Any]]], dict[str, Any]],
+                        show: Callable[[dict[str, Any]], str]) -> None:
+    """``run`` on each drawn problem of each language, its row appended to ``OUT/PREFIX-LANG.jsonl``
+    (problems already there are skipped; a None row is not written); then the language's summary."""
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     judge = Judge(execute=True)
     try:
         for language in args.langs.split(","):
-            path = out / f"rank-{language}.jsonl"
+            path = out / f"{prefix}-{language}.jsonl"
             done = {json.loads(x)["problem"] for x in path.read_text().splitlines()} if path.exists() else set()
             for rows in problems(Path(args.data), language, args.n, args.seed)[:args.limit]:
-                if rows[0]["id"].rsplit("-", 1)[0] in done:
+                pid = rows[0]["id"].rsplit("-", 1)[0]
+                if pid in done:
                     continue
-                row = await one(judge, language, rows)
+                row = await run(judge, language, rows)
+                if row is None:
+                    continue
                 with path.open("a") as f:
                     f.write(json.dumps(row) + "\n")
-                print(language, row["problem"], row["passing"], "/", row["n"], "noref", row["noref"]["pass"],
-                      "ref", row["ref"]["pass"], f"{row['seconds']}s", flush=True)
-            rows_done = [json.loads(x) for x in path.read_text().splitlines()]
-            print(language, json.dumps(summary(rows_done)), flush=True)
+                print(language, pid, show(row), flush=True)
+            print(language, json.dumps(summarise([json.loads(x) for x in path.read_text().splitlines()])), flush=True)
     finally:
         await judge.aclose()
 
 
-if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(doc: str) -> argparse.ArgumentParser:
+    """The options both benchmarks take."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--langs", default="python")
     ap.add_argument("--n", type=int, default=40)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--limit", type=int, default=None, help="only the first K problems of the draw")
     ap.add_argument("--data", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
     ap.add_argument("--out", default="bench-runs/rank")
-    asyncio.run(main(ap.parse_args()))
+    return ap
+
+
+if __name__ == "__main__":
+    asyncio.run(over_problems(arguments(__doc__).parse_args(), "rank", one, summary,
+                              lambda r: f"{r['passing']} / {r['n']} noref {r['noref']['pass']} ref {r['ref']['pass']} "
+                                        f"{r['seconds']}s"))
