@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 VENV=${SEJURY_VENV:-.venv}
 if ! command -v dockerd >/dev/null || ! command -v mmdebstrap >/dev/null; then
   echo "==> installing docker.io and mmdebstrap"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io mmdebstrap >/dev/null
+  # one apt at a time: scripts/setup.sh may be installing Debian's packages beside this
+  flock /tmp/sejury-apt.lock bash -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io mmdebstrap >/dev/null"
 fi
 if ! docker info >/dev/null 2>&1; then
   echo "==> starting dockerd"

