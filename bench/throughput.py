@@ -15,7 +15,11 @@ It prints (markdown):
   request in to last reply out, so the process's start-up is shown apart), the ideal, their ratio
   (median of ``--repeat`` runs, and the range), samples/s, and the ratio a bare aiohttp client
   reaches making the same calls with the same dependencies (the floor of this machine and server);
-- calls per sample and the critical path of each team.
+- calls per sample and the critical path of each team;
+- the whole process as a user sees it (``--process-samples``, default 96 and 480 samples at
+  ``--process-concurrency`` 32): the clock starts before the process does and stops when it has
+  exited, so start-up, the first request's wait and shutdown count; its ratio to the ideal, and
+  the start-up alone (process start to the fake server's first request).
 
 The ideal: with k calls per sample, a critical path d calls deep (the default team: S2 after S1,
 S4's and S5's two steps, so d = 2), N samples and C calls and samples in flight, no schedule beats
@@ -85,6 +89,7 @@ class Run:
     concurrency: int
     span: float  # the server's first request in to last reply out
     process: float  # the whole subprocess, start-up included
+    first_request: float  # before the process starts to the server's first request (start-up)
     cpu: float  # user + system seconds of the sejury process
     requests: int
     peak_in_flight: int
@@ -93,8 +98,10 @@ class Run:
     server_cpu: float
 
 
-def batch(fake: Fake, n: int, concurrency: int, work: Path, *, team: str | None = None, tag: str = "") -> Run:
-    """``sejury batch`` on ``n`` fresh samples (fresh cache, trace store and run file)."""
+def batch(fake: Fake, n: int, concurrency: int, work: Path, *, team: str | None = None, tag: str = "",
+          env: dict[str, str] | None = None) -> Run:
+    """``sejury batch`` on ``n`` fresh samples (fresh cache, trace store and run file); ``env``: more
+    environment for the process (``bench/startup.py`` sets PYTHONPATH to time another checkout)."""
     tag = tag or f"c{concurrency}n{n}t{time.monotonic_ns()}"
     folder = work / tag
     folder.mkdir()
@@ -112,7 +119,7 @@ def batch(fake: Fake, n: int, concurrency: int, work: Path, *, team: str | None 
     with log.open("wb") as err:
         t0 = time.monotonic()
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, cwd=work,
-                                env={**os.environ, "COLUMNS": "120"})
+                                env={**os.environ, "COLUMNS": "120", **(env or {})})
         _, status, usage = os.wait4(proc.pid, 0)
         process = time.monotonic() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -123,7 +130,8 @@ def batch(fake: Fake, n: int, concurrency: int, work: Path, *, team: str | None 
     if len(verdicts) != n:
         raise SystemExit(f"expected {n} verdicts, got {len(verdicts)}")
     return Run(samples=n, concurrency=concurrency, span=(st["last_reply"] or t0) - (st["first_request"] or t0),
-               process=process, cpu=usage.ru_utime + usage.ru_stime, requests=st["requests"],
+               process=process, first_request=(st["first_request"] or t0) - t0, cpu=usage.ru_utime + usage.ru_stime,
+               requests=st["requests"],
                peak_in_flight=st["peak_in_flight"], calls_per_sample=sum(v["llm_calls"] for v in verdicts) / n,
                scored=sum(v["status"] == "scored" for v in verdicts), server_cpu=st["cpu_seconds"])
 
@@ -191,6 +199,20 @@ def median(xs: list[float]) -> float:
     return statistics.median(xs)
 
 
+def process_rows(fake: Fake, sizes: list[int], c: int, d: int, latency: float, repeat: int, work: Path) -> list[str]:
+    """The whole process against the ideal, one row per batch size: what a user waits for."""
+    rows = []
+    for n in sizes:
+        runs = [batch(fake, n, c, work) for _ in range(repeat)]
+        best = ideal(n, runs[0].calls_per_sample, d, c, latency)
+        ratios = sorted(best / r.process for r in runs)
+        rows.append(f"| {c} | {n} | {best:.2f} | {median([r.process for r in runs]):.2f} | "
+                    f"**{median(ratios):.3f}** ({ratios[0]:.3f}–{ratios[-1]:.3f}) | "
+                    f"{median([r.first_request for r in runs]):.2f} | {median([r.span for r in runs]):.2f} | "
+                    f"{median([best / r.span for r in runs]):.3f} |")
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--latency", type=float, default=0.2, help="seconds per model call (default 0.2)")
@@ -200,8 +222,12 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="runs per concurrency; the median is shown (default 3)")
     ap.add_argument("--no-zero", action="store_true", help="skip the zero-latency overhead runs")
     ap.add_argument("--no-teams", action="store_true", help="skip the calls-per-team table")
+    ap.add_argument("--process-samples", default="96,480",
+                    help="batch sizes of the whole-process table (default 96,480; empty: skip it)")
+    ap.add_argument("--process-concurrency", type=int, default=32, help="its concurrency (default 32)")
     args = ap.parse_args()
-    levels = [int(c) for c in args.concurrency.split(",")]
+    levels = [int(c) for c in args.concurrency.split(",") if c.strip()]
+    sizes = [int(n) for n in args.process_samples.split(",") if n.strip()]
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="sejury-bench-") as tmp:
         work = Path(tmp)
@@ -248,6 +274,7 @@ def main() -> None:
                     f"{(wall - best) / waves * 1000:.1f} | {n / wall:.2f} | {best / floor:.3f} | "
                     f"{max(r.peak_in_flight for r in runs)} | {median([r.server_cpu for r in runs]):.2f} | "
                     f"{median([r.cpu for r in runs]):.2f} | {median([r.process for r in runs]):.2f} |")
+            whole = process_rows(fake, sizes, args.process_concurrency, d, args.latency, args.repeat, work)
             team_rows: list[str] = []
             if not args.no_teams:
                 for team in TEAMS:
@@ -261,14 +288,25 @@ def main() -> None:
         print(f"### Against the ideal at {args.latency * 1000:.0f} ms per call (default team: k = 8 calls, "
               f"critical path d = {d})\n")
         print("ideal = max(ceil(N x k / C), d x ceil(N / C)) x L, for N samples with C samples and C calls in "
-              "flight; wall = the fake server's first request in to last reply out (start-up and shutdown not "
-              f"counted; the process column has them); median of {args.repeat} runs, the range in brackets. "
-              "Overhead = (wall - ideal) / wall. Bare client = the same call graph made by a bare aiohttp client "
-              "(no judge): what this machine and fake server allow.\n")
-        print("| C | N | k | wall s | ideal s | ideal/wall | overhead | ms added per wave | samples/s "
-              "| bare client ideal/wall | peak calls in flight | fake server CPU s | sejury CPU s | process s |")
-        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-        print("\n".join(rows))
+              "flight.\n")
+        if rows:
+            print("wall = the fake server's first request in to last reply out (start-up and shutdown not "
+                  f"counted; the process column has them); median of {args.repeat} runs, the range in brackets. "
+                  "Overhead = (wall - ideal) / wall. Bare client = the same call graph made by a bare aiohttp "
+                  "client (no judge): what this machine and fake server allow.\n")
+            print("| C | N | k | wall s | ideal s | ideal/wall | overhead | ms added per wave | samples/s "
+                  "| bare client ideal/wall | peak calls in flight | fake server CPU s | sejury CPU s | process s |")
+            print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+            print("\n".join(rows))
+        if whole:
+            print(f"\n#### The whole process ({args.latency * 1000:.0f} ms per call)\n")
+            print("process = from before `sejury batch` starts to its exit, as a user waits for it (start-up, the "
+                  "first request and shutdown included); start-up = from before the process starts to the fake "
+                  f"server's first request; wall = first request in to last reply out. Median of {args.repeat} "
+                  "runs, the range in brackets.\n")
+            print("| C | N | ideal s | process s | ideal/process | start-up s | wall s | ideal/wall |")
+            print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+            print("\n".join(whole))
         if team_rows:
             print(f"\n### Calls per sample per team (32 samples, concurrency 32, {args.latency * 1000:.0f} ms)\n")
             print("| team | calls/sample | critical path (calls) | wall s | ideal s | ideal/wall |")

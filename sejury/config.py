@@ -22,8 +22,6 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from sejury import paths
 from sejury.errors import InputError
 from sejury.schema import Scale, Strategy, TeamFile, parse_strategy
-from sejury.strategies import spec
-from sejury.strategies.base import MODEL_NAME
 
 DEFAULT_PASS_MARK = 50.0
 DEFAULT_MERGE: Literal["evidence_first", "mean"] = "evidence_first"
@@ -72,6 +70,8 @@ def parse_jury_models(value: Any) -> dict[str, str]:
             if not eq or not model.strip():
                 raise InputError(f"{entry!r}: a jury model is NAME=MODEL or NAME=MODEL@URL", field="jury_models")
             items.append((name, model))
+    from sejury.strategies.base import MODEL_NAME  # the jurors load when used (``sejury --help`` needs none)
+
     out: dict[str, str] = {}
     for name, model in items:
         key = name.strip().lower()
@@ -92,6 +92,8 @@ def split_model(value: str) -> tuple[str, str | None]:
 
 def missing_model(team: TeamFile | list[Strategy] | None, models: dict[str, str]) -> None:
     """Every ``S1@name`` member must name a model given with ``--jury-model name=...``."""
+    from sejury.strategies import spec
+
     members = team.strategies if isinstance(team, TeamFile) else team or []
     for s in members:
         name = spec(s.value).model

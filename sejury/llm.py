@@ -16,13 +16,15 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
 from pydantic import BaseModel
 
 from sejury.errors import ModelError
+
+if TYPE_CHECKING:  # LangChain loads with the model (the jurors' modules import this one)
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import AIMessage, BaseMessage
 
 
 @dataclass(frozen=True)
@@ -250,6 +252,8 @@ class ChatClient:
                 structured = parsed.model_dump()
         else:
             msg = out
+        from langchain_core.messages import AIMessage
+
         if not isinstance(msg, AIMessage):
             raise ModelError(f"{self.name}: expected an AI message, got {type(msg).__name__}",
                              transient=False)

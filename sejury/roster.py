@@ -3,7 +3,9 @@
 A strategy is defined once, by its ``StrategySpec`` in ``sejury/strategies/`` (one module each);
 registering the spec puts its names and kind here, so a name is valid exactly when a spec says so
 and ``Strategy.RETHINK.paper_name`` reads the spec.  This module imports nothing of sejury's but
-the errors, so the schema, the graph and the strategies can all use the name type.
+the errors, so the schema, the graph and the strategies can all use the name type; the built-in
+jurors (``sejury.strategies``) are imported when the roster is first read, so importing the schema
+or the settings stays cheap (``sejury --help`` loads no juror).
 
 ``Strategy`` behaves like the string enum it replaces: ``Strategy("rethink") is Strategy.RETHINK``,
 ``Strategy.RETHINK.value == "rethink"``, ``for s in Strategy`` walks the registered jurors in the
@@ -12,6 +14,7 @@ paper's order, and pydantic fields typed ``Strategy`` accept a value or a paper 
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol
@@ -54,15 +57,26 @@ class JurorInfo(Protocol):
 _TABLE: dict[str, JurorInfo] = {}  # value -> spec, in rank order
 _ALIASES: dict[str, str] = {}  # lower-cased alias or paper name -> value
 _INSTANCES: dict[str, Strategy] = {}  # value -> the one Strategy object of that name
+_LOADED: list[bool] = []  # set once the built-in jurors are being (or have been) registered
+
+
+def _load() -> None:
+    """Register the built-in jurors (importing ``sejury.strategies``) before the roster is first
+    read; their own ``register`` calls and reads during that import see the table as it fills."""
+    if not _LOADED:
+        _LOADED.append(True)
+        importlib.import_module("sejury.strategies")
 
 
 class _Roster(type):
     """Lets ``for s in Strategy`` and ``len(Strategy)`` walk the registered jurors, as with an enum."""
 
     def __iter__(cls) -> Iterator[Strategy]:
+        _load()
         return iter([_INSTANCES[v] for v in _TABLE])
 
     def __len__(cls) -> int:
+        _load()
         return len(_TABLE)
 
 
@@ -92,6 +106,7 @@ class Strategy(str, metaclass=_Roster):
     def __new__(cls, value: str) -> Strategy:
         if isinstance(value, Strategy):
             return value
+        _load()
         found = _INSTANCES.get(str(value))
         if found is None or str(value) not in _TABLE:
             if (derived := _derived(str(value))) is not None and derived.value == str(value):
@@ -117,6 +132,7 @@ class Strategy(str, metaclass=_Roster):
 
     @property
     def spec(self) -> JurorInfo:
+        _load()
         try:
             return _TABLE[self.value]
         except KeyError:
@@ -165,6 +181,7 @@ class Strategy(str, metaclass=_Roster):
     @classmethod
     def __get_pydantic_json_schema__(cls, schema: core_schema.CoreSchema,
                                      handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        _load()
         return {"type": "string", "enum": list(_TABLE), "title": "Strategy"}
 
 
@@ -191,6 +208,7 @@ for _name in ("direct", "direct_ref", "rethink", "equivalence", "reference_analy
 
 def register(info: JurorInfo) -> Strategy:
     """Put a spec's names on the roster (``strategies.base.register`` calls this)."""
+    _load()
     value = info.value
     if value in _TABLE and _TABLE[value] is not info:
         raise ValueError(f"a strategy named {value!r} is already registered")
@@ -229,6 +247,7 @@ def _derived(name: str) -> Strategy | None:
 def parse_strategy(name: str) -> Strategy:
     """Accept a strategy's name (``rethink``) or its paper alias (``S2``, ``S1-ref``), or either
     with a jury model's name (``S1@second``: S1 asked of the model named ``second``)."""
+    _load()
     key = name.strip().lower()
     value = _ALIASES.get(key, key)
     if value in _TABLE:

@@ -1,25 +1,27 @@
 """``sejury judge`` (one sample or sample files, printed) and ``sejury batch`` (a JSONL dataset into a
-resumable JSONL of verdicts)."""
+resumable JSONL of verdicts).  The judge (LangGraph, LangChain, the model client) is imported inside
+the commands, so ``sejury --help`` loads none of it."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from sejury.api import Judge, run_sync
-from sejury.cli.common import err, error, fail, judge_options, out
-from sejury.cli.dryrun import show_estimate
+from sejury.cli.common import err, error, fail, judge_options, loading, out
 from sejury.cli.render import print_verdict
 from sejury.config import JudgeConfig
-from sejury.distributed import judge_on_ray
 from sejury.errors import InputError, SejuryError
-from sejury.io import RunFile, finished_ids, parse_sample, read_jsonl, read_sample_file, run_key
-from sejury.schema import Sample, Verdict
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from sejury.api import Judge
+    from sejury.io import RunFile
+    from sejury.schema import Sample, Verdict
 
 DRY_RUN_HELP = ("Print, per sample and in total, the LLM calls and estimated tokens the run will make "
                 "(cache hits, finished and duplicate samples taken off), and call nothing.")
@@ -40,6 +42,8 @@ def judge(
     *, config: JudgeConfig,
 ) -> None:
     """Judge one sample (flags) or the samples in JSON files, and print the verdicts."""
+    from sejury.io import parse_sample, read_sample_file
+
     try:
         samples: list[Sample] = []
         for f in files or []:
@@ -51,9 +55,14 @@ def judge(
         if not samples:
             raise InputError("nothing to judge: give a sample file or --task/--problem/--candidate")
         if dry_run:
+            from sejury.cli.dryrun import show_estimate
+
             show_estimate(config, samples, as_json=as_json)
             return
-        j = Judge(config=config)
+        with loading():
+            from sejury.api import Judge
+
+            j = Judge(config=config)
     except SejuryError as exc:
         raise fail(exc) from None
     failed = 0
@@ -101,6 +110,8 @@ def batch(
     *, config: JudgeConfig,
 ) -> None:
     """Judge a JSONL dataset into a JSONL of verdicts.  Killed and re-run, it skips finished samples."""
+    from sejury.io import RunFile, finished_ids, read_jsonl, run_key
+
     try:
         samples, errors = read_jsonl(input)
         for e in errors:
@@ -114,6 +125,8 @@ def batch(
         # with repeats, a sample's K judgments go one after another: its prompts are read once
         jobs = [(s, r if repeats > 1 else None) for s in samples for r in range(repeats)]
         if dry_run:
+            from sejury.cli.dryrun import show_estimate
+
             show_estimate(config, [s for s, _ in jobs], done=finished_ids(output), run_path=output,
                           repeats=[r for _, r in jobs])
             raise typer.Exit(0)
@@ -140,7 +153,10 @@ def batch(
             raise fail(exc) from None
     else:
         try:
-            j = Judge(config=config)
+            with loading():
+                from sejury.api import Judge
+
+                j = Judge(config=config)
         except SejuryError as exc:
             run.close()
             raise fail(exc) from None
@@ -173,12 +189,16 @@ def progress_bar(progress: Progress, total: int, title: str = "judging",
 
 
 def new_progress() -> Progress:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                     TextColumn("{task.fields[status]}"), console=err)
 
 
 def judge_with_progress(j: Judge, todo: list[Sample], run: RunFile, *, concurrency: int, trace: bool,
                         repeats: list[int | None] | None = None) -> int:
+    from sejury.api import run_sync
+
     with new_progress() as progress:
         advance = progress_bar(progress, len(todo))
         return run_sync(j.judge_into(todo, run, concurrency=concurrency, trace=trace, on_result=advance,
@@ -187,6 +207,8 @@ def judge_with_progress(j: Judge, todo: list[Sample], run: RunFile, *, concurren
 
 def ray_with_progress(todo: list[Sample], run: RunFile, config: JudgeConfig, *, address: str | None,
                       actors: int | None, concurrency: int, trace: bool) -> int:
+    from sejury.distributed import judge_on_ray
+
     with new_progress() as progress:
         return judge_on_ray(todo, run, config, address=address, actors=actors, concurrency=concurrency,
                             trace=trace, on_result=progress_bar(progress, len(todo)), note=progress.console.print)

@@ -3,31 +3,55 @@
 
 Rows are samples (``task: code_generation``); rows with the same ``problem`` and ``language`` are
 attempts at one problem.  A row's ``reference`` and ``tests``, when given, are the problem's: rows
-of one problem that give different ones are an error naming the line."""
+of one problem that give different ones are an error naming the line.
+
+The judge and the ranking's models load when a command runs, so ``sejury --help`` imports none of
+them; ``Judge`` is still this module's attribute (tests replace it)."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from sejury.api import Judge, run_sync
-from sejury.cli.common import err, error, fail, judge_options, out, read_samples
+from sejury.cli.common import err, error, fail, judge_options, loading, out, read_samples
 from sejury.config import JudgeConfig
 from sejury.errors import InputError, SejuryError
-from sejury.rank.compare import Comparison
-from sejury.rank.evidence import Problem
-from sejury.rank.records import Ranking
 from sejury.schema import Sample, Task
+
+if TYPE_CHECKING:
+    from sejury.api import Judge
+    from sejury.rank.compare import Comparison
+    from sejury.rank.evidence import Problem
+    from sejury.rank.records import Ranking
+
+
+def __getattr__(name: str) -> Any:
+    """``Judge``: ``sejury.api``'s, imported at first use."""
+    if name == "Judge":
+        from sejury.api import Judge
+
+        return Judge
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _judge(config: JudgeConfig) -> Judge:
+    """A judge that executes, made by this module's ``Judge`` (``sejury.api``'s unless replaced)."""
+    with loading():
+        make: Callable[..., Judge] = sys.modules[__name__].Judge
+        return make(config=config.with_(execute=True))
 
 
 def grouped(samples: list[Sample], file: str) -> list[Problem]:
     """The file's problems in the order they first appear, each with its attempts in file order."""
+    from sejury.rank.evidence import Problem
+
     groups: dict[tuple[str, str], list[Sample]] = {}
     for s in samples:
         if s.task is not Task.CODE_GENERATION:
@@ -71,9 +95,11 @@ def rank(
         problems = grouped(read_samples(input), str(input))
         if not problems:
             raise InputError("nothing to rank", file=str(input))
-        j = Judge(config=config.with_(execute=True))
+        j = _judge(config)
     except SejuryError as exc:
         raise fail(exc) from None
+    from sejury.api import run_sync
+
     failed = 0
     with ExitStack() as stack:
         sink = stack.enter_context(output.open("a", encoding="utf-8")) if output else None
@@ -142,9 +168,11 @@ def compare(
             if len(p.candidates) != 2:
                 raise InputError(f"problem {p.id}: {len(p.candidates)} attempts; compare takes two per problem "
                                  "(sejury rank takes any number)", file=str(input))
-        j = Judge(config=config.with_(execute=True))
+        j = _judge(config)
     except SejuryError as exc:
         raise fail(exc) from None
+    from sejury.api import run_sync
+
     failed = 0
     done: list[Comparison] = []
     for p in problems:

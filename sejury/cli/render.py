@@ -1,6 +1,9 @@
-"""How a verdict prints: one row per member (its spec adds detail lines), then the merged score."""
+"""How a verdict prints: one row per member (its spec adds detail lines), then the merged score.
+The jurors' specs and the merge load when a verdict prints (``sejury --help`` imports this module)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
@@ -8,10 +11,10 @@ from rich.padding import Padding
 from rich.table import Table
 
 from sejury.cli.common import out
-from sejury.merge import GROUNDS
-from sejury.schema import Status, Verdict
-from sejury.strategies import spec
-from sejury.viewers.common import plural
+from sejury.schema import Status
+
+if TYPE_CHECKING:
+    from sejury.schema import Verdict
 
 
 def _fmt(x: float | None) -> str:
@@ -19,12 +22,16 @@ def _fmt(x: float | None) -> str:
 
 
 def _followers(v: Verdict, feeder: str) -> str:
+    from sejury.strategies import spec
+
     names = [v.strategies[f].strategy.paper_name for f in v.strategies if feeder in spec(f).feeders]
     return ", ".join(names) or "another member"
 
 
 def verdict_lines(v: Verdict) -> list[str]:
     """PASS / FAIL at the pass mark, what the score rests on, the evidence against, needs review."""
+    from sejury.merge import GROUNDS
+
     lines = []
     if v.passed is not None and v.pass_mark is not None:
         word = "[bold green]PASS[/bold green]" if v.passed else "[bold red]FAIL[/bold red]"
@@ -41,6 +48,8 @@ WIDE = 120  # narrower consoles get each member as a block instead of a table ro
 
 def _member_rows(v: Verdict) -> list[tuple[str, str, str, str, str, str]]:
     """Each member as (label, status, score, calls, seconds, reasons and detail lines)."""
+    from sejury.strategies import spec
+
     rows = []
     for name, r in v.strategies.items():
         colour = {Status.SCORED: "green", Status.UNSCORED: "yellow", Status.FAILED: "red",
@@ -61,6 +70,8 @@ def _member_rows(v: Verdict) -> list[tuple[str, str, str, str, str, str]]:
 def print_verdict(v: Verdict, *, console: Console = out) -> None:
     """A verdict: each member's status, score, calls and reasons (a table on a wide console, a block
     per member on a narrow one), then the merge."""
+    from sejury.viewers.common import plural
+
     title = f"[bold]{escape(v.sample_id)}[/bold]  ({v.task.value})"
     rows = _member_rows(v)
     if console.width >= WIDE:

@@ -1,9 +1,11 @@
 """``sejury strategies``: every registered juror, read from its spec (a new strategy module shows
-up here, in ``--team`` and in the graph with no other change)."""
+up here, in ``--team`` and in the graph with no other change).  The specs load when the command
+runs; their modules import no LangChain, LangGraph or model client (those load with the first call)."""
 
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import typer
 from rich.markup import escape
@@ -13,9 +15,9 @@ from rich.table import Table
 from sejury.cli.common import out
 from sejury.cli.render import WIDE
 from sejury.schema import Sample, Task
-from sejury.strategies import all_specs
-from sejury.strategies.base import StrategySpec, spec
-from sejury.viewers.common import plural
+
+if TYPE_CHECKING:
+    from sejury.strategies.base import StrategySpec
 
 
 def _needs_reference(s: StrategySpec) -> bool:
@@ -25,6 +27,8 @@ def _needs_reference(s: StrategySpec) -> bool:
 
 
 def _needs(s: StrategySpec) -> str:
+    from sejury.strategies import spec
+
     parts = ["reference"] if _needs_reference(s) else []
     parts += [f"fed by {' or '.join(spec(f).paper_name for f in s.feeders)}"] if s.feeders else []
     if s.needs_execute:
@@ -38,6 +42,9 @@ def strategies(
     as_json: bool = typer.Option(False, "--json", help="One JSON object per strategy."),
 ) -> None:
     """List the strategies a team can name: value, paper name, kind, calls, what each needs."""
+    from sejury.strategies import all_specs
+    from sejury.viewers.common import plural
+
     specs = all_specs()
     if as_json:
         for s in specs:

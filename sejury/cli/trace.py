@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -20,8 +20,9 @@ from rich.table import Table
 
 from sejury.cli.common import err, fail, out
 from sejury.errors import SejuryError
-from sejury.traces.store import StoredRanking, TraceStore, env_trace_path
-from sejury.viewers.common import fmt_score
+
+if TYPE_CHECKING:  # imported when the command runs
+    from sejury.traces.store import StoredRanking, TraceStore
 
 _TASK = {"code_generation": "codegen", "program_repair": "repair", "code_summarization": "summary"}
 
@@ -38,6 +39,8 @@ def _when(created: float) -> str:
 
 
 def _list(store: TraceStore, limit: int, sample: str | None, as_json: bool) -> None:
+    from sejury.viewers.common import fmt_score
+
     rows = store.recent(limit, sample_id=sample)
     if as_json:
         for r in rows:
@@ -106,6 +109,8 @@ def trace(
         "The trace store (default: SEJURY_TRACE_PATH, else ~/.cache/sejury/traces.sqlite)."))] = None,
 ) -> None:
     """Show a judgment's full trace: every prompt, raw reply, parsed score, sandbox run and the merge."""
+    from sejury.traces.store import TraceStore, env_trace_path
+
     path = store_path.expanduser() if store_path is not None else env_trace_path()
     if judgment is None and not list_:
         list_ = True

@@ -20,11 +20,12 @@ import contextvars
 import copy
 import re
 from functools import cache
-from typing import Any
-
-import tree_sitter as ts
+from typing import TYPE_CHECKING, Any
 
 from sejury.execution.js_literals import NotLiteral
+
+if TYPE_CHECKING:  # the parser loads with its first use (the jurors' modules import this one)
+    import tree_sitter as ts
 
 Args = tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]
 
@@ -41,6 +42,8 @@ _TUPLES = {"tuple", "pair", "make_tuple", "make_pair", "Pair", "Triplet", "Quart
 
 @cache
 def _parser(language: str) -> ts.Parser:
+    import tree_sitter as ts
+
     if language == "java":
         import tree_sitter_java as grammar
     elif language == "go":

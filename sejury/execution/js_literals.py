@@ -17,9 +17,10 @@ import math
 import re
 from collections.abc import Iterator
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import tree_sitter as ts
+if TYPE_CHECKING:  # the parser loads with its first use (the jurors' modules import this one)
+    import tree_sitter as ts
 
 Args = tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]
 
@@ -33,6 +34,7 @@ class NotLiteral(ValueError):
 
 @cache
 def _parser() -> ts.Parser:
+    import tree_sitter as ts
     import tree_sitter_javascript
 
     return ts.Parser(ts.Language(tree_sitter_javascript.language()))

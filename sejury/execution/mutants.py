@@ -18,10 +18,12 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-
-import tree_sitter as ts
+from typing import TYPE_CHECKING
 
 from sejury.execution import languages
+
+if TYPE_CHECKING:  # the parser loads with its first use (the jurors' modules import this one)
+    import tree_sitter as ts
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,8 @@ _GRAMMARS = {"python": "tree_sitter_python", "java": "tree_sitter_java", "cpp": 
 
 @cache
 def _parser(language: str) -> ts.Parser:
+    import tree_sitter as ts
+
     if language not in _GRAMMARS:
         raise ValueError(f"no parser for {language!r}")
     grammar = importlib.import_module(_GRAMMARS[language])

@@ -17,11 +17,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
-
-import tree_sitter as ts
+from typing import TYPE_CHECKING, Any
 
 from sejury.execution.languages import _clike
+
+if TYPE_CHECKING:  # annotations only (no parser here)
+    import tree_sitter as ts
 
 LANGUAGES = ("java", "cpp", "go")
 GO_SLICE, GO_MAP = "go:[]", "go:map"  # Go's []T and map[K]V, as ``Type`` names

@@ -10,8 +10,8 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from sejury import prompts
@@ -22,6 +22,9 @@ from sejury.llm import Reply, current_repeat
 from sejury.roster import Strategy
 from sejury.schema import TraceEvent
 from sejury.scoring import ParsedReply, parse_score
+
+if TYPE_CHECKING:  # LangChain loads with the first call (listing the jurors needs none of it)
+    from langchain_core.messages import BaseMessage
 
 _ROLE = {"system": "system", "human": "user", "ai": "assistant"}
 
@@ -70,6 +73,8 @@ class Recorder:
 
 
 def _messages(user: str) -> list[BaseMessage]:
+    from langchain_core.messages import HumanMessage, SystemMessage
+
     return [SystemMessage(prompts.system_prompt()), HumanMessage(user)]
 
 
@@ -159,6 +164,8 @@ async def ask_score(ctx: JudgeContext, rec: Recorder, step: str, user: str, *, p
         except ScoreParseError as exc:
             last_error = str(exc)
             rec.llm_event(step, attempt, messages, reply, error=last_error)
+            from langchain_core.messages import AIMessage, HumanMessage
+
             messages = [*messages, AIMessage(reply.text),
                         HumanMessage(prompts.render_partial(repair, error=last_error))]
             continue
