@@ -317,9 +317,7 @@ class EmbeddedServer:
         c = self.config
         if c.runtime == "python":
             if importlib.util.find_spec("llama_cpp") is None:
-                raise ModelSetupError("llama-cpp-python (the python runtime) is not installed: build it with "
-                                      "`SEJURY_PYTHON_RUNTIME=1 bash scripts/setup.sh`, or use llama-server "
-                                      "(--embedded-runtime native, which scripts/setup.sh builds)")
+                raise ModelSetupError("no llama-cpp-python: `SEJURY_PYTHON_RUNTIME=1 scripts/setup.sh` builds it")
             for mod in ("uvicorn", "fastapi", "sse_starlette", "starlette_context", "pydantic_settings"):
                 if importlib.util.find_spec(mod) is None:
                     raise ModelSetupError(
