@@ -17,8 +17,9 @@ names a strategy.  A minimal LLM juror::
 with ``prompts/terse/code_generation.md`` (and one per task it covers) beside the others, or in
 ``prompt_root`` for a strategy shipped in another package.
 
-Modules in ``sejury/strategies/`` are loaded (and so registered) when sejury is imported; a spec
-defined elsewhere is registered when its module runs ``register``.
+Modules in ``sejury/strategies/`` are loaded (and so registered) when a strategy is first named or
+``sejury.strategies`` is imported; a spec defined elsewhere is registered when its module runs
+``register``.
 """
 
 from __future__ import annotations
