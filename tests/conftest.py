@@ -37,9 +37,50 @@ def _docker_ready() -> str | None:
         return str(exc)
 
 
+# What a test needs beyond Python and a fake model; a test marked with any of these is in the real
+# tier (``real``, added at collection), every other test in the fast tier (``scripts/test.sh``).
+NEEDS = {
+    "embedded": None,  # declared in pyproject.toml, as is docker
+    "docker": None,
+    "browser": "drives a real headless browser (chromium through playwright)",
+    "ray": "starts a real Ray cluster",
+    "langgraph": "starts the LangGraph server (`langgraph dev`)",
+    "process": "starts real servers or subprocesses that take seconds (`sejury serve`, mkdocs, ...)",
+}
+TIERS = ("fast", "real")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--tier", choices=TIERS, default=None,
+                     help="run one tier: fast (fakes only) or real (marked embedded, docker, browser, ray, "
+                          "langgraph or process); both by default")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, meaning in NEEDS.items():
+        if meaning is not None:
+            config.addinivalue_line("markers", f"{name}: {meaning} (real tier)")
+    config.addinivalue_line("markers", "real: in the real tier; added at collection to every test marked "
+                                       + ", ".join(NEEDS) + " (do not set it by hand)")
+
+
+def tier_of(item: pytest.Item) -> str:
+    return "real" if any(item.get_closest_marker(name) is not None for name in NEEDS) else "fast"
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m reads the markers: `-m real` works too
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Docker tests need a real engine and the image.  CI (SEJURY_REQUIRE_DOCKER=1) fails without
-    them; elsewhere they are skipped, saying why."""
+    """Each test's tier, and ``--tier``'s selection; then Docker tests need a real engine and the
+    image.  CI (SEJURY_REQUIRE_DOCKER=1) fails without them; elsewhere they are skipped, saying why."""
+    for item in items:
+        if tier_of(item) == "real":
+            item.add_marker(pytest.mark.real)
+    tier = config.getoption("--tier")
+    if tier is not None:
+        chosen = [item for item in items if tier_of(item) == tier]
+        if len(chosen) < len(items):
+            config.hook.pytest_deselected(items=[item for item in items if tier_of(item) != tier])
+            items[:] = chosen
     if not any("docker" in item.keywords for item in items):
         return
     why = _docker_ready()

@@ -35,6 +35,7 @@ def _nav_pages() -> list[str]:
     return walk(config["nav"])
 
 
+@pytest.mark.process
 def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
     res = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
                          cwd=ROOT, capture_output=True, text=True, timeout=300,

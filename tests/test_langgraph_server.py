@@ -23,7 +23,8 @@ LANGGRAPH = Path(sys.executable).parent / "langgraph"
 _MISSING = not LANGGRAPH.exists() and shutil.which("langgraph") is None
 if _MISSING and os.environ.get("SEJURY_REQUIRE_LANGGRAPH") == "1":
     raise pytest.UsageError("SEJURY_REQUIRE_LANGGRAPH=1 but langgraph-cli[inmem] is not installed (setup.sh)")
-pytestmark = pytest.mark.skipif(_MISSING, reason="langgraph-cli[inmem] is not installed (the 'langgraph' extra)")
+pytestmark = [pytest.mark.langgraph,
+              pytest.mark.skipif(_MISSING, reason="langgraph-cli[inmem] is not installed (the 'langgraph' extra)")]
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from fake_openai import FakeOpenAI
 
 ROOT = Path(__file__).resolve().parent.parent
 SEJURY = Path(sys.executable).parent / "sejury"
+pytestmark = pytest.mark.process  # `sejury judge` in a subprocess
 
 
 @pytest.fixture

@@ -77,6 +77,7 @@ def batch(data: Path, out: Path, server: FakeOpenAI, *extra: str, team: str = TE
 
 
 @needs_ray
+@pytest.mark.ray
 def test_ray_engine_judges_like_the_local_engine_and_resumes(ray_address: str, tmp_path: Path) -> None:
     data = write_samples(tmp_path / "in.jsonl", 6, duplicate_last=True)  # s5 reads as s0: judged once
     with FakeOpenAI() as server:
@@ -107,6 +108,7 @@ def test_ray_engine_judges_like_the_local_engine_and_resumes(ray_address: str, t
 
 
 @needs_ray
+@pytest.mark.ray
 def test_ray_engine_attaches_to_a_running_cluster(ray_address: str, tmp_path: Path) -> None:
     """A separate ``sejury`` process joins the cluster at ``--address``, and leaves it running."""
     data = write_samples(tmp_path / "in.jsonl", 4)
@@ -126,6 +128,7 @@ def test_ray_engine_attaches_to_a_running_cluster(ray_address: str, tmp_path: Pa
 
 
 @needs_ray
+@pytest.mark.ray
 @pytest.mark.docker
 def test_execute_runs_tests_in_each_actors_sandbox_and_removes_its_containers(ray_address: str,
                                                                               tmp_path: Path) -> None:
@@ -155,6 +158,7 @@ def test_execute_runs_tests_in_each_actors_sandbox_and_removes_its_containers(ra
 
 
 @needs_ray
+@pytest.mark.ray
 def test_an_actor_that_cannot_start_stops_the_run_with_its_reason(ray_address: str, tmp_path: Path) -> None:
     data = write_samples(tmp_path / "in.jsonl", 2)
     result = CliRunner().invoke(app, ["batch", str(data), "-o", str(tmp_path / "out.jsonl"), "--no-cache",

@@ -476,6 +476,7 @@ def serve_process(fake: FakeOpenAI, *args: str, env: dict[str, str] | None = Non
             proc.wait()
 
 
+@pytest.mark.process
 def test_sigterm_shuts_the_server_down_cleanly(tmp_path: Path) -> None:
     """The judge is closed (its cache and trace store too) and no child outlives the server."""
     with FakeOpenAI(latency=0.05) as fake, serve_process(fake, cache=tmp_path / "c.sqlite") as (proc, base):
@@ -494,6 +495,7 @@ def test_sigterm_shuts_the_server_down_cleanly(tmp_path: Path) -> None:
         assert not [p for p in children if pid_alive(p)], "a child process outlived the server"
 
 
+@pytest.mark.process
 def test_serve_command_takes_its_key_from_a_file(tmp_path: Path) -> None:
     key_file = tmp_path / "key"
     key_file.write_text(KEY + "\n")

@@ -18,6 +18,7 @@ from trace_helpers import HOSTILE, exec_verdict, hostile_verdict
 from sejury.traces.store import TraceStore
 from sejury.viewers.html import render_html
 
+pytestmark = pytest.mark.browser
 CHROMIUM = os.environ.get("SEJURY_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
 
