@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable, Iterator
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,8 @@ from fakes import ScriptedChatModel, good_script
 from sejury import Judge, Sample
 
 if TYPE_CHECKING:
+    from sejury.llm import ChatClient
+    from sejury.sandbox.base import Sandbox
     from sejury.sandbox.docker import DockerSandbox
 
 
@@ -93,15 +96,58 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.skip(reason=f"no Docker sandbox: {why}"))
 
 
-@pytest.fixture
-async def sandbox() -> AsyncIterator[DockerSandbox]:
-    """The real Docker sandbox, two warm containers (tests marked ``docker``; a test module may
-    override it, as the containment tests do with tighter limits)."""
+@pytest.fixture(scope="session")
+def embedded_server() -> ChatClient:
+    """The machine's embedded model server, started (or joined) once and held by the test session:
+    every ``sejury`` process a test starts joins it, as any process on the machine would, instead
+    of loading the model again.  Built from the settings a ``sejury`` command reads, so it is the
+    server such a command asks for."""
+    from sejury.config import JudgeConfig
+    from sejury.models import ModelSettings, make_client
+
+    # as `sejury judge` builds it: EmbeddedServer.shared, which this process holds until it exits
+    return make_client(ModelSettings.of(JudgeConfig()))
+
+
+@pytest.fixture(autouse=True)
+def _one_model_server(request: pytest.FixtureRequest) -> None:
+    """Tests marked ``embedded`` share ``embedded_server``.  Tests of the server's own life give
+    their processes a registry of their own (``SEJURY_RUN_DIR``), so they start their own."""
+    if request.node.get_closest_marker("embedded") is not None:
+        request.getfixturevalue("embedded_server")
+
+
+@pytest.fixture(scope="session")
+def _shared_sandbox() -> Iterator[DockerSandbox]:
+    import docker.errors
+
     from sejury.sandbox.docker import DockerSandbox
 
-    sb = DockerSandbox(size=2)
+    class SessionSandbox(DockerSandbox):
+        """Another sandbox of this process, closed, removes every container the process owns (its
+        reap goes by owner): a warm container of this pool that is gone is replaced, not used."""
+
+        def acquire(self) -> AbstractAsyncContextManager[Sandbox]:
+            for box in list(self._idle):
+                try:
+                    box.container.reload()
+                except docker.errors.NotFound:
+                    self._idle.remove(box)
+                    self._all.discard(box)
+            return super().acquire()
+
+    sb = SessionSandbox(size=2)
     yield sb
-    await sb.close()
+    sb._close_blocking()
+
+
+@pytest.fixture
+def sandbox(_shared_sandbox: DockerSandbox) -> DockerSandbox:
+    """The real Docker sandbox, two warm containers (tests marked ``docker``; a test module may
+    override it, as the containment tests do with tighter limits).  One pool serves the whole
+    session, as one serves every judgment of a ``sejury serve``: its containers start once, and
+    Go's build cache (kept between runs) is filled once, not per test."""
+    return _shared_sandbox
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -575,10 +576,12 @@ async def test_ex_fuzz_writes_the_examples_as_java_cpp_and_go_calls_of_the_decla
         return Sample(id="e", task="code_generation", language=language, problem=problem, candidate=candidate,
                       reference=right)
 
-    caught = (await judge.ajudge(sample(wrong))).strategies["example_fuzz"]
+    # judged side by side: the sandbox's two containers each take one (compiling is most of the time)
+    caught_v, agreed_v = await asyncio.gather(judge.ajudge(sample(wrong)), judge.ajudge(sample(right)))
+    caught = caught_v.strategies["example_fuzz"]
     assert caught.status is Status.SCORED and caught.score is not None and caught.score < 100, caught
     assert caught.artifacts["seeds"] == 1 and caught.artifacts["inputs"] > 10, caught.artifacts
-    agreed = (await judge.ajudge(sample(right))).strategies["example_fuzz"]
+    agreed = agreed_v.strategies["example_fuzz"]
     assert agreed.score == 100 and agreed.artifacts["inputs"] == caught.artifacts["inputs"], agreed
 
 
@@ -610,12 +613,12 @@ async def test_s5_fuzz_reads_java_cpp_and_go_literals_and_writes_inputs_by_the_d
         return Sample(id="fc", task="code_generation", language=language, problem=problem, candidate=candidate,
                       reference=right)
 
-    caught = await judge.ajudge(sample(wrong))
+    caught, right_v = await asyncio.gather(judge.ajudge(sample(wrong)), judge.ajudge(sample(right)))  # side by side
     fuzz = caught.strategies["test_fuzz"]
     assert caught.strategies["test_pass"].score == 100
     assert fuzz.status is Status.SCORED and fuzz.score is not None and fuzz.score < 100, fuzz
     assert fuzz.artifacts["seeds"] == 1 and 10 < fuzz.artifacts["inputs"] <= 30, fuzz.artifacts
-    agreed = (await judge.ajudge(sample(right))).strategies["test_fuzz"]
+    agreed = right_v.strategies["test_fuzz"]
     assert agreed.score == 100 and agreed.artifacts["inputs"] == fuzz.artifacts["inputs"], agreed
 
 

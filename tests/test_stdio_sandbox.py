@@ -4,6 +4,7 @@ S5-runs, S5-fuzz), time limits, and programs that attack the loop."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -119,9 +120,11 @@ async def test_a_slow_right_program_is_told_from_a_wrong_one_and_from_a_hung_one
     slow = "import time\ntime.sleep(2.6)\n" + program("python", right=True)
     hung = "while True:\n    pass\n"
     j = judge(sandbox, "Sample-tests")
-    s = (await j.ajudge(sample(slow))).strategies["sample_tests"]
+    # judged side by side: each waits out its time limit in a container of its own
+    sv, hv = await asyncio.gather(j.ajudge(sample(slow)), j.ajudge(sample(hung)))
+    s = sv.strategies["sample_tests"]
     assert s.score == 0 and "too slow" in s.artifacts["execution"]["candidate"]["failures"][0]["why"]
-    h = (await j.ajudge(sample(hung))).strategies["sample_tests"]
+    h = hv.strategies["sample_tests"]
     assert h.score == 0 and "no output within" in h.artifacts["execution"]["candidate"]["failures"][0]["why"]
 
 

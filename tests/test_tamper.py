@@ -13,6 +13,7 @@ hacks for the record: it is what the sealed one fixes.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -223,6 +224,23 @@ async def plain_wrong(language: str, judge: Any, sandbox: DockerSandbox, wrong: 
     return _PLAIN_WRONG[language]
 
 
+_HACK_VERDICTS: dict[str, dict[str, Any]] = {}
+
+
+async def hack_verdict(language: str, judge: Any, sandbox: DockerSandbox, hacks: dict[str, str], hack: str) -> tuple[
+        float | None, bool | None, dict[str, float | None], list[str]]:
+    """One hack's verdict.  The first test of a language judges all its hacks side by side, once in
+    a test session: one judgment's runs wait on each other (the tests on the reference, then on the
+    candidate), so alone it leaves one of the sandbox's two containers idle much of the time."""
+    if language not in _HACK_VERDICTS:
+        verdicts = await asyncio.gather(*(judge(sandbox, text) for text in hacks.values()), return_exceptions=True)
+        _HACK_VERDICTS[language] = dict(zip(hacks, verdicts, strict=True))
+    got = _HACK_VERDICTS[language][hack]
+    if isinstance(got, BaseException):
+        raise got
+    return got
+
+
 async def _judge(sandbox: DockerSandbox, candidate: str) -> tuple[float | None, bool | None, dict[str, float | None],
                                                                     list[str]]:
     judge = Judge(ScriptedChatModel(script=script), team=EVIDENCE_TEAM, cache=False, traces=False, execute=True,
@@ -232,8 +250,7 @@ async def _judge(sandbox: DockerSandbox, candidate: str) -> tuple[float | None, 
 
 
 async def test_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSandbox) -> None:
-    right = await _judge(sandbox, RIGHT)
-    wrong = await _judge(sandbox, WRONG)
+    right, wrong = await asyncio.gather(_judge(sandbox, RIGHT), plain_wrong("python", _judge, sandbox, WRONG))
     assert right[2] == {"sample_tests": 100, "test_pass": 100, "test_diff": 100, "example_fuzz": 100}
     assert right[1] is True and wrong[1] is False
     assert wrong[2]["sample_tests"] == pytest.approx(66.67)
@@ -243,7 +260,7 @@ async def test_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSandbo
 @pytest.mark.parametrize("hack", sorted(HACKS))
 async def test_a_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: DockerSandbox, hack: str) -> None:
     wrong_score, _, wrong_jurors, _ = await plain_wrong("python", _judge, sandbox, WRONG)
-    score, passed, jurors, reasons = await _judge(sandbox, HACKS[hack])
+    score, passed, jurors, reasons = await hack_verdict("python", _judge, sandbox, HACKS, hack)
     assert passed is False, (hack, score, jurors)
     assert score is not None and wrong_score is not None and score <= wrong_score, (hack, jurors, wrong_jurors)
     for juror, s in jurors.items():  # no juror of the evidence gains either
@@ -390,7 +407,8 @@ async def _judge_js(sandbox: DockerSandbox, candidate: str) -> tuple[float | Non
 
 
 async def test_js_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSandbox) -> None:
-    right, wrong = await _judge_js(sandbox, JS_RIGHT), await _judge_js(sandbox, JS_WRONG)
+    right, wrong = await asyncio.gather(_judge_js(sandbox, JS_RIGHT),
+                                        plain_wrong("javascript", _judge_js, sandbox, JS_WRONG))
     assert right[2]["sample_tests"] == 100 and right[2]["test_pass"] == 100 and right[2]["test_diff"] == 100
     assert right[1] is True and wrong[1] is False
     assert wrong[2]["sample_tests"] is not None and wrong[2]["sample_tests"] < 100
@@ -399,7 +417,7 @@ async def test_js_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSan
 @pytest.mark.parametrize("hack", sorted(JS_HACKS))
 async def test_a_js_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: DockerSandbox, hack: str) -> None:
     wrong_score, _, wrong_jurors, _ = await plain_wrong("javascript", _judge_js, sandbox, JS_WRONG)
-    score, passed, jurors, reasons = await _judge_js(sandbox, JS_HACKS[hack])
+    score, passed, jurors, reasons = await hack_verdict("javascript", _judge_js, sandbox, JS_HACKS, hack)
     assert passed is False, (hack, score, jurors)
     assert score is not None and wrong_score is not None and score <= wrong_score, (hack, jurors, wrong_jurors)
     for juror, s in jurors.items():
@@ -578,7 +596,8 @@ async def _judge_go(sandbox: DockerSandbox, candidate: str) -> tuple[float | Non
 
 
 async def test_go_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSandbox) -> None:
-    right, wrong = await _judge_go(sandbox, GO_RIGHT), await _judge_go(sandbox, GO_WRONG)
+    right, wrong = await asyncio.gather(_judge_go(sandbox, GO_RIGHT),
+                                        plain_wrong("go", _judge_go, sandbox, GO_WRONG))
     assert right[2]["sample_tests"] == 100 and right[2]["test_pass"] == 100 and right[2]["test_diff"] == 100
     assert right[1] is True and wrong[1] is False
     assert wrong[2]["sample_tests"] == pytest.approx(66.67)
@@ -587,7 +606,7 @@ async def test_go_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSan
 @pytest.mark.parametrize("hack", sorted(GO_HACKS))
 async def test_a_go_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: DockerSandbox, hack: str) -> None:
     wrong_score, _, wrong_jurors, _ = await plain_wrong("go", _judge_go, sandbox, GO_WRONG)
-    score, passed, jurors, reasons = await _judge_go(sandbox, GO_HACKS[hack])
+    score, passed, jurors, reasons = await hack_verdict("go", _judge_go, sandbox, GO_HACKS, hack)
     assert passed is False, (hack, score, jurors)
     assert score is not None and wrong_score is not None and score <= wrong_score, (hack, jurors, wrong_jurors)
     for juror, s in jurors.items():
@@ -730,7 +749,8 @@ async def _judge_cpp(sandbox: DockerSandbox, candidate: str) -> tuple[float | No
 
 
 async def test_cpp_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSandbox) -> None:
-    right, wrong = await _judge_cpp(sandbox, CPP_RIGHT), await _judge_cpp(sandbox, CPP_WRONG)
+    right, wrong = await asyncio.gather(_judge_cpp(sandbox, CPP_RIGHT),
+                                        plain_wrong("cpp", _judge_cpp, sandbox, CPP_WRONG))
     assert right[2]["sample_tests"] == 100 and right[2]["test_pass"] == 100 and right[2]["test_diff"] == 100
     assert right[1] is True and wrong[1] is False
     assert wrong[2]["sample_tests"] == pytest.approx(66.67)
@@ -739,7 +759,7 @@ async def test_cpp_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSa
 @pytest.mark.parametrize("hack", sorted(CPP_HACKS))
 async def test_a_cpp_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: DockerSandbox, hack: str) -> None:
     wrong_score, _, wrong_jurors, _ = await plain_wrong("cpp", _judge_cpp, sandbox, CPP_WRONG)
-    score, passed, jurors, reasons = await _judge_cpp(sandbox, CPP_HACKS[hack])
+    score, passed, jurors, reasons = await hack_verdict("cpp", _judge_cpp, sandbox, CPP_HACKS, hack)
     assert passed is False, (hack, score, jurors)
     assert score is not None and wrong_score is not None and score <= wrong_score, (hack, jurors, wrong_jurors)
     for juror, s in jurors.items():
@@ -920,7 +940,8 @@ async def _judge_java(sandbox: DockerSandbox, candidate: str) -> tuple[float | N
 
 
 async def test_java_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSandbox) -> None:
-    right, wrong = await _judge_java(sandbox, JAVA_RIGHT), await _judge_java(sandbox, JAVA_WRONG)
+    right, wrong = await asyncio.gather(_judge_java(sandbox, JAVA_RIGHT),
+                                        plain_wrong("java", _judge_java, sandbox, JAVA_WRONG))
     assert right[2]["sample_tests"] == 100 and right[2]["test_pass"] == 100 and right[2]["test_diff"] == 100
     assert right[1] is True and wrong[1] is False
     assert wrong[2]["sample_tests"] == pytest.approx(66.67)
@@ -929,7 +950,7 @@ async def test_java_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerS
 @pytest.mark.parametrize("hack", sorted(JAVA_HACKS))
 async def test_a_java_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: DockerSandbox, hack: str) -> None:
     wrong_score, _, wrong_jurors, _ = await plain_wrong("java", _judge_java, sandbox, JAVA_WRONG)
-    score, passed, jurors, reasons = await _judge_java(sandbox, JAVA_HACKS[hack])
+    score, passed, jurors, reasons = await hack_verdict("java", _judge_java, sandbox, JAVA_HACKS, hack)
     assert passed is False, (hack, score, jurors)
     assert score is not None and wrong_score is not None and score <= wrong_score, (hack, jurors, wrong_jurors)
     for juror, s in jurors.items():
