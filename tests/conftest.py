@@ -3,7 +3,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +16,6 @@ from sejury import Judge, Sample
 
 if TYPE_CHECKING:
     from sejury.llm import ChatClient
-    from sejury.sandbox.base import Sandbox
     from sejury.sandbox.docker import DockerSandbox
 
 
@@ -119,24 +117,9 @@ def _one_model_server(request: pytest.FixtureRequest) -> None:
 
 @pytest.fixture(scope="session")
 def _shared_sandbox() -> Iterator[DockerSandbox]:
-    import docker.errors
-
     from sejury.sandbox.docker import DockerSandbox
 
-    class SessionSandbox(DockerSandbox):
-        """Another sandbox of this process, closed, removes every container the process owns (its
-        reap goes by owner): a warm container of this pool that is gone is replaced, not used."""
-
-        def acquire(self) -> AbstractAsyncContextManager[Sandbox]:
-            for box in list(self._idle):
-                try:
-                    box.container.reload()
-                except docker.errors.NotFound:
-                    self._idle.remove(box)
-                    self._all.discard(box)
-            return super().acquire()
-
-    sb = SessionSandbox(size=2)
+    sb = DockerSandbox(size=2)  # another pool of this process, closed, removes only its own containers
     yield sb
     sb._close_blocking()
 

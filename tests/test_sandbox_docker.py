@@ -10,7 +10,7 @@ import pytest
 
 from sejury.sandbox import ExecStatus, SandboxLimits
 from sejury.sandbox.docker import DockerSandbox, prereqs
-from sejury.sandbox.docker.config import HOST_GRACE, LABEL, OWNER_LABEL, owner
+from sejury.sandbox.docker.config import HOST_GRACE, LABEL, POOL_LABEL
 
 pytestmark = pytest.mark.docker
 COUNT_PROCS = "ls /proc | grep -c '^[0-9]'"
@@ -23,10 +23,10 @@ async def sandbox() -> AsyncIterator[DockerSandbox]:
     await sb.close()
 
 
-def _ours() -> list[object]:
+def _ours(sb: DockerSandbox) -> list[object]:
+    """The containers of the pool ``sb`` (other pools of this test process have their own)."""
     client = prereqs.client()
-    return [c for c in client.containers.list(all=True, filters={"label": LABEL})
-            if c.labels.get(OWNER_LABEL) == owner()]
+    return client.containers.list(all=True, filters={"label": [LABEL, f"{POOL_LABEL}={sb.id}"]})  # type: ignore[no-any-return]
 
 
 async def test_ok_and_failed(sandbox: DockerSandbox) -> None:
@@ -107,21 +107,42 @@ async def test_one_shot_mode_and_nothing_left_after_close() -> None:
     assert res.status is ExecStatus.OK
     await sb.close()
     await asyncio.sleep(0.5)
-    assert _ours() == []
+    assert _ours(sb) == []
 
 
 async def test_broken_containers_are_replaced(sandbox: DockerSandbox) -> None:
     await sandbox.warm_up()
-    before = {c.id for c in _ours()}  # type: ignore[attr-defined]
+    before = {c.id for c in _ours(sandbox)}  # type: ignore[attr-defined]
     assert len(before) == sandbox.size
     await sandbox.run({}, "sleep 10", timeout=1)  # the box that timed out is dropped
     res = await sandbox.run({}, "echo still-works", timeout=10)
     assert res.status is ExecStatus.OK
     after = set(before)
     for _ in range(50):  # its removal runs in the background
-        after = {c.id for c in _ours()}  # type: ignore[attr-defined]
+        after = {c.id for c in _ours(sandbox)}  # type: ignore[attr-defined]
         if before - after:
             break
         await asyncio.sleep(0.2)
     assert before - after, "the container whose run timed out is still there"
     assert len(after) <= sandbox.size
+
+
+async def test_closing_one_pool_spares_another_pool_of_the_same_process() -> None:
+    """Two judges in one process (an agent loop's judge and its ranker): closing one removes its own
+    containers only; the other's warm containers keep running its code."""
+    first, second = DockerSandbox(size=1), DockerSandbox(size=1)
+    try:
+        for sb in (first, second):
+            res = await sb.run({}, "echo up", timeout=10)
+            assert (res.status, res.stdout) == (ExecStatus.OK, "up\n")
+        (kept,) = second._all
+        await first.close()
+        assert not first._all and _ours(first) == []
+        assert [c.id for c in _ours(second)] == [kept.container.id]  # type: ignore[attr-defined]
+        res = await second.run({}, "echo still", timeout=10)
+        assert (res.status, res.stdout) == (ExecStatus.OK, "still\n")
+        assert second._all == {kept}  # the same warm container served it, not a replacement
+    finally:
+        await first.close()
+        await second.close()
+    assert _ours(first) == [] and _ours(second) == []

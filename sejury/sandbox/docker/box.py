@@ -22,7 +22,7 @@ from collections import deque
 from typing import Any
 
 from sejury.sandbox.base import ExecResult, ExecStatus
-from sejury.sandbox.docker.config import HOST_GRACE, KEEPER_USER, LABEL, OWNER_LABEL, WORKDIR, owner
+from sejury.sandbox.docker.config import HOST_GRACE, KEEPER_USER, LABEL, OWNER_LABEL, POOL_LABEL, WORKDIR, owner
 from sejury.sandbox.limits import SandboxLimits
 
 _CHUNK = 100_000  # below Linux's 128 KiB limit on one argument
@@ -101,7 +101,7 @@ def _oom_count(text: bytes | str) -> int:
 class Box:
     """A running, hardened container that serves one run at a time."""
 
-    def __init__(self, client: Any, image: str, limits: SandboxLimits) -> None:
+    def __init__(self, client: Any, image: str, limits: SandboxLimits, pool: str = "") -> None:
         self.client = client
         self.limits = limits
         lim = limits
@@ -117,7 +117,7 @@ class Box:
             # owned by the run's user: Docker resets the mode of a tmpfs mounted on the workdir
             tmpfs={WORKDIR: f"rw,exec,nosuid,nodev,size={lim.work_mb}m,uid={uid},gid={gid},mode=700",
                    "/tmp": f"rw,exec,nosuid,nodev,size={lim.tmp_mb}m,mode=1777"},
-            labels={LABEL: "1", OWNER_LABEL: owner()},
+            labels={LABEL: "1", OWNER_LABEL: owner(), POOL_LABEL: pool},
         )
         self.broken = False
 

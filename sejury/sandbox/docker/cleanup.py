@@ -6,7 +6,7 @@ import os
 import socket
 from typing import Any
 
-from sejury.sandbox.docker.config import LABEL, OWNER_LABEL
+from sejury.sandbox.docker.config import LABEL, OWNER_LABEL, POOL_LABEL
 
 
 def _owner_alive(owner: str) -> bool:
@@ -22,12 +22,13 @@ def _owner_alive(owner: str) -> bool:
     return True
 
 
-def reap(client: Any, *, only_owner: str | None = None) -> int:
-    """Remove labelled containers whose owner process is gone (or all of ``only_owner``'s)."""
+def reap(client: Any, *, only_pool: str | None = None) -> int:
+    """Remove labelled containers whose owner process is gone (or all of the pool ``only_pool``'s,
+    alive or not: another pool of the same process keeps its own)."""
     removed = 0
-    for c in client.containers.list(all=True, filters={"label": LABEL}):
-        owner = c.labels.get(OWNER_LABEL, "")
-        if (only_owner is not None and owner == only_owner) or (only_owner is None and not _owner_alive(owner)):
+    labels = [LABEL] if only_pool is None else [LABEL, f"{POOL_LABEL}={only_pool}"]
+    for c in client.containers.list(all=True, filters={"label": labels}):
+        if only_pool is not None or not _owner_alive(c.labels.get(OWNER_LABEL, "")):
             try:
                 c.remove(force=True)
                 removed += 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import os
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from typing import Any, Literal
@@ -44,6 +45,7 @@ class DockerSandbox(SandboxProvider):
         self.client: Any = prereqs.client()
         prereqs.require_image(self.client, image)
         cleanup.reap(self.client)  # leftovers of dead runs
+        self.id = f"{owner()}:{uuid.uuid4().hex[:12]}"  # its containers' pool label
         self._idle: list[Box] = []
         self._all: set[Box] = set()
         self._sem: asyncio.Semaphore | None = None
@@ -70,7 +72,7 @@ class DockerSandbox(SandboxProvider):
         return self._sem
 
     async def _new_box(self) -> Box:
-        box = await asyncio.to_thread(Box, self.client, self.image, self.limits)
+        box = await asyncio.to_thread(Box, self.client, self.image, self.limits, self.id)
         self._all.add(box)
         return box
 
@@ -111,4 +113,4 @@ class DockerSandbox(SandboxProvider):
         self._all.clear()
         self._idle.clear()
         with suppress(Exception):
-            cleanup.reap(self.client, only_owner=owner())
+            cleanup.reap(self.client, only_pool=self.id)  # a box started as the pool closed
