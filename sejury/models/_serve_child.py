@@ -71,15 +71,15 @@ def _lean_ram_cache() -> None:
         finally:
             self.scores = full
 
-    class LeanRAMCache(llama_cpp.LlamaRAMCache):  # type: ignore[misc,name-defined]
+    class LeanRAMCache(llama_cpp.LlamaRAMCache):  # type: ignore[misc,name-defined,unused-ignore]
         @property
         def cache_size(self) -> int:
             return sum(s.llama_state_size + s.scores.nbytes + s.input_ids.nbytes
                        for s in self.cache_state.values())
 
 
-    llama_cpp.Llama.save_state = lean_save_state  # type: ignore[method-assign]
-    llama_cpp.LlamaRAMCache = LeanRAMCache  # type: ignore[attr-defined]
+    llama_cpp.Llama.save_state = lean_save_state  # type: ignore[method-assign,unused-ignore]
+    llama_cpp.LlamaRAMCache = LeanRAMCache  # type: ignore[attr-defined,unused-ignore]
 
 
 def _die_with_parent() -> None:
