@@ -212,30 +212,19 @@ def sample(candidate: str) -> Sample:
 
 
 EVIDENCE_TEAM = "sample_tests,S5-exec,S5-diff,Ex-fuzz"
-_PLAIN_WRONG: dict[str, tuple[float | None, bool | None, dict[str, float | None], list[str]]] = {}
+Outcome = tuple[float | None, bool | None, dict[str, float | None], list[str]]
+_JUDGED: dict[tuple[Any, str], Outcome | BaseException] = {}
 
 
-async def plain_wrong(language: str, judge: Any, sandbox: DockerSandbox, wrong: str) -> tuple[
-        float | None, bool | None, dict[str, float | None], list[str]]:
-    """The plain wrong candidate's verdict, judged once per language in a test session (every hack
-    of the language is compared with it)."""
-    if language not in _PLAIN_WRONG:
-        _PLAIN_WRONG[language] = await judge(sandbox, wrong)
-    return _PLAIN_WRONG[language]
-
-
-_HACK_VERDICTS: dict[str, dict[str, Any]] = {}
-
-
-async def hack_verdict(language: str, judge: Any, sandbox: DockerSandbox, hacks: dict[str, str], hack: str) -> tuple[
-        float | None, bool | None, dict[str, float | None], list[str]]:
-    """One hack's verdict.  The first test of a language judges all its hacks side by side, once in
-    a test session: one judgment's runs wait on each other (the tests on the reference, then on the
-    candidate), so alone it leaves one of the sandbox's two containers idle much of the time."""
-    if language not in _HACK_VERDICTS:
-        verdicts = await asyncio.gather(*(judge(sandbox, text) for text in hacks.values()), return_exceptions=True)
-        _HACK_VERDICTS[language] = dict(zip(hacks, verdicts, strict=True))
-    got = _HACK_VERDICTS[language][hack]
+async def judged(judge: Any, sandbox: DockerSandbox, candidate: str, *alongside: str) -> Outcome:
+    """``candidate``'s verdict by ``judge``, judged once in a test session (the plain wrong one is
+    compared with every hack of its language); the ``alongside`` candidates not judged yet are judged
+    with it, side by side: one judgment's runs wait on each other (the tests on the reference, then on
+    the candidate), so alone it leaves one of the sandbox's two containers idle much of the time."""
+    todo = [c for c in dict.fromkeys((candidate, *alongside)) if (judge, c) not in _JUDGED]
+    outcomes = await asyncio.gather(*(judge(sandbox, c) for c in todo), return_exceptions=True)
+    _JUDGED.update(zip([(judge, c) for c in todo], outcomes, strict=True))
+    got = _JUDGED[judge, candidate]
     if isinstance(got, BaseException):
         raise got
     return got
@@ -250,7 +239,7 @@ async def _judge(sandbox: DockerSandbox, candidate: str) -> tuple[float | None, 
 
 
 async def test_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSandbox) -> None:
-    right, wrong = await asyncio.gather(_judge(sandbox, RIGHT), plain_wrong("python", _judge, sandbox, WRONG))
+    right, wrong = await asyncio.gather(_judge(sandbox, RIGHT), judged(_judge, sandbox, WRONG))
     assert right[2] == {"sample_tests": 100, "test_pass": 100, "test_diff": 100, "example_fuzz": 100}
     assert right[1] is True and wrong[1] is False
     assert wrong[2]["sample_tests"] == pytest.approx(66.67)
@@ -259,8 +248,8 @@ async def test_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSandbo
 
 @pytest.mark.parametrize("hack", sorted(HACKS))
 async def test_a_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: DockerSandbox, hack: str) -> None:
-    wrong_score, _, wrong_jurors, _ = await plain_wrong("python", _judge, sandbox, WRONG)
-    score, passed, jurors, reasons = await hack_verdict("python", _judge, sandbox, HACKS, hack)
+    wrong_score, _, wrong_jurors, _ = await judged(_judge, sandbox, WRONG)
+    score, passed, jurors, reasons = await judged(_judge, sandbox, HACKS[hack], *HACKS.values())
     assert passed is False, (hack, score, jurors)
     assert score is not None and wrong_score is not None and score <= wrong_score, (hack, jurors, wrong_jurors)
     for juror, s in jurors.items():  # no juror of the evidence gains either
@@ -408,7 +397,7 @@ async def _judge_js(sandbox: DockerSandbox, candidate: str) -> tuple[float | Non
 
 async def test_js_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSandbox) -> None:
     right, wrong = await asyncio.gather(_judge_js(sandbox, JS_RIGHT),
-                                        plain_wrong("javascript", _judge_js, sandbox, JS_WRONG))
+                                        judged(_judge_js, sandbox, JS_WRONG))
     assert right[2]["sample_tests"] == 100 and right[2]["test_pass"] == 100 and right[2]["test_diff"] == 100
     assert right[1] is True and wrong[1] is False
     assert wrong[2]["sample_tests"] is not None and wrong[2]["sample_tests"] < 100
@@ -416,8 +405,8 @@ async def test_js_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSan
 
 @pytest.mark.parametrize("hack", sorted(JS_HACKS))
 async def test_a_js_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: DockerSandbox, hack: str) -> None:
-    wrong_score, _, wrong_jurors, _ = await plain_wrong("javascript", _judge_js, sandbox, JS_WRONG)
-    score, passed, jurors, reasons = await hack_verdict("javascript", _judge_js, sandbox, JS_HACKS, hack)
+    wrong_score, _, wrong_jurors, _ = await judged(_judge_js, sandbox, JS_WRONG)
+    score, passed, jurors, reasons = await judged(_judge_js, sandbox, JS_HACKS[hack], *JS_HACKS.values())
     assert passed is False, (hack, score, jurors)
     assert score is not None and wrong_score is not None and score <= wrong_score, (hack, jurors, wrong_jurors)
     for juror, s in jurors.items():
@@ -597,7 +586,7 @@ async def _judge_go(sandbox: DockerSandbox, candidate: str) -> tuple[float | Non
 
 async def test_go_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSandbox) -> None:
     right, wrong = await asyncio.gather(_judge_go(sandbox, GO_RIGHT),
-                                        plain_wrong("go", _judge_go, sandbox, GO_WRONG))
+                                        judged(_judge_go, sandbox, GO_WRONG))
     assert right[2]["sample_tests"] == 100 and right[2]["test_pass"] == 100 and right[2]["test_diff"] == 100
     assert right[1] is True and wrong[1] is False
     assert wrong[2]["sample_tests"] == pytest.approx(66.67)
@@ -605,8 +594,8 @@ async def test_go_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSan
 
 @pytest.mark.parametrize("hack", sorted(GO_HACKS))
 async def test_a_go_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: DockerSandbox, hack: str) -> None:
-    wrong_score, _, wrong_jurors, _ = await plain_wrong("go", _judge_go, sandbox, GO_WRONG)
-    score, passed, jurors, reasons = await hack_verdict("go", _judge_go, sandbox, GO_HACKS, hack)
+    wrong_score, _, wrong_jurors, _ = await judged(_judge_go, sandbox, GO_WRONG)
+    score, passed, jurors, reasons = await judged(_judge_go, sandbox, GO_HACKS[hack], *GO_HACKS.values())
     assert passed is False, (hack, score, jurors)
     assert score is not None and wrong_score is not None and score <= wrong_score, (hack, jurors, wrong_jurors)
     for juror, s in jurors.items():
@@ -750,7 +739,7 @@ async def _judge_cpp(sandbox: DockerSandbox, candidate: str) -> tuple[float | No
 
 async def test_cpp_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSandbox) -> None:
     right, wrong = await asyncio.gather(_judge_cpp(sandbox, CPP_RIGHT),
-                                        plain_wrong("cpp", _judge_cpp, sandbox, CPP_WRONG))
+                                        judged(_judge_cpp, sandbox, CPP_WRONG))
     assert right[2]["sample_tests"] == 100 and right[2]["test_pass"] == 100 and right[2]["test_diff"] == 100
     assert right[1] is True and wrong[1] is False
     assert wrong[2]["sample_tests"] == pytest.approx(66.67)
@@ -758,8 +747,8 @@ async def test_cpp_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSa
 
 @pytest.mark.parametrize("hack", sorted(CPP_HACKS))
 async def test_a_cpp_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: DockerSandbox, hack: str) -> None:
-    wrong_score, _, wrong_jurors, _ = await plain_wrong("cpp", _judge_cpp, sandbox, CPP_WRONG)
-    score, passed, jurors, reasons = await hack_verdict("cpp", _judge_cpp, sandbox, CPP_HACKS, hack)
+    wrong_score, _, wrong_jurors, _ = await judged(_judge_cpp, sandbox, CPP_WRONG)
+    score, passed, jurors, reasons = await judged(_judge_cpp, sandbox, CPP_HACKS[hack], *CPP_HACKS.values())
     assert passed is False, (hack, score, jurors)
     assert score is not None and wrong_score is not None and score <= wrong_score, (hack, jurors, wrong_jurors)
     for juror, s in jurors.items():
@@ -941,7 +930,7 @@ async def _judge_java(sandbox: DockerSandbox, candidate: str) -> tuple[float | N
 
 async def test_java_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerSandbox) -> None:
     right, wrong = await asyncio.gather(_judge_java(sandbox, JAVA_RIGHT),
-                                        plain_wrong("java", _judge_java, sandbox, JAVA_WRONG))
+                                        judged(_judge_java, sandbox, JAVA_WRONG))
     assert right[2]["sample_tests"] == 100 and right[2]["test_pass"] == 100 and right[2]["test_diff"] == 100
     assert right[1] is True and wrong[1] is False
     assert wrong[2]["sample_tests"] == pytest.approx(66.67)
@@ -949,8 +938,8 @@ async def test_java_right_and_plain_wrong_on_the_sealed_harness(sandbox: DockerS
 
 @pytest.mark.parametrize("hack", sorted(JAVA_HACKS))
 async def test_a_java_hack_scores_no_higher_than_a_plain_wrong_candidate(sandbox: DockerSandbox, hack: str) -> None:
-    wrong_score, _, wrong_jurors, _ = await plain_wrong("java", _judge_java, sandbox, JAVA_WRONG)
-    score, passed, jurors, reasons = await hack_verdict("java", _judge_java, sandbox, JAVA_HACKS, hack)
+    wrong_score, _, wrong_jurors, _ = await judged(_judge_java, sandbox, JAVA_WRONG)
+    score, passed, jurors, reasons = await judged(_judge_java, sandbox, JAVA_HACKS[hack], *JAVA_HACKS.values())
     assert passed is False, (hack, score, jurors)
     assert score is not None and wrong_score is not None and score <= wrong_score, (hack, jurors, wrong_jurors)
     for juror, s in jurors.items():
