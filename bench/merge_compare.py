@@ -5,6 +5,12 @@ call: each verdict's members are merged again (``sejury.merge``), so the figures
 the rule and the team.
 
     .venv/bin/python bench/merge_compare.py bench-runs/exec-python.jsonl [--pass-mark 50] [--jurors]
+                                            [--rerun DIR ...]
+
+``--rerun DIR``: jurors re-run apart (``bench/reexec_s5.py`` for S5-exec and S5-diff,
+``bench/exfuzz_rerun.py`` for Ex-fuzz) under a changed harness or rule: each verdict's members
+named in ``DIR/<the run file's name>`` take the re-run's score before the merge (later
+directories win), the other members are the run's own.
 
 Prints, per rule: n, unscored, avg(tau, rho) with its 95 % bootstrap interval, AUC, accuracy,
 wrong code accepted and correct code rejected at the pass mark, and how many verdicts need review.
@@ -20,7 +26,7 @@ from typing import Any
 
 from sejury.merge import MergeRule
 from sejury.review import ReviewPolicy
-from sejury.schema import Strategy, Verdict
+from sejury.schema import Status, Strategy, Verdict
 from sejury.stats import bootstrap_ci, correlate
 
 OLD_TEAM = ["direct", "direct_ref", "rethink", "equivalence", "reference_analysis", "generate_tests"]
@@ -107,19 +113,47 @@ def strictness(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
+def spliced(v: Verdict, reruns: dict[str, dict[str, Any]]) -> Verdict:
+    """``v`` with the members re-run apart in place of the run's own (their score and detail)."""
+    members = dict(v.strategies)
+    for name, got in reruns.items():
+        old = members.get(name)
+        if old is None:
+            continue
+        score = got.get("score")
+        members[name] = old.model_copy(update={"score": score, "detail": got.get("detail") or None,
+                                                "status": Status.SCORED if score is not None else Status.UNSCORED})
+    return v.model_copy(update={"strategies": members})
+
+
+def load_reruns(dirs: list[Path], name: str) -> dict[str, dict[str, dict[str, Any]]]:
+    """Sample id -> juror -> re-run result, from each ``DIR/name`` (later directories win)."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for d in dirs:
+        for line in (d / name).read_text().splitlines():
+            row = json.loads(line)
+            out.setdefault(row["sample_id"], {}).update(row.get("strategies") or {})
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("runs", nargs="+", type=Path)
     ap.add_argument("--pass-mark", type=float, default=50.0)
     ap.add_argument("--jurors", action="store_true", help="each juror of the run alone, and the run's team, "
                     "in place of the rule comparison")
+    ap.add_argument("--rerun", type=Path, action="append", default=[],
+                    help="a directory of jurors re-run apart, spliced into the verdicts (repeatable)")
     args = ap.parse_args()
     for path in args.runs:
         rows = []
+        reruns = load_reruns(args.rerun, path.name)
         for line in path.read_text().splitlines():
             v = Verdict.model_validate(json.loads(line))
+            v = spliced(v, reruns.get(v.sample_id, {}))
             rows.append({"verdict": v, "passed": bool(v.metadata.get("test_passed"))})
-        print(f"\n### {path} ({len(rows)} verdicts, pass mark {args.pass_mark:g})\n")
+        spliced_in = f"; re-run jurors from {', '.join(map(str, args.rerun))}" if args.rerun else ""
+        print(f"\n### {path} ({len(rows)} verdicts, pass mark {args.pass_mark:g}{spliced_in})\n")
         if args.jurors:
             print(table(rows, args.pass_mark, each_juror(rows)))
             continue

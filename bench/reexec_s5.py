@@ -3,7 +3,10 @@ current runners: S5-exec and S5-diff against the benchmark's outcomes with the m
 fixed, so a change to the harness is measured apart from the model's sampling (no model call).
 
     .venv/bin/python bench/reexec_s5.py [--runs bench-runs/exec19] [--langs java] [--n 20] [--seed 11]
-                                        [--out bench-runs/reexec] [--unsealed]
+                                        [--out bench-runs/reexec] [--unsealed] [--every-test]
+
+``--every-test``: keep the tests that call the function outside the domain the problem's examples
+show (``sejury/execution/domain.py``), as before that rule.
 
 ``--unsealed``: Python and JavaScript run their tests in the program's own process, as before the
 sealed harness (the same tests, the same rows): the two runs side by side show what sealing changes
@@ -29,6 +32,7 @@ from exec_agreement import JURORS, TABLE_HEAD, draw, report
 from sejury.checks.suites import s5_suites
 from sejury.errors import SandboxError
 from sejury.execution.differential import recorded_function, states_raises
+from sejury.execution.domain import Domain
 from sejury.execution.evidence import check_on_reference, run_on_candidate, worth_running
 from sejury.execution.patching import PatchError
 from sejury.execution.programs import programs
@@ -39,7 +43,7 @@ from sejury.schema import Sample, Status, Strategy, StrategyResult
 from sejury.strategies import test_diff, test_pass
 
 
-async def rerun(sandbox: SandboxProvider, sample: Sample, tests: str) -> dict[str, Any]:
+async def rerun(sandbox: SandboxProvider, sample: Sample, tests: str, every_test: bool = False) -> dict[str, Any]:
     """The two jurors' results as S5's execution makes them (``generate_tests._validate`` then
     its ``execute``), minus the model's prediction and the sample's own tests."""
     def unscored(why: str) -> dict[str, Any]:
@@ -53,9 +57,10 @@ async def rerun(sandbox: SandboxProvider, sample: Sample, tests: str) -> dict[st
         return unscored(str(exc))
     with contextlib.suppress(SandboxError):  # the image the code's libraries need, as a judgment picks it
         sandbox = sandbox.for_profile(sample_profile(sample))
-    ex, valid, probe = await check_on_reference(sandbox, sample.language, reference, tests,
-                                                record=recorded_function(sample.problem),
-                                                typed_raises=states_raises(sample.problem))
+    function = recorded_function(sample.problem)
+    domain = None if every_test else Domain.of(sample.problem, function, sample.language)
+    ex, valid, probe = await check_on_reference(sandbox, sample.language, reference, tests, record=function,
+                                                typed_raises=states_raises(sample.problem), domain=domain)
     if not worth_running(ex, probe):
         return unscored(ex.reason)
     done = await run_on_candidate(sandbox, ex, valid, candidate, why_not, probe)
@@ -101,7 +106,7 @@ async def main(args: argparse.Namespace) -> None:
             path = out / f"exec-{language}.jsonl"
             with path.open("w") as fh:
                 for s in samples:
-                    jurors = await rerun(sandbox, s, written[s.id]) if s.id in written else {}
+                    jurors = await rerun(sandbox, s, written[s.id], args.every_test) if s.id in written else {}
                     fh.write(json.dumps({"sample_id": s.id, "strategies": jurors, "score": mean_of(jurors)}) + "\n")
             rows += [report(language, samples, path, juror, {**JURORS, "mean": "mean of both"}) for juror in JURORS]
     finally:
@@ -121,4 +126,6 @@ if __name__ == "__main__":
     ap.add_argument("--out", default="bench-runs/reexec")
     ap.add_argument("--data", default=str(Path(__file__).resolve().parent.parent.parent / "shared" / "data"))
     ap.add_argument("--unsealed", action="store_true", help="Python and JavaScript as before sealing")
+    ap.add_argument("--every-test", action="store_true", help="keep the tests outside the problem's domain "
+                    "(as before the domain rule)")
     asyncio.run(main(ap.parse_args()))

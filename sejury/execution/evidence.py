@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from sejury.execution import languages
 from sejury.execution.differential import HELPER, DifferentialRun, compare, record_calls, unrecord
+from sejury.execution.domain import MAX_SHOWN, Domain
 from sejury.execution.languages import Suite
 from sejury.execution.runner import RunReport, run_suite, split_tests
 from sejury.sandbox.base import SandboxProvider
@@ -148,6 +149,8 @@ class TestExecution(BaseModel):
     form: Literal["calls", "stdio"] = "calls"
     several_answers: bool = False  # stdio: the problem accepts several outputs, so a differing one may be right
     repair: TestRepair | None = None  # the round that asked for the suite again, when it did not compile
+    out_of_domain: int = 0  # tests left out: calls outside the domain the problem's examples show (``domain.py``)
+    outside_domain: list[str] = Field(default_factory=list)
 
     def against(self) -> str | None:
         """Definitive evidence against the candidate in this run: it tampered with the harness, or it
@@ -224,10 +227,10 @@ async def validate_on_reference(provider: SandboxProvider, language: str, refere
 
 async def check_on_reference(provider: SandboxProvider, language: str, reference: str, tests: str,
                              record: str | None = None, *, typed_raises: bool = False,
-                             ) -> tuple[TestExecution, Suite, Probe | None]:
+                             domain: Domain | None = None) -> tuple[TestExecution, Suite, Probe | None]:
     """Run the tests on the reference and keep the ones that pass; with ``record`` (the problem's
-    function) the calls of it are recorded too, for differential testing (the ``Probe``;
-    ``typed_raises``: the problem states what the function raises)."""
+    function) the calls of it are recorded too, for differential testing (the ``Probe``; ``typed_raises``:
+    the problem states what it raises); a test calling it outside ``domain`` is left out first."""
     lang = languages.get(language)
     if lang is None:
         return TestExecution(status="skipped", reason=f"no test runner for {language!r}"), Suite("", []), None
@@ -235,12 +238,18 @@ async def check_on_reference(provider: SandboxProvider, language: str, reference
     if not suite.units:
         return TestExecution(status="skipped", reason="no test could be read from the generated tests",
                              language=lang.name), suite, None
+    written, (inside, outside) = len(suite.units), domain.split(suite.units) if domain else (suite.units, [])
+    suite = Suite(suite.setup, inside)
+    if domain and not inside:
+        return TestExecution(status="skipped", language=lang.name, generated=written, out_of_domain=written,
+                             outside_domain=outside[:MAX_SHOWN], reason=domain.all_outside(outside)), suite, None
     if record:
         suite = Suite(record_calls(suite.setup, HELPER, record, helpers=True),
                       [record_calls(u, i, record) for i, u in enumerate(suite.units)])
     report, adapted = await run_reference(provider, lang.name, reference, suite)
-    ex = TestExecution(status="ran", language=lang.name, generated=len(suite.units), sandbox=provider.isolation,
-                       reference=SuiteRun.of(report, suite.units), reference_adapted=adapted)
+    ex = TestExecution(status="ran", language=lang.name, generated=written, sandbox=provider.isolation,
+                       reference=SuiteRun.of(report, suite.units), reference_adapted=adapted,
+                       out_of_domain=len(outside), outside_domain=outside[:MAX_SHOWN])
     if adapted:
         ex.reason = ("the reference did not compile as given and was adapted to the signature: "
                      + "; ".join(adapted))[:600]

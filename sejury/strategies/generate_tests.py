@@ -19,6 +19,7 @@ from sejury import prompts
 from sejury.context import JudgeContext
 from sejury.execution import languages
 from sejury.execution.differential import recorded_function, states_raises
+from sejury.execution.domain import DOMAIN_VERSION, Domain
 from sejury.execution.evidence import (
     NOT_REQUESTED,
     Probe,
@@ -188,10 +189,12 @@ async def _validate(sample: Sample, ctx: JudgeContext, rec: Recorder, tests: str
                          sample.candidate, sample.metadata)
     except PatchError as exc:
         return TestExecution(status="skipped", reason=f"{exc}; LLM prediction only"), None, none, None
-    # the calls of the problem's function are recorded too: differential testing (S5-diff)
+    # the calls of the problem's function are recorded too: differential testing (S5-diff); a test
+    # calling it outside the domain the problem's examples show is left out (``domain.py``)
+    function = recorded_function(sample.problem)
     execution, valid, probe = await check_on_reference(ctx.sandbox, sample.language, progs[0], tests,
-                                                       record=recorded_function(sample.problem),
-                                                       typed_raises=states_raises(sample.problem))
+                                                       record=function, typed_raises=states_raises(sample.problem),
+                                                       domain=Domain.of(sample.problem, function, sample.language))
     rec.sandbox_event("validate_on_reference", execution.reference)
     return execution, valid, progs, probe
 
@@ -299,7 +302,7 @@ def _execution_digest(value: Any) -> str:
 def cache_extra(ctx: JudgeContext) -> str:
     if not ctx.execute:
         return ""
-    return f"|exec:{ctx.execution_weight:g}|runners:{RUNNERS_VERSION}" + \
+    return f"|exec:{ctx.execution_weight:g}|runners:{RUNNERS_VERSION}|domain:{DOMAIN_VERSION}" + \
         (f"|mutants:{ctx.mutation_check}" if ctx.mutation_check else "") + \
         (f"|rounds:{ctx.mutation_rounds}:{sharpen_version()}" if ctx.mutation_check and ctx.mutation_rounds
          else "")

@@ -30,11 +30,13 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
         return Outcome(None, detail=ONLY_ERROR_PATHS.format(function=diff.function))
     if diff is not None and diff.valid_without_calls:
         return Outcome(None, detail=f"no valid test calls {diff.function} (they would pass on any program)")
-    artifacts = {"pass_ratio": ex.pass_ratio, "generated": ex.generated, "valid": ex.valid,
+    artifacts: dict[str, object] = {"pass_ratio": ex.pass_ratio, "generated": ex.generated, "valid": ex.valid,
                  "invalid_on_reference": ex.invalid_on_reference,
                  "passed": ex.candidate.passed if ex.candidate else None, "executable": ex.executable,
                  "validated": ex.validated, "tests_from": feed.strategy.paper_name,
                  "mutation_score": ex.mutation.score if ex.mutation else None}
+    if ex.out_of_domain:
+        artifacts["out_of_domain"], artifacts["outside_domain"] = ex.out_of_domain, ex.outside_domain
     weight = suite_weight(ex)
     if weight < 1:
         artifacts["weight"] = weight
@@ -55,7 +57,16 @@ def detail_lines(result: StrategyResult) -> list[str]:
         return [f"candidate passed {a['passed']}/{a['valid']} of the tests, unvalidated (no reference to check "
                 "them on)"]
     return [f"candidate passed {a['passed']}/{a['valid']} valid tests ({a['invalid_on_reference']} "
-            f"of {a['generated']} discarded on the reference)", *extra]
+            f"of {a['generated']} discarded on the reference{outside_note(a)})", *extra]
+
+
+def outside_note(a: dict[str, object]) -> str:
+    """The tests left out for calling the function outside the problem's domain, if any."""
+    n, shown = a.get("out_of_domain"), a.get("outside_domain")
+    if not n:
+        return ""
+    first = f", e.g. {shown[0][:80]}" if isinstance(shown, list) and shown else ""
+    return f"; {n} left out: outside the domain the problem's examples show{first}"
 
 
 def applies(sample: Sample) -> str | None:

@@ -150,7 +150,9 @@ def execution_summary(ex: TestExecution) -> str:
     if ex.status != "ran":
         return f"{ex.generated} tests; not run: {ex.reason}" if ex.generated else f"not run: {ex.reason}"
     cand = ex.candidate
-    parts = [f"{ex.generated} tests", f"{ex.invalid_on_reference} invalid on the reference" if ex.reference else
+    parts = [f"{ex.generated} tests", *([f"{ex.out_of_domain} outside the problem's domain"] if ex.out_of_domain
+                                        else []),
+             f"{ex.invalid_on_reference} invalid on the reference" if ex.reference else
              "not checked on a reference", f"{ex.valid} valid",
              f"candidate passed {cand.passed if cand else 0}/{ex.valid}"]
     if ex.executable is False:

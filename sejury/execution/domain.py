@@ -1,0 +1,108 @@
+"""The problem's domain as its own examples show it, applied to the model's tests.
+
+S5's tests are the model's: it may call the function on inputs the problem never defines (a
+triangle with sides of length 0, ``string_sequence(-1)``, ``fib4(-1)``), where the reference
+and a correct candidate may answer differently (one raises, the other returns).  Such a test is
+no evidence either way, yet S5-exec and S5-diff counted it against the candidate: on the shared
+HumanEval sets that was most of the correct code they rejected.
+
+The problem's examples (``calls.example_calls``: ``>>> f(3, 4, 5)`` in a docstring) stand in
+for a written contract, as they do for Ex-fuzz's mutations, but only for the arguments that are
+numbers: a count, a size, a side, an index.  Where every example's number at a place is positive
+(at least 0), a test giving it zero or a negative number (a negative one) is outside the domain,
+unless some example shows a negative number at any place (``multiply(14, -15)``: the problem
+takes negatives).  Numbers inside lists, strings, emptiness and sizes are left to the tests: a
+"list of integers" shown with positive ones usually takes negative ones too, and a problem often
+states what an empty list gives without showing it.  A call whose arguments are not literals is
+not read, and its test is kept; a problem that shows no example keeps every test.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sejury.execution.calls import Args, example_calls, render_call, seed_calls
+
+MAX_SHOWN = 3  # tests left out, quoted in the record
+DOMAIN_VERSION = 1  # in S5's cache key: a change here changes which tests run
+
+
+def _number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def within(value: Any, seen: list[Any], negatives: bool = False) -> bool:
+    """Is ``value`` of a sign the examples' values ``seen`` at its place allow?  Only a number is
+    judged: one is outside when every example's number there is positive and it is not, or every
+    one is at least 0 and it is negative; ``negatives``: some example shows a negative number at
+    another place, so the problem takes negative numbers (``multiply(14, -15)``)."""
+    nums = [x for x in seen if _number(x)]
+    if not _number(value) or not nums or negatives:
+        return True
+    if all(x > 0 for x in nums):
+        return bool(value > 0)
+    return not (all(x >= 0 for x in nums) and value < 0)
+
+
+@dataclass(frozen=True)
+class Domain:
+    """The examples' values of ``function``, by position and by keyword."""
+
+    function: str
+    language: str
+    by_pos: dict[int, list[Any]] = field(default_factory=dict)
+    by_name: dict[str, list[Any]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, problem: str, function: str | None, language: str) -> Domain | None:
+        """The domain the problem's examples show, or None when it shows no call with literals."""
+        if not function:
+            return None
+        try:
+            examples = example_calls(problem, function, language)
+        except (ValueError, RecursionError):
+            return None
+        if not examples:
+            return None
+        by_pos: dict[int, list[Any]] = {}
+        by_name: dict[str, list[Any]] = {}
+        for args, kwargs in examples:
+            for i, a in enumerate(args):
+                by_pos.setdefault(i, []).append(a)
+            for name, a in kwargs:
+                by_name.setdefault(name, []).append(a)
+        return cls(function, language, by_pos, by_name)
+
+    def fits(self, call: Args) -> bool:
+        args, kwargs = call
+        negatives = any(_number(x) and x < 0 for seen in (*self.by_pos.values(), *self.by_name.values())
+                        for x in seen)
+        return all(within(a, self.by_pos.get(i, []), negatives) for i, a in enumerate(args)) and \
+            all(within(a, self.by_name.get(name, []), negatives) for name, a in kwargs)
+
+    def outside(self, unit: str) -> str | None:
+        """The first call of the function in ``unit`` (a test's text) outside the domain, as a
+        Python call, or None when every call it reads is inside (or none is read)."""
+        try:
+            calls = seed_calls(unit, self.function, self.language)
+        except (ValueError, RecursionError):
+            return None
+        return next((render_call(self.function, c) for c in calls if not self.fits(c)), None)
+
+    def split(self, units: list[str]) -> tuple[list[str], list[str]]:
+        """The units inside the domain, and the call outside it of each unit left out."""
+        kept: list[str] = []
+        notes: list[str] = []
+        for unit in units:
+            call = self.outside(unit)
+            if call is None:
+                kept.append(unit)
+            else:
+                notes.append(call)
+        return kept, notes
+
+    def all_outside(self, notes: list[str]) -> str:
+        """Why no test runs when every one is outside the domain."""
+        return (f"every generated test calls {self.function} outside the domain the problem's examples show"
+                + (f" (e.g. {notes[0][:120]})" if notes else ""))
