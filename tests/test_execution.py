@@ -345,6 +345,44 @@ def test_input_mutation_keeps_types_and_never_repeats_a_seed() -> None:
         assert t >= 0 and all(x >= 0 for x in xs)
 
 
+def test_strings_of_words_are_mutated_by_words_and_single_words_by_characters() -> None:
+    """HumanEval 19 and 67: character rules made ``'ne fivethree'`` (no number words) and
+    ``' apples and 1 oranges'`` (no basket), on which a right candidate and the reference differ."""
+    from sejury.execution.calls import seed_calls
+    from sejury.execution.fuzz import fits, mutate_inputs, mutations
+
+    numbers = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"}
+    made = mutate_inputs(seed_calls("assert sort_numbers('three one five') == 'one three five'", "sort_numbers"), 30)
+    assert len(made) >= 10  # a word list: words dropped, duplicated, swapped, replaced, reversed
+    for (s,), _ in made:
+        assert s and s == " ".join(s.split()) and set(s.split()) <= {"three", "one", "five"}
+    assert any(len(s.split()) != 3 for (s,), _ in made) and any(len(s.split()) == 3 for (s,), _ in made)
+    assert set(" ".join(s for (s,), _ in made).split()) <= numbers
+    assert not fits("ne fivethree", ["three one five"]) and fits("five five", ["three one five"])
+
+    fruit = seed_calls("assert fruit_distribution('5 apples and 6 oranges', 19) == 8\n"
+                       "assert fruit_distribution('0 apples and 1 oranges', 3) == 2\n", "fruit_distribution")
+    made = mutate_inputs(fruit, 40)
+    baskets = [a[0] for a, _ in made if a[0] not in ("5 apples and 6 oranges", "0 apples and 1 oranges")]
+    assert baskets  # a template: only its numbers change, never its words or shape
+    for s in baskets:
+        a, apples, and_, b, oranges = s.split(" ")
+        assert (apples, and_, oranges) == ("apples", "and", "oranges") and int(a) >= 0 and int(b) >= 0
+    seen = ["5 apples and 6 oranges", "0 apples and 1 oranges"]
+    assert fits("12 apples and 0 oranges", seen) and not fits("-1 apples and 0 oranges", seen)
+    assert not fits(" apples and 1 oranges", seen) and not fits("d 3 oranges2 apples an", seen)
+    assert not fits("5 oranges and 6 apples", seen) and not fits("5 apples 6 oranges", seen)
+
+    # elements of a list of strings of words: the same rules
+    rows = mutate_inputs(seed_calls("assert f(['a b c', 'b c']) == 1", "f"), 30)
+    assert rows and all(not e or set(e.split(" ")) <= {"a", "b", "c"} for (xs,), _ in rows for e in xs)
+    # a single word, or spacing that may be the point, keeps the character rules
+    rng = random.Random(0)
+    assert mutations("abc", rng, seen=["abc"]) == mutations("abc", rng) == ["", "cba", "ABC", "bc", "ab", "bca", "abcc"]
+    assert "" in mutations("apple pi e", rng, seen=["apple pi e", "apple pi e "])
+    assert fits("pi epple a", ["apple pi e", "apple pi e "]) and not fits("pi epple a", ["apple pi e"])
+
+
 async def test_s5_fuzz_catches_a_wrong_candidate_that_passes_every_test(sandbox: DockerSandbox) -> None:
     """S5's one test has no element equal to the threshold, so ``>=`` passes it (S5-exec 100);
     S5-fuzz mutates its arguments (the threshold off by one, an element changed, ...), the

@@ -5,7 +5,8 @@ The seeds are the calls of the problem's function in S5's tests whose arguments 
 (``f([1, 2], 3)``); each new input changes one argument of a seed by a rule that keeps its type:
 
 - ``int``: +1, -1, 0, negated, doubled (kept within +-10**6); ``float``: the same, and halved;
-- ``bool``: flipped; ``str``: emptied, a character dropped, duplicated, reversed, case swapped;
+- ``bool``: flipped; ``str``: emptied, a character dropped, duplicated, reversed, case swapped
+  (a string of words: by words, below);
 - ``list`` / ``tuple``: emptied, reversed, an element dropped, duplicated or mutated in turn;
 - ``dict``: emptied, an entry dropped, a value mutated; ``set``: emptied, an element dropped.
 
@@ -19,11 +20,31 @@ hangs on is left out) and the candidate must agree: the differential comparison 
 ``differential.py``.  A seeded draw keeps the inputs repeatable.  The seeds are the model's own
 inputs, so an out-of-domain seed (a triangle with negative sides) widens the domain too.  The
 seeds are read, and the new inputs written back per language, by ``calls.py``.
+
+Strings of words are mutated by words, not characters.  At a place where every seed's value is a
+string of words (at least one space, single spaces between non-empty words: ``'three one five'``,
+``'5 apples and 6 oranges'``), a character rule leaves the problem's domain (``'ne fivethree'`` is
+no list of number words; ``' apples and 1 oranges'`` no fruit basket), where the reference and a
+right candidate may answer differently (one copes, one raises) and a right candidate is rejected.
+Such a place is one of two shapes:
+
+- a *template*: every seed splits into the same sequence of number and word tokens, with at least
+  one number (``N word word N word``): only the numbers change, by the integer rules (+1, -1, 0,
+  doubled), the words stay; a value fits when it has the template's shape, each word is one the
+  seeds show at that slot, and its numbers are not negative when no seed's is;
+- otherwise a *word list*: a word dropped, duplicated or replaced by another word of the seeds',
+  two words swapped, the order reversed (single spaces, as the seeds show); a value fits when each
+  of its words is one of the seeds'.
+
+The same holds for the elements of a container whose seeds' elements are all strings of words.  A
+string place where some seed is a single word, empty, or spaced otherwise (``'apple pi e '``,
+``'Example   3'``: the spacing may be the point) keeps the character rules.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -50,8 +71,80 @@ def _strs(s: str) -> list[str]:
     return out
 
 
-def mutations(value: Any, rng: random.Random, depth: int = 0) -> list[Any]:
-    """Type-keeping variants of ``value`` (none for a type without rules, e.g. None)."""
+_NUMBER = re.compile(r"-?\d+")
+
+
+def _words(s: str) -> list[str] | None:
+    """``s``'s words when it is a string of words: at least one space, single spaces between
+    non-empty words; else None (one word, or a spacing that may matter to the problem)."""
+    tokens = s.split(" ")
+    return tokens if len(tokens) > 1 and all(tokens) else None
+
+
+def _shape(tokens: list[str]) -> tuple[bool, ...]:
+    """Which tokens are numbers (``True``) and which words."""
+    return tuple(bool(_NUMBER.fullmatch(t)) for t in tokens)
+
+
+class Sentences:
+    """The seeds' strings of words at one place: their words, and their template when they share
+    one (the same sequence of number and word tokens, with a number in it)."""
+
+    def __init__(self, seeds: list[list[str]]) -> None:
+        self.words = sorted({t for tokens in seeds for t in tokens})
+        shapes = {_shape(tokens) for tokens in seeds}
+        self.template = shapes.pop() if len(shapes) == 1 and any(_shape(seeds[0])) else None
+        # per slot of the template, the words the seeds show there
+        self.slots = [{tokens[k] for tokens in seeds} for k in range(len(seeds[0]))] if self.template else []
+        self.signed = any(int(t) < 0 for tokens in seeds for t in tokens if _NUMBER.fullmatch(t))
+
+    @classmethod
+    def of(cls, seen: list[Any]) -> Sentences | None:
+        """The place's strings of words, when every seed value ``seen`` there is one."""
+        tokens = [_words(x) if isinstance(x, str) else None for x in seen]
+        if not tokens or any(t is None for t in tokens):
+            return None
+        return cls([t for t in tokens if t is not None])
+
+    def mutations(self, value: str, rng: random.Random) -> list[str]:
+        tokens = _words(value) or [value]
+        if self.template is not None:
+            out = []
+            for k, t in enumerate(tokens):
+                if _NUMBER.fullmatch(t):
+                    x = int(t)
+                    out += [" ".join([*tokens[:k], str(v), *tokens[k + 1:]])
+                            for v in (x + 1, x - 1, 0, 2 * x) if abs(v) <= MAX_INT and v != x]
+            return out
+        variants = [tokens[::-1]]
+        k = rng.randrange(len(tokens))
+        if len(tokens) > 1:
+            variants.append(tokens[:k] + tokens[k + 1:])
+            i, j = sorted(rng.sample(range(len(tokens)), 2))
+            variants.append([*tokens[:i], tokens[j], *tokens[i + 1:j], tokens[i], *tokens[j + 1:]])
+        if len(tokens) < MAX_LEN:
+            variants.append([*tokens[:k + 1], tokens[k], *tokens[k + 1:]])
+        others = [w for w in self.words if w != tokens[k]]
+        if others:
+            variants.append([*tokens[:k], rng.choice(others), *tokens[k + 1:]])
+        return [" ".join(v) for v in variants]
+
+    def fits(self, value: str) -> bool:
+        tokens = _words(value) or ([value] if value and " " not in value else None)
+        if tokens is None:
+            return False
+        if self.template is None:
+            return all(t in self.words for t in tokens)
+        if _shape(tokens) != self.template:
+            return False
+        return all((self.signed or int(t) >= 0) if number else t in slot
+                   for t, number, slot in zip(tokens, self.template, self.slots, strict=True))
+
+
+def mutations(value: Any, rng: random.Random, depth: int = 0, seen: list[Any] | None = None) -> list[Any]:
+    """Type-keeping variants of ``value`` (none for a type without rules, e.g. None).  ``seen``:
+    the seeds' values at the same place, when known; a string of words whose seeds are strings of
+    words is mutated by words (``Sentences``)."""
     if isinstance(value, bool):
         return [not value]
     if isinstance(value, int):
@@ -59,7 +152,8 @@ def mutations(value: Any, rng: random.Random, depth: int = 0) -> list[Any]:
     if isinstance(value, float):
         return list(_floats(value))
     if isinstance(value, str):
-        return _strs(value)
+        sentences = Sentences.of(seen or [])
+        return sentences.mutations(value, rng) if sentences else _strs(value)
     if isinstance(value, (list, tuple)):
         kind: Callable[[list[Any]], Any] = list if isinstance(value, list) else tuple
         items = list(value)
@@ -70,7 +164,8 @@ def mutations(value: Any, rng: random.Random, depth: int = 0) -> list[Any]:
             if len(items) < MAX_LEN:
                 out.append(kind([*items[:k + 1], items[k], *items[k + 1:]]))
             if depth < 2:
-                for variant in mutations(items[k], rng, depth + 1)[:3]:
+                pooled = [y for x in seen or [] if isinstance(x, (list, tuple)) for y in x]
+                for variant in mutations(items[k], rng, depth + 1, pooled)[:3]:
                     out.append(kind([*items[:k], variant, *items[k + 1:]]))
         return out
     if isinstance(value, dict):
@@ -79,7 +174,8 @@ def mutations(value: Any, rng: random.Random, depth: int = 0) -> list[Any]:
             key = rng.choice(list(value))
             d.append({k: v for k, v in value.items() if k != key})
             if depth < 2:
-                d += [{**value, key: v} for v in mutations(value[key], rng, depth + 1)[:3]]
+                pooled = [y for x in seen or [] if isinstance(x, dict) for y in x.values()]
+                d += [{**value, key: v} for v in mutations(value[key], rng, depth + 1, pooled)[:3]]
         return d
     if isinstance(value, (set, frozenset)):
         s: list[Any] = [type(value)()]
@@ -121,6 +217,9 @@ def fits(value: Any, seen: list[Any]) -> bool:
             return False
         return not (nums and all(x >= 0 for x in nums) and value < 0)
     if isinstance(value, str):
+        sentences = Sentences.of(seen)
+        if sentences is not None:
+            return sentences.fits(value)
         strs = [x for x in seen if isinstance(x, str)]
         if strs and all(strs) and not value:
             return False
@@ -174,11 +273,13 @@ def _one_generation(parents: list[Args], n: int, rng: random.Random, seen: set[s
     for args, kwargs in parents:
         variants: list[Args] = []
         for i, a in enumerate(args):
-            variants += [((*args[:i], v, *args[i + 1:]), kwargs) for v in mutations(a, rng)
-                         if fits(v, by_pos.get(i, [])) and _keeps_lengths((*args[:i], v, *args[i + 1:]), pairs)]
+            seen_i = by_pos.get(i, [])
+            variants += [((*args[:i], v, *args[i + 1:]), kwargs) for v in mutations(a, rng, seen=seen_i)
+                         if fits(v, seen_i) and _keeps_lengths((*args[:i], v, *args[i + 1:]), pairs)]
         for j, (name, a) in enumerate(kwargs):
-            variants += [(args, (*kwargs[:j], (name, v), *kwargs[j + 1:])) for v in mutations(a, rng)
-                         if fits(v, by_name.get(name, []))]
+            seen_n = by_name.get(name, [])
+            variants += [(args, (*kwargs[:j], (name, v), *kwargs[j + 1:])) for v in mutations(a, rng, seen=seen_n)
+                         if fits(v, seen_n)]
         rng.shuffle(variants)
         pool.append(variants)
     out: list[Args] = []
