@@ -7,7 +7,8 @@ The seeds are the calls of the problem's function in S5's tests whose arguments 
 - ``int``: +1, -1, 0, negated, doubled (kept within +-10**6); ``float``: the same, and halved;
 - ``bool``: flipped; ``str``: emptied, a character dropped, duplicated, reversed, case swapped
   (a string of words: by words, below);
-- ``list`` / ``tuple``: emptied, reversed, an element dropped, duplicated or mutated in turn;
+- ``list`` / ``tuple``: emptied, reversed, an element dropped, duplicated or mutated (three of its
+  variants, drawn);
 - ``dict``: emptied, an entry dropped, a value mutated; ``set``: emptied, an element dropped.
 
 A new input must also stay inside the domain the seeds show, argument by argument (EvalPlus
@@ -141,6 +142,13 @@ class Sentences:
                    for t, number, slot in zip(tokens, self.template, self.slots, strict=True))
 
 
+def _some(variants: list[Any], rng: random.Random, k: int = 3) -> list[Any]:
+    """``k`` of an element's variants, drawn: the first ones of a string are always emptied,
+    reversed and case-swapped, so taking them in order never grew or shortened an element (a list
+    of words never got words of new lengths)."""
+    return rng.sample(variants, k) if len(variants) > k else variants
+
+
 def mutations(value: Any, rng: random.Random, depth: int = 0, seen: list[Any] | None = None) -> list[Any]:
     """Type-keeping variants of ``value`` (none for a type without rules, e.g. None).  ``seen``:
     the seeds' values at the same place, when known; a string of words whose seeds are strings of
@@ -165,7 +173,7 @@ def mutations(value: Any, rng: random.Random, depth: int = 0, seen: list[Any] | 
                 out.append(kind([*items[:k + 1], items[k], *items[k + 1:]]))
             if depth < 2:
                 pooled = [y for x in seen or [] if isinstance(x, (list, tuple)) for y in x]
-                for variant in mutations(items[k], rng, depth + 1, pooled)[:3]:
+                for variant in _some(mutations(items[k], rng, depth + 1, pooled), rng):
                     out.append(kind([*items[:k], variant, *items[k + 1:]]))
         return out
     if isinstance(value, dict):
@@ -175,7 +183,7 @@ def mutations(value: Any, rng: random.Random, depth: int = 0, seen: list[Any] | 
             d.append({k: v for k, v in value.items() if k != key})
             if depth < 2:
                 pooled = [y for x in seen or [] if isinstance(x, dict) for y in x.values()]
-                d += [{**value, key: v} for v in mutations(value[key], rng, depth + 1, pooled)[:3]]
+                d += [{**value, key: v} for v in _some(mutations(value[key], rng, depth + 1, pooled), rng)]
         return d
     if isinstance(value, (set, frozenset)):
         s: list[Any] = [type(value)()]
