@@ -149,3 +149,34 @@ def test_hostile_page_runs_nothing_and_loads_nothing(browser: Any, tmp_path: Pat
         assert visit.dialogs == [] and visit.network() == [] and visit.errors == []
     finally:
         visit.close()
+
+
+def test_a_ranking_page_in_chromium(browser: Any, tmp_path: Path) -> None:
+    """`sejury trace rID --html`: the attempts ranked, the chosen one marked, the model call's
+    prompt and reply side by side, the sandbox runs; nothing asked of the network, no script run."""
+    from ranking_pages import RANKING, stored
+    from typer.testing import CliRunner
+
+    from sejury.cli import app
+
+    rank_id, _ = stored(tmp_path / "traces.sqlite")
+    path = tmp_path / "ranking.html"
+    res = CliRunner().invoke(app, ["trace", rank_id, "--html", str(path), "--store", str(tmp_path / "traces.sqlite")])
+    assert res.exit_code == 0, res.output
+    visit = Visit(browser, path)
+    page = visit.page
+    try:
+        assert page.locator(".verdict").inner_text() == "chose add-1, score 100"
+        rows = page.locator("tr.attempt-row")
+        assert rows.count() == len(RANKING.candidates)
+        assert rows.first.locator(".badge", has_text="chosen").is_visible()
+        assert "does not load" in rows.nth(2).inner_text()
+        pair = page.locator(".llm-call .pair").first
+        pair.scroll_into_view_if_needed()
+        prompt, reply = pair.locator(".col.prompt").bounding_box(), pair.locator(".col.reply").bounding_box()
+        assert prompt and reply and reply["x"] >= prompt["x"] + prompt["width"] - 1
+        assert page.locator(".run").count() == 2
+        assert HOSTILE in page.locator("#tests pre").inner_text()  # shown as text, not run
+        assert visit.network() == [] and visit.errors == [] and visit.dialogs == []
+    finally:
+        visit.close()

@@ -5,6 +5,7 @@ HTML page (``--html``) or as JSON; ``--list`` lists the recent judgments.
     sejury trace j0k3m                 # any unique prefix of a judgment id
     sejury trace j0k3m --html out.html
     sejury trace r0k3m                 # a ranking's or a comparison's trace (sejury rank, sejury compare)
+    sejury trace r0k3m --html out.html
 """
 
 from __future__ import annotations
@@ -131,7 +132,14 @@ def trace(
         try:
             if judgment.strip().lower().startswith("r"):  # a ranking's or a comparison's id
                 ranking = store.get_ranking(judgment)
-                if as_json:
+                if html is not None:
+                    from sejury.viewers.ranking_html import render_ranking_html
+
+                    html.parent.mkdir(parents=True, exist_ok=True)
+                    html.write_text(render_ranking_html(ranking), encoding="utf-8")
+                    err.print(f"wrote {escape(str(html))} ({'comparison' if ranking.kind == 'compare' else 'ranking'} "
+                              f"{ranking.ranking_id})")
+                elif as_json:
                     sys.stdout.write(ranking.model_dump_json() + "\n")
                 else:
                     _ranking_trace(ranking, full)
