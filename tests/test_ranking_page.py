@@ -17,7 +17,7 @@ def test_a_ranking_and_a_comparison_are_written_as_standalone_pages(tmp_path: Pa
     pages = {}
     for rid, name in ((rank_id, "ranking"), (compare_id, "comparison")):
         page = tmp_path / "out" / f"{name}.html"
-        res = CliRunner().invoke(app, ["trace", rid[:10], "--html", str(page),
+        res = CliRunner().invoke(app, ["trace", rid, "--html", str(page),
                                        "--store", str(tmp_path / "traces.sqlite")])
         assert res.exit_code == 0, res.output
         assert f"wrote {page}" in res.output.replace("\n", "") and f"{name} {rid}" in res.output.replace("\n", "")
@@ -47,3 +47,19 @@ def test_an_unknown_ranking_id_fails_clearly(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["trace", "rzzzz", "--html", str(tmp_path / "x.html"),
                                    "--store", str(tmp_path / "traces.sqlite")])
     assert res.exit_code != 0 and "rzzzz" in res.output and not (tmp_path / "x.html").exists()
+
+
+def test_the_recent_rankings_and_comparisons_are_listed(tmp_path: Path) -> None:
+    import json
+
+    rank_id, compare_id = stored(tmp_path / "traces.sqlite")
+    store = ["--store", str(tmp_path / "traces.sqlite")]
+    res = CliRunner().invoke(app, ["trace", "--list", "--rankings", "--json", *store])
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(line) for line in res.output.splitlines()]
+    assert [(r["ranking_id"], r["kind"]) for r in rows] == [(compare_id, "compare"), (rank_id, "rank")]
+    shown = CliRunner().invoke(app, ["trace", "--rankings", *store], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0 and rank_id in shown.output and compare_id in shown.output
+    assert "recent rankings and comparisons" in shown.output
+    judgments = CliRunner().invoke(app, ["trace", "--list", "--json", *store])
+    assert judgments.exit_code == 0 and judgments.output == ""  # --list alone: judgments, as before

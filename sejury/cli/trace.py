@@ -2,6 +2,7 @@
 HTML page (``--html``) or as JSON; ``--list`` lists the recent judgments.
 
     sejury trace --list
+    sejury trace --list --rankings     # the recent rankings and comparisons
     sejury trace j0k3m                 # any unique prefix of a judgment id
     sejury trace j0k3m --html out.html
     sejury trace r0k3m                 # a ranking's or a comparison's trace (sejury rank, sejury compare)
@@ -69,6 +70,28 @@ def _list(store: TraceStore, limit: int, sample: str | None, as_json: bool) -> N
     out.print(table)
 
 
+def _list_rankings(store: TraceStore, limit: int, as_json: bool) -> None:
+    rows = store.recent_rankings(limit)
+    if as_json:
+        for r in rows:
+            sys.stdout.write(r.model_dump_json() + "\n")
+        return
+    if not rows:
+        err.print(f"no rankings or comparisons stored in {escape(str(store.path))}")
+        return
+    table = Table(title=f"recent rankings and comparisons in {escape(str(store.path))}", title_justify="left",
+                  box=None, pad_edge=False, header_style="bold underline")
+    table.add_column("id", no_wrap=True, min_width=max(len(r.ranking_id) for r in rows), style="cyan")
+    table.add_column("when", no_wrap=True, min_width=max(len(_when(r.created)) for r in rows))
+    for col in ("kind", "problem", "language", "model"):
+        table.add_column(col, overflow="fold")
+    table.add_column("s", justify="right", no_wrap=True, min_width=4)
+    for r in rows:
+        table.add_row(r.ranking_id, _when(r.created), r.kind, escape(_cut(r.problem_id, 28)), r.language,
+                      escape(_cut(r.model, 24)), f"{r.seconds:.1f}")
+    out.print(table)
+
+
 def _ranking_trace(stored: StoredRanking, full: bool) -> None:
     """A ranking or comparison: its table, then each model call and sandbox run in order."""
     from sejury.cli.ranking import print_comparison, print_ranking
@@ -103,6 +126,9 @@ def trace(
     list_: Annotated[bool, typer.Option("--list", help="List the recent judgments.")] = False,
     limit: Annotated[int, typer.Option(help="How many judgments --list shows.")] = 20,
     sample: Annotated[str | None, typer.Option("--sample", help="With --list: only this sample's judgments.")] = None,
+    rankings: Annotated[bool, typer.Option("--rankings", help=(
+        "With --list: the recent rankings and comparisons (sejury rank, sejury compare) in place of judgments."))
+    ] = False,
     html: Annotated[Path | None, typer.Option("--html", help="Write the trace as one standalone HTML page.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the stored judgment (or the list) as JSON.")] = False,
     full: Annotated[bool, typer.Option("--full", help="Prompts, replies and outputs uncut.")] = False,
@@ -126,7 +152,10 @@ def trace(
         raise fail(exc) from None
     try:
         if list_:
-            _list(store, limit, sample, as_json)
+            if rankings:
+                _list_rankings(store, limit, as_json)
+            else:
+                _list(store, limit, sample, as_json)
             return
         assert judgment is not None
         try:

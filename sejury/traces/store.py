@@ -123,6 +123,18 @@ class JudgmentSummary(BaseModel):
     seconds: float
 
 
+class RankingSummary(BaseModel):
+    """A row of ``sejury trace --list --rankings``."""
+
+    ranking_id: str
+    created: float
+    kind: str  # "rank" or "compare"
+    problem_id: str
+    language: str
+    model: str
+    seconds: float
+
+
 class TraceStore:
     """Judgments by id in one SQLite file (WAL: readers such as ``sejury trace`` never block a
     judging run).  Safe to share between threads."""
@@ -195,6 +207,15 @@ class TraceStore:
                 (*args, max(limit, 0))).fetchall()
         return [JudgmentSummary(judgment_id=r[0], created=r[1], sample_id=r[2], task=r[3], language=r[4],
                                 status=r[5], score=r[6], model=r[7], seconds=r[8]) for r in rows]
+
+    def recent_rankings(self, limit: int = 20) -> list[RankingSummary]:
+        """The latest rankings and comparisons first."""
+        with self._lock:
+            rows = self._conn().execute(
+                "SELECT id, created, kind, problem_id, language, model, seconds FROM rankings "
+                "ORDER BY created DESC, id DESC LIMIT ?", (max(limit, 0),)).fetchall()
+        return [RankingSummary(ranking_id=r[0], created=r[1], kind=r[2], problem_id=r[3], language=r[4], model=r[5],
+                               seconds=r[6]) for r in rows]
 
     def _find(self, table: str, columns: str, ref: str, noun: str, *, listed: bool = False) -> tuple[Any, ...]:
         """The row of ``table`` whose id is ``ref``, else the one whose id starts with it (an error
