@@ -40,6 +40,14 @@ def _when(created: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(created))
 
 
+def _recent_table(title: str, rows: list[tuple[str, float]]) -> Table:
+    """A --list table with its id and when columns (sized to the rows'), the rest to add."""
+    table = Table(title=title, title_justify="left", box=None, pad_edge=False, header_style="bold underline")
+    table.add_column("id", no_wrap=True, min_width=max(len(rid) for rid, _ in rows), style="cyan")
+    table.add_column("when", no_wrap=True, min_width=max(len(_when(created)) for _, created in rows))
+    return table
+
+
 def _list(store: TraceStore, limit: int, sample: str | None, as_json: bool) -> None:
     from sejury.viewers.common import fmt_score
 
@@ -52,10 +60,7 @@ def _list(store: TraceStore, limit: int, sample: str | None, as_json: bool) -> N
         of = f" for sample {escape(sample)}" if sample else ""
         err.print(f"no judgments stored in {escape(str(store.path))}{of}")
         return
-    table = Table(title=f"recent judgments in {escape(str(store.path))}", title_justify="left",
-                  box=None, pad_edge=False, header_style="bold underline")
-    table.add_column("id", no_wrap=True, min_width=max(len(r.judgment_id) for r in rows), style="cyan")
-    table.add_column("when", no_wrap=True, min_width=max(len(_when(r.created)) for r in rows))
+    table = _recent_table(f"recent judgments in {escape(str(store.path))}", [(r.judgment_id, r.created) for r in rows])
     table.add_column("sample", overflow="fold")
     table.add_column("task", no_wrap=True, min_width=7)
     table.add_column("status", no_wrap=True, min_width=8)
@@ -79,10 +84,8 @@ def _list_rankings(store: TraceStore, limit: int, as_json: bool) -> None:
     if not rows:
         err.print(f"no rankings or comparisons stored in {escape(str(store.path))}")
         return
-    table = Table(title=f"recent rankings and comparisons in {escape(str(store.path))}", title_justify="left",
-                  box=None, pad_edge=False, header_style="bold underline")
-    table.add_column("id", no_wrap=True, min_width=max(len(r.ranking_id) for r in rows), style="cyan")
-    table.add_column("when", no_wrap=True, min_width=max(len(_when(r.created)) for r in rows))
+    table = _recent_table(f"recent rankings and comparisons in {escape(str(store.path))}",
+                          [(r.ranking_id, r.created) for r in rows])
     for col in ("kind", "problem", "language", "model"):
         table.add_column(col, overflow="fold")
     table.add_column("s", justify="right", no_wrap=True, min_width=4)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sejury.execution.calls import Args, example_calls, render_call, seed_calls
+from sejury.execution.fuzz import places
 
 MAX_SHOWN = 3  # tests left out, quoted in the record
 DOMAIN_VERSION = 1  # in S5's cache key: a change here changes which tests run
@@ -65,14 +66,7 @@ class Domain:
             return None
         if not examples:
             return None
-        by_pos: dict[int, list[Any]] = {}
-        by_name: dict[str, list[Any]] = {}
-        for args, kwargs in examples:
-            for i, a in enumerate(args):
-                by_pos.setdefault(i, []).append(a)
-            for name, a in kwargs:
-                by_name.setdefault(name, []).append(a)
-        return cls(function, language, by_pos, by_name)
+        return cls(function, language, *places(examples))
 
     def fits(self, call: Args) -> bool:
         args, kwargs = call

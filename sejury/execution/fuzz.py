@@ -201,7 +201,7 @@ def mutate_inputs(seeds: list[Args], n: int, seed: int = 0, generations: int = 3
     only inputs that ``fits`` the seeds' domain."""
     rng = random.Random(seed)
     seen = {render_call("f", s) for s in seeds}
-    domain = _domain(seeds)
+    domain = places(seeds)
     out: list[Args] = []
     parents = seeds
     for _ in range(generations):
@@ -242,7 +242,7 @@ def fits(value: Any, seen: list[Any]) -> bool:
     return True
 
 
-def _domain(seeds: list[Args]) -> tuple[dict[int, list[Any]], dict[str, list[Any]]]:
+def places(seeds: list[Args]) -> tuple[dict[int, list[Any]], dict[str, list[Any]]]:
     """The seeds' values at each place: by position, and by keyword."""
     by_pos: dict[int, list[Any]] = {}
     by_name: dict[str, list[Any]] = {}
