@@ -40,6 +40,12 @@ def _when(created: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(created))
 
 
+def _write_page(path: Path, page: str, what: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(page, encoding="utf-8")
+    err.print(f"wrote {escape(str(path))} ({what})")
+
+
 def _recent_table(title: str, rows: list[tuple[str, float]]) -> Table:
     """A --list table with its id and when columns (sized to the rows'), the rest to add."""
     table = Table(title=title, title_justify="left", box=None, pad_edge=False, header_style="bold underline")
@@ -167,10 +173,8 @@ def trace(
                 if html is not None:
                     from sejury.viewers.ranking_html import render_ranking_html
 
-                    html.parent.mkdir(parents=True, exist_ok=True)
-                    html.write_text(render_ranking_html(ranking), encoding="utf-8")
-                    err.print(f"wrote {escape(str(html))} ({'comparison' if ranking.kind == 'compare' else 'ranking'} "
-                              f"{ranking.ranking_id})")
+                    _write_page(html, render_ranking_html(ranking),
+                                f"{'comparison' if ranking.kind == 'compare' else 'ranking'} {ranking.ranking_id}")
                 elif as_json:
                     sys.stdout.write(ranking.model_dump_json() + "\n")
                 else:
@@ -184,9 +188,7 @@ def trace(
     if html is not None:
         from sejury.viewers.html import render_html
 
-        html.parent.mkdir(parents=True, exist_ok=True)
-        html.write_text(render_html(stored), encoding="utf-8")
-        err.print(f"wrote {escape(str(html))} (judgment {stored.judgment_id}, sample {escape(stored.sample.id)})")
+        _write_page(html, render_html(stored), f"judgment {stored.judgment_id}, sample {escape(stored.sample.id)}")
         return
     if as_json:
         sys.stdout.write(stored.model_dump_json() + "\n")

@@ -19,31 +19,27 @@ not read, and its test is kept; a problem that shows no example keeps every test
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from sejury.execution.calls import Args, example_calls, render_call, seed_calls
-from sejury.execution.fuzz import places
+from sejury.execution.fuzz import is_number, places, sign_fits
 
 MAX_SHOWN = 3  # tests left out, quoted in the record
 DOMAIN_VERSION = 1  # in S5's cache key: a change here changes which tests run
 
 
-def _number(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
 def within(value: Any, seen: list[Any], negatives: bool = False) -> bool:
-    """Is ``value`` of a sign the examples' values ``seen`` at its place allow?  Only a number is
-    judged: one is outside when every example's number there is positive and it is not, or every
-    one is at least 0 and it is negative; ``negatives``: some example shows a negative number at
-    another place, so the problem takes negative numbers (``multiply(14, -15)``)."""
-    nums = [x for x in seen if _number(x)]
-    if not _number(value) or not nums or negatives:
-        return True
-    if all(x > 0 for x in nums):
-        return bool(value > 0)
-    return not (all(x >= 0 for x in nums) and value < 0)
+    """Is ``value`` of a sign the examples' values ``seen`` at its place allow (``fuzz.sign_fits``)?
+    Only a number is judged; ``negatives``: some example shows a negative number at another place,
+    so the problem takes negative numbers (``multiply(14, -15)``)."""
+    return not is_number(value) or negatives or sign_fits(value, seen)
+
+
+def outside_note(n: int, shown: list[str]) -> str:
+    """How a verdict says that ``n`` tests were left out, quoting the first call ``shown``."""
+    return f"{n} outside the problem's domain" + (f" (e.g. {shown[0][:80]})" if shown else "")
 
 
 @dataclass(frozen=True)
@@ -52,8 +48,8 @@ class Domain:
 
     function: str
     language: str
-    by_pos: dict[int, list[Any]] = field(default_factory=dict)
-    by_name: dict[str, list[Any]] = field(default_factory=dict)
+    by_pos: dict[int, list[Any]]
+    by_name: dict[str, list[Any]]
 
     @classmethod
     def of(cls, problem: str, function: str | None, language: str) -> Domain | None:
@@ -68,12 +64,15 @@ class Domain:
             return None
         return cls(function, language, *places(examples))
 
+    @cached_property
+    def negatives(self) -> bool:
+        """Some example shows a negative number at some place."""
+        return any(is_number(x) and x < 0 for seen in (*self.by_pos.values(), *self.by_name.values()) for x in seen)
+
     def fits(self, call: Args) -> bool:
         args, kwargs = call
-        negatives = any(_number(x) and x < 0 for seen in (*self.by_pos.values(), *self.by_name.values())
-                        for x in seen)
-        return all(within(a, self.by_pos.get(i, []), negatives) for i, a in enumerate(args)) and \
-            all(within(a, self.by_name.get(name, []), negatives) for name, a in kwargs)
+        return all(within(a, self.by_pos.get(i, []), self.negatives) for i, a in enumerate(args)) and \
+            all(within(a, self.by_name.get(name, []), self.negatives) for name, a in kwargs)
 
     def outside(self, unit: str) -> str | None:
         """The first call of the function in ``unit`` (a test's text) outside the domain, as a

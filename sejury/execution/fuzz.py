@@ -213,6 +213,19 @@ def mutate_inputs(seeds: list[Args], n: int, seed: int = 0, generations: int = 3
     return out
 
 
+def is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def sign_fits(value: float, seen: list[Any]) -> bool:
+    """A number's sign against the seeds' numbers at its place: not zero or negative where every
+    one is positive, not negative where every one is at least 0 (no number there: any sign)."""
+    nums = [x for x in seen if is_number(x)]
+    if nums and all(x > 0 for x in nums) and value <= 0:
+        return False
+    return not (nums and all(x >= 0 for x in nums) and value < 0)
+
+
 def fits(value: Any, seen: list[Any]) -> bool:
     """Is ``value`` inside the domain the seeds' values ``seen`` (at the same place) show?"""
     if not seen:
@@ -220,10 +233,7 @@ def fits(value: Any, seen: list[Any]) -> bool:
     if isinstance(value, bool) or value is None:
         return True
     if isinstance(value, (int, float)):
-        nums = [x for x in seen if isinstance(x, (int, float)) and not isinstance(x, bool)]
-        if nums and all(x > 0 for x in nums) and value <= 0:
-            return False
-        return not (nums and all(x >= 0 for x in nums) and value < 0)
+        return sign_fits(value, seen)
     if isinstance(value, str):
         sentences = Sentences.of(seen)
         if sentences is not None:

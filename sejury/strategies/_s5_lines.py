@@ -3,6 +3,7 @@ the mutation check and its second rounds."""
 
 from __future__ import annotations
 
+from sejury.execution.domain import outside_note
 from sejury.execution.evidence import SecondRound, TestExecution
 from sejury.schema import StrategyResult
 
@@ -20,8 +21,7 @@ def detail_lines(result: StrategyResult) -> list[str]:
     checked = (f"{ex.invalid_on_reference} invalid on the reference, {ex.valid} valid" if ex.validated
                else "none checked (no reference)")
     if ex.out_of_domain:
-        checked = (f"{ex.out_of_domain} outside the problem's domain (e.g. {ex.outside_domain[0][:80]}), "
-                   if ex.outside_domain else f"{ex.out_of_domain} outside the problem's domain, ") + checked
+        checked = f"{outside_note(ex.out_of_domain, ex.outside_domain)}, {checked}"
     line = (f"{ex.generated} tests generated, {checked}; candidate passed {cand.passed if cand else 0}/{ex.valid}"
             f"{'' if ex.executable else ' (does not load)'}; score = {art.get('score_rule')}")
     if ex.sample_tests:

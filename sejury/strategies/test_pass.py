@@ -57,10 +57,10 @@ def detail_lines(result: StrategyResult) -> list[str]:
         return [f"candidate passed {a['passed']}/{a['valid']} of the tests, unvalidated (no reference to check "
                 "them on)"]
     return [f"candidate passed {a['passed']}/{a['valid']} valid tests ({a['invalid_on_reference']} "
-            f"of {a['generated']} discarded on the reference{outside_note(a)})", *extra]
+            f"of {a['generated']} discarded on the reference{_left_out_note(a)})", *extra]
 
 
-def outside_note(a: dict[str, object]) -> str:
+def _left_out_note(a: dict[str, object]) -> str:
     """The tests left out for calling the function outside the problem's domain, if any."""
     n, shown = a.get("out_of_domain"), a.get("outside_domain")
     if not n:

@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from sejury.execution.domain import outside_note
 from sejury.execution.evidence import SuiteRun, TestExecution
 from sejury.merge import merge, split_tiers
 from sejury.schema import Status, StrategyResult, Verdict
@@ -150,8 +151,7 @@ def execution_summary(ex: TestExecution) -> str:
     if ex.status != "ran":
         return f"{ex.generated} tests; not run: {ex.reason}" if ex.generated else f"not run: {ex.reason}"
     cand = ex.candidate
-    parts = [f"{ex.generated} tests", *([f"{ex.out_of_domain} outside the problem's domain"] if ex.out_of_domain
-                                        else []),
+    parts = [f"{ex.generated} tests", *([outside_note(ex.out_of_domain, [])] if ex.out_of_domain else []),
              f"{ex.invalid_on_reference} invalid on the reference" if ex.reference else
              "not checked on a reference", f"{ex.valid} valid",
              f"candidate passed {cand.passed if cand else 0}/{ex.valid}"]

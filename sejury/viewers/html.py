@@ -256,16 +256,21 @@ def render_html(stored: StoredJudgment) -> str:
     meta = [v.task.value, s.language, f"model {v.model or stored.config.get('model', '?')}",
             fmt_time(stored.created)]
     jurors = "".join(_juror(v, name, r) for name, r in v.strategies.items())
+    return page("judgment", s.id, stored.judgment_id, meta,
+                f'{_summary(stored)}{_sample(stored)}<section id="jurors">{jurors}</section>{_merge(v)}')
+
+
+def page(what: str, name: str, trace_id: str, meta: list[str], main: str) -> str:
+    """A standalone trace page around ``main`` (HTML): a judgment's, a ranking's or a comparison's."""
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{e(CSP)}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{e(f'{s.id} · judgment {stored.judgment_id} · sejury')}</title>"
+        f"<title>{e(f'{name} · {what} {trace_id} · sejury')}</title>"
         f"<style>{CSS}</style></head><body>"
-        f'<header class="top"><div class="brand">sejury · judgment trace</div>'
-        f'<h1>{e(s.id)}<span class="jid">{e(stored.judgment_id)}</span></h1>'
+        f'<header class="top"><div class="brand">sejury · {e(what)} trace</div>'
+        f'<h1>{e(name)}<span class="jid">{e(trace_id)}</span></h1>'
         f'<div class="meta">{"".join(f"<span>{e(x)}</span>" for x in meta)}</div></header>'
-        f"<main>{_summary(stored)}{_sample(stored)}"
-        f'<section id="jurors">{jurors}</section>{_merge(v)}</main>'
-        f"<footer>sejury trace {e(stored.judgment_id)} · a standalone page: it loads nothing</footer>"
+        f"<main>{main}</main>"
+        f"<footer>sejury trace {e(trace_id)} · a standalone page: it loads nothing</footer>"
         "</body></html>\n")

@@ -13,7 +13,7 @@ from sejury.rank.compare import Comparison
 from sejury.rank.records import RankedCandidate, Ranking
 from sejury.traces.store import StoredRanking
 from sejury.viewers.common import fmt_time, plural
-from sejury.viewers.html import CSP, CSS, _badge, _event, _pre, e
+from sejury.viewers.html import _badge, _event, _pre, e, page
 
 
 def _name(c: RankedCandidate) -> str:
@@ -50,6 +50,10 @@ def _review(needs: bool, reasons: list[str]) -> list[tuple[str, str]]:
     return [("needs review", "".join(f"<div>{e(r)}</div>" for r in reasons) or "yes")] if needs else []
 
 
+def _cost(r: Ranking | Comparison) -> tuple[str, str]:
+    return "cost", e(f"{plural(r.model_calls, 'model call')} · {r.sandbox_runs} sandbox runs · {r.seconds:g} s")
+
+
 def _ranking(r: Ranking) -> tuple[str, str, str]:
     best = r.best
     head = (f"chose {_name(best)}, score {best.score:g}" if best else "no attempt loads")
@@ -58,7 +62,7 @@ def _ranking(r: Ranking) -> tuple[str, str, str]:
                          + (f", {r.tests_valid} valid on the reference" if r.tests_valid is not None else "")
                          + f"; {r.probe_inputs} inputs recorded")),
              ("rule", e(r.rule)), *_review(r.needs_review, r.reasons),
-             ("cost", e(f"{plural(r.model_calls, 'model call')} · {r.sandbox_runs} sandbox runs · {r.seconds:g} s"))]
+             _cost(r)]
     body = (f'<section class="card" id="attempts"><h2>{plural(len(r.candidates), "attempt")}, best first</h2>'
             f"{_table(r.candidates, r.chosen)}</section>")
     if r.tests:
@@ -75,7 +79,7 @@ def _comparison(c: Comparison) -> tuple[str, str, str]:
              *([("model", e(asked + ("; its choice followed the position: counted a tie" if c.flipped else "")))]
                if c.model_verdicts else []),
              *_review(c.needs_review, c.reasons),
-             ("cost", e(f"{plural(c.model_calls, 'model call')} · {c.sandbox_runs} sandbox runs · {c.seconds:g} s"))]
+             _cost(c)]
     chosen = {"a": c.a.index, "b": c.b.index}.get(c.winner)
     body = f'<section class="card" id="attempts"><h2>The two attempts</h2>{_table([c.a, c.b], chosen)}</section>'
     return head, _facts(facts), body
@@ -94,17 +98,7 @@ def render_ranking_html(stored: StoredRanking) -> str:
     review = _badge("needs review", "b-warn") if record.needs_review else ""
     meta = [record.language, f"model {stored.model}", fmt_time(stored.created)]
     events = "".join(_event(ev) for ev in record.events) or '<p class="note">no event was recorded</p>'
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f'<meta http-equiv="Content-Security-Policy" content="{e(CSP)}">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{e(f'{record.problem_id} · {what} {stored.ranking_id} · sejury')}</title>"
-        f"<style>{CSS}</style></head><body>"
-        f'<header class="top"><div class="brand">sejury · {what} trace</div>'
-        f'<h1>{e(record.problem_id)}<span class="jid">{e(stored.ranking_id)}</span></h1>'
-        f'<div class="meta">{"".join(f"<span>{e(x)}</span>" for x in meta)}</div></header>'
-        f'<main><section class="card summary" id="summary"><div class="scorebox"><div class="verdict">{e(head)}'
-        f"</div>{review}</div>{facts}</section>{body}"
-        f'<section class="card" id="events"><h2>Model calls and sandbox runs</h2>{events}</section></main>'
-        f"<footer>sejury trace {e(stored.ranking_id)} · a standalone page: it loads nothing</footer>"
-        "</body></html>\n")
+    return page(what, record.problem_id, stored.ranking_id, meta,
+                f'<section class="card summary" id="summary"><div class="scorebox"><div class="verdict">{e(head)}'
+                f"</div>{review}</div>{facts}</section>{body}"
+                f'<section class="card" id="events"><h2>Model calls and sandbox runs</h2>{events}</section>')
