@@ -2,9 +2,11 @@
 `bench/exec_agreement.py`, each sample judged by the team Ex-fuzz with execution on, as
 `bench/sealed_check.py` does, so a change to the mutation rules (``sejury/execution/fuzz.py``) is
 measured by running this once on the code before it and once after, into two directories.
+``--no-reference`` judges each sample with its reference removed: Ex-fuzz then runs the candidate
+on the examples whose output the problem states, the stated values expected.
 
     .venv/bin/python bench/exfuzz_rerun.py --out bench-runs/exfuzz-after \\
-        [--langs python:80,javascript:40,java:30,cpp:20] [--seed 11] [--data ../shared/data]
+        [--langs python:80,javascript:40,java:30,cpp:20] [--seed 11] [--data ../shared/data] [--no-reference]
 
 Run a tree's own code with ``PYTHONPATH=<tree>`` (a worktree at the commit before the change for
 the "before" run).  The result cache is off, so neither run reuses the other's results.  Writes
@@ -46,6 +48,8 @@ async def main(args: argparse.Namespace) -> None:
             counts = {True: [0, 0], False: [0, 0]}  # test_passed -> [below 100, scored]
             with (out / f"exec-{language}.jsonl").open("w") as fh:
                 for s in samples:
+                    if args.no_reference:
+                        s = s.model_copy(update={"reference": None})
                     r = (await judge.ajudge(s)).strategies[JUROR]
                     detail = "\n".join(x for x in [r.detail or "", *detail_lines(r)] if x)
                     fh.write(json.dumps({"sample_id": s.id, "strategies": {
@@ -67,5 +71,8 @@ if __name__ == "__main__":
     ap.add_argument("--out", required=True)
     ap.add_argument("--langs", default="python:80,javascript:40,java:30,cpp:20")
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--no-reference", action="store_true",
+                    help="judge each sample as if it had no reference (Ex-fuzz then checks the problem's stated "
+                         "outputs)")
     ap.add_argument("--data", default=str(Path(__file__).resolve().parent.parent.parent / "shared" / "data"))
     asyncio.run(main(ap.parse_args()))

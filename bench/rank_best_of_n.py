@@ -5,7 +5,8 @@ benchmark's own tests, ``test_passed``).  Per problem the evidence is collected 
 call for the tests, one sandbox run per distinct attempt and one on the reference) and ranked twice:
 without the reference (CodeT's dual agreement) and with it (tests validated on it).  Reported:
 
-- pass@1 of the top-ranked attempt, without and with the reference;
+- pass@1 of the top-ranked attempt, without and with the reference (without one, also without the
+  problem's stated examples, ``noref_unstated``: what they add);
 - a random pick's expected pass@1 (the pool's pass rate) and the oracle's (some attempt passes);
 - the share of the random-to-oracle gap the ranking closes (the issue's goal: >= 0.5 without a
   reference, in every language);
@@ -58,12 +59,18 @@ async def one(judge: Judge, language: str, rows: list[dict[str, Any]]) -> dict[s
                            "model_calls": got.rec.calls, "sandbox_runs": got.sandbox_runs,
                            "tests": got.probe.tests, "inputs": len(got.probe.units),
                            "reference_loads": got.reference is not None}
-    for name, use in (("noref", False), ("ref", True)):
-        r = order(got, use_reference=use)
+    for name, use, stated in (("noref", False, True), ("noref_unstated", False, False), ("ref", True, True)):
+        r = order(got, use_reference=use, use_stated=stated)
         out[name] = {"chosen": r.chosen, "pass": r.chosen is not None and labels[r.chosen],
                      "needs_review": r.needs_review, "reasons": r.reasons,
                      "order": [c.index for c in r.candidates], "scores": [c.score for c in r.candidates],
-                     "tests_valid": r.tests_valid}
+                     "tests_valid": r.tests_valid,
+                     "examples": [(c.examples_passed, c.examples_total) for c in r.candidates]}
+    # what was collected, to rank again offline under another rule
+    out["collected"] = {"behaviours": [b.model_dump(exclude={"seconds", "load_error"}) for b in got.behaviours],
+                        "reference": got.reference.model_dump(exclude={"seconds", "load_error"})
+                        if got.reference else None, "tests": got.probe.tests, "units": len(got.probe.units),
+                        "stated": [[u, repr(v), t] for u, v, t in got.probe.stated], "labels": labels}
     return out
 
 
@@ -72,7 +79,9 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     rnd = sum(r["random"] for r in rows) / n
     ora = sum(r["oracle"] for r in rows) / n
     s: dict[str, Any] = {"problems": n, "random": round(rnd, 3), "oracle": round(ora, 3)}
-    for name in ("noref", "ref"):
+    for name in ("noref", "noref_unstated", "ref"):
+        if any(name not in r for r in rows):
+            continue  # rows written before the variant was measured
         top = sum(r[name]["pass"] for r in rows) / n
         s[name] = round(top, 3)
         s[f"{name}_gap_closed"] = round((top - rnd) / (ora - rnd), 3) if ora > rnd else None
@@ -131,5 +140,6 @@ def arguments(doc: str) -> argparse.ArgumentParser:
 
 if __name__ == "__main__":
     asyncio.run(over_problems(arguments(__doc__).parse_args(), "rank", one, summary,
-                              lambda r: f"{r['passing']} / {r['n']} noref {r['noref']['pass']} ref {r['ref']['pass']} "
+                              lambda r: f"{r['passing']} / {r['n']} noref {r['noref']['pass']} "
+                                        f"unstated {r['noref_unstated']['pass']} ref {r['ref']['pass']} "
                                         f"{r['seconds']}s"))

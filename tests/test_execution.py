@@ -680,7 +680,8 @@ async def test_calls_that_do_not_compile_against_the_reference_leave_the_fuzz_ju
 def test_the_bundled_ex_fuzz_examples_are_judged_by_the_cli_with_no_model(tmp_path: Path) -> None:
     """`sejury judge examples/ex_fuzz/*.json --team Ex-fuzz --execute` (the README's line): the
     problem's example and its mutations, in Java and Go, catch the candidate that skips 1-digit
-    numbers, with no model call."""
+    numbers, with no model call; a JavaScript sample with no reference is checked on the outputs its
+    problem states."""
     import json
     import os
     import subprocess
@@ -692,8 +693,13 @@ def test_the_bundled_ex_fuzz_examples_are_judged_by_the_cli_with_no_model(tmp_pa
                          env={**os.environ, "SEJURY_RUN_DIR": str(tmp_path / "run")})
     assert out.returncode == 0, out.stderr
     verdicts = [json.loads(line) for line in out.stdout.splitlines()]
-    assert sorted(v["sample_id"] for v in verdicts) == ["ex-fuzz-go-add-elements", "ex-fuzz-java-add-elements"]
-    for v in verdicts:
+    assert sorted(v["sample_id"] for v in verdicts) == ["ex-fuzz-go-add-elements", "ex-fuzz-java-add-elements",
+                                                        "ex-fuzz-js-iscube-no-reference"]
+    # no reference: the problem's stated outputs are the expected values; the candidate misses iscube(-1)
+    alone = next(v for v in verdicts if v["sample_id"].endswith("no-reference"))["strategies"]["example_fuzz"]
+    assert alone["score"] == round(100 * 5 / 6, 2) and alone["llm_calls"] == 0, alone
+    assert alone["artifacts"]["differs"] == [{"example": "iscube(-1) -> true", "candidate": "false"}], alone
+    for v in [v for v in verdicts if not v["sample_id"].endswith("no-reference")]:
         ex = v["strategies"]["example_fuzz"]
         assert ex["status"] == "scored" and ex["score"] < 50 and ex["llm_calls"] == 0, ex
         assert ex["artifacts"]["mismatches"], ex

@@ -96,6 +96,8 @@ def test_a_rank_request_is_checked_at_the_edge() -> None:
 
 
 ADD = 'def add(a: int, b: int) -> int:\n    """Return the sum of a and b.\n    >>> add(2, 3)\n    5\n    """\n'
+# the same problem with its example's output not stated: the generated tests decide a comparison
+ADD_UNSTATED = ADD.replace("    5\n", "")
 TESTS = "assert add(2, 3) == 5\nassert add(-1, 1) == 0\nassert add(0, 0) == 0\n"
 
 
@@ -193,8 +195,10 @@ def test_the_rank_and_compare_commands_read_attempts_grouped_by_problem(tmp_path
     pairs.write_text("\n".join(json.dumps(r) for r in rows[:2]) + "\n")
     res = CliRunner().invoke(app, ["compare", str(pairs)])
     assert res.exit_code == 0, res.output
-    assert "add (python): add-1 is better, decided by generated tests  needs review" in res.output
-    assert "1 pair(s), decided by generated tests 1" in res.output
+    # the problem states add(2, 3) is 5, which add-0 does not return: the problem's own example decides
+    assert "add (python): add-1 is better, decided by stated examples" in res.output
+    assert "returns 0/1 of the problem's stated examples" in res.output and "needs review" not in res.output
+    assert "1 pair(s), decided by stated examples 1" in res.output
     data.write_text("\n".join(json.dumps(r) for r in rows[3:]) + "\n")
     res = CliRunner().invoke(app, ["rank", str(data)])
     assert res.exit_code == 2 and "sample bad-1: its reference differs from sample bad-0's" in res.output
@@ -239,7 +243,7 @@ def test_rank_and_compare_over_http_as_tools_and_as_graphs() -> None:
 
     state = run_sync(rank_graph(judge).ainvoke({"request": RankRequest(problem=ADD, candidates=attempts)}))
     assert state["ranking"].chosen == 1
-    said = judge.as_compare_tool().invoke({"problem": ADD, "a": attempts[0], "b": attempts[1]})
+    said = judge.as_compare_tool().invoke({"problem": ADD_UNSTATED, "a": attempts[0], "b": attempts[1]})
     assert said.startswith("BETTER: b (decided by generated tests; NEEDS REVIEW)")
     from sejury.rank.integrations import compare_graph
     from sejury.rank.records import CompareRequest
@@ -256,7 +260,8 @@ def test_rank_and_compare_over_http_as_tools_and_as_graphs() -> None:
         assert body["chosen"] == 1 and body["candidates"][0]["id"] == "b" and "events" not in body
         traced = httpx.post(f"{url}/rank?trace=true", json={"problem": ADD, "candidates": attempts}, timeout=120)
         assert traced.json()["events"][0]["step"] == "write_tests"
-        r = httpx.post(f"{url}/compare", json={"problem": ADD, "a": attempts[1], "b": attempts[0]}, timeout=120)
+        r = httpx.post(f"{url}/compare", json={"problem": ADD_UNSTATED, "a": attempts[1], "b": attempts[0]},
+                       timeout=120)
         assert r.status_code == 200 and r.json()["winner"] == "a" and r.json()["decided_by"] == "generated tests"
 
 
@@ -303,7 +308,10 @@ def _compare_script(choice: str, tests: str = TESTS) -> Any:
 def test_compare_uses_the_evidence_first_and_a_position_bound_choice_is_a_tie() -> None:
     wrong, right, same = "    return a - b\n", "    return a + b\n", "    return b + a\n"
     judge = Judge(ScriptedChatModel(script=_compare_script("A")), cache=False, execute=True)
-    c = judge.compare(ADD, wrong, right)
+    c = judge.compare(ADD, wrong, right)  # the problem states add(2, 3) is 5: its own example decides
+    assert (c.winner, c.decided_by, c.model_calls) == ("b", "stated examples", 1) and not c.needs_review
+    assert (c.a.examples_passed, c.b.examples_passed, c.b.examples_total) == (0, 1, 1)
+    c = judge.compare(ADD_UNSTATED, wrong, right)
     assert (c.winner, c.decided_by, c.model_calls) == ("b", "generated tests", 1) and c.needs_review
     c = judge.compare(ADD, right, wrong, reference=right)
     assert (c.winner, c.decided_by, c.validated) == ("a", "reference", True) and not c.needs_review

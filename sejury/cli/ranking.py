@@ -133,11 +133,12 @@ def print_ranking(r: Ranking) -> None:
              if chosen else "no attempt loads")
     out.print(head + ("  [yellow]needs review[/yellow]" if r.needs_review else ""))
     t = Table(show_header=True, header_style="bold")
-    for col in ("rank", "attempt", "score", "alike", "tests", "reference", "yours", "review"):
+    for col in ("rank", "attempt", "score", "alike", "tests", "examples", "reference", "yours", "review"):
         t.add_column(col)
     for c in r.candidates:
         t.add_row(str(c.rank), escape(c.id or f"#{c.index}"), f"{c.score:g}" if c.loaded else "does not load",
                   f"{c.support:g}", f"{c.tests_passed}/{c.tests_total}",
+                  f"{c.examples_passed}/{c.examples_total}" if c.examples_total else "-",
                   f"{c.agreed}/{c.inputs}" if c.inputs else "-",
                   f"{c.user_tests_passed}/{c.user_tests_total}" if c.user_tests_total else "-",
                   "yes" if c.needs_review else "")

@@ -53,7 +53,7 @@ def example_calls(problem: str, function: str, language: str = "python") -> list
     if not found and snake != function:  # MultiPL-E's Java keeps the Python name in its examples
         found = _literal_calls(problem, snake, language, function)
     if not found and params:
-        found = _parse_calls([f"{function}({', '.join(v)})" for v in _assigned(problem, params)], function, language)
+        found = parse_calls([f"{function}({', '.join(v)})" for v in _assigned(problem, params)], function, language)
     if not found and params:
         others = {m.group(1) for m in re.finditer(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*\(", problem)} - {function}
         named = {name: [c for c in _literal_calls(problem, name, language) if len(c[0]) == len(params)]
@@ -70,10 +70,10 @@ def _literal_calls(text: str, function: str, language: str, as_name: str | None 
         close = _clike.closing(text, m.end() - 1)
         if close > 0:
             calls.append((as_name or function) + text[m.end() - 1:close + 1])
-    return _parse_calls(calls, as_name or function, language)
+    return parse_calls(calls, as_name or function, language)
 
 
-def _parse_calls(calls: list[str], function: str, language: str) -> list[Args]:
+def parse_calls(calls: list[str], function: str, language: str) -> list[Args]:
     """Each call's literal arguments, read as ``language``'s literals; the Java and C++ problems
     of the benchmarks write their examples as Python's (``f([1, 2])``), and C++ ones may use
     braces for a list (``f({1, 2})``), read as brackets."""
@@ -128,7 +128,7 @@ def _assigned(problem: str, params: list[str]) -> list[list[str]]:
         hits: dict[str, str] = {}
         for name in params:
             for m in re.finditer(rf"(?<![\w$.]){re.escape(name)}\s*(?:=(?!=)|:(?!:))\s*", line):
-                value = _literal_at(line, m.end())
+                value = literal_at(line, m.end())
                 if value is not None:
                     hits.setdefault(name, value)
         if not hits:
@@ -143,7 +143,7 @@ def _assigned(problem: str, params: list[str]) -> list[list[str]]:
     return found
 
 
-def _literal_at(text: str, i: int) -> str | None:
+def literal_at(text: str, i: int) -> str | None:
     """The text of the literal starting at ``text[i]`` (a bracketed value, a string, a number,
     a boolean, None/null), or None."""
     if i >= len(text):

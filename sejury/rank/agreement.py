@@ -7,7 +7,11 @@ Here an attempt's *support* is the number of loaded attempts that behave like it
 the share of probe inputs (the tests' calls, the problem's examples and their mutations) on which
 they return the same values (itself included: 1).  A behaviour split by one out-of-domain input
 thus keeps most of its weight, where CodeT's exact groups would split it in two.  The score is
-``100 * support / loaded * passed / tests``: 100 when every attempt agrees and passes every test.
+``100 * support / loaded * passed``, where ``passed`` is the share of generated tests passed, or,
+where the problem states the outputs of its examples (``iscube(2) ==> False``: ``stated``), the mean
+of that share and the share of those examples the attempt returns: 100 when every attempt agrees
+and passes every test and example.  A stated example no attempt returns is not counted (the
+problem's example may be wrong, or misread).
 
 With a reference, the tests are validated on it: the score is the mean of the share of valid
 tests passed and the share of inputs on which the attempt returns the reference's value (S5-exec
@@ -19,13 +23,16 @@ passes them all), and an attempt that does not load ranks last with score 0."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sejury.execution.differential import as_compared, compare
 from sejury.execution.evidence import load_error_line
+from sejury.execution.stated import matches
 from sejury.rank.records import Behaviour, RankedCandidate
 
 NO_REFERENCE_RULE = ("without a reference (CodeT's dual agreement): 100 x (attempts behaving alike / attempts "
-                     "that load) x (generated tests passed / tests); the tests are not validated")
+                     "that load) x (generated tests passed / tests, averaged with the problem's stated examples "
+                     "returned / examples where it states them); the tests are not validated")
 REFERENCE_RULE = ("with a reference: the mean of the valid tests' pass ratio and the share of inputs on which "
                   "the attempt returns the reference's value; agreement among attempts breaks ties")
 
@@ -38,6 +45,8 @@ class Probe:
     units: list[str]
     tests: int  # units[:tests] are the generated tests; the rest are example inputs
     typed_raises: bool = False  # the problem states what its function raises
+    # the problem's examples with a stated output: (the example input's unit, the value, the example's text)
+    stated: tuple[tuple[int, Any, str], ...] = ()
 
 
 def similarity(a: dict[int, list[str]], b: dict[int, list[str]], units: list[int]) -> float:
@@ -68,10 +77,22 @@ def _user_failed(b: Behaviour) -> int:
     return sum(1 for ok in b.user_passed or [] if not ok)
 
 
+def stated_checks(behaviours: list[Behaviour], probe: Probe) -> list[tuple[int, Any, str]]:
+    """The problem's stated examples that count: those some attempt that loads returns."""
+    return [s for s in probe.stated
+            if any(b.loaded and matches(s[1], b.values.get(s[0], [])) for b in behaviours)]
+
+
+def _stated_passed(b: Behaviour, checks: list[tuple[int, Any, str]]) -> list[bool]:
+    return [b.loaded and bool(matches(expected, b.values.get(unit, []))) for unit, expected, _ in checks]
+
+
 def rank(behaviours: list[Behaviour], probe: Probe, *, reference: Behaviour | None = None,
-         ids: list[str | None] | None = None) -> list[RankedCandidate]:
-    """The attempts, best first (see the module's rules)."""
+         ids: list[str | None] | None = None, use_stated: bool = True) -> list[RankedCandidate]:
+    """The attempts, best first (see the module's rules); ``use_stated`` False leaves the
+    problem's stated examples out (to measure what they add)."""
     sigs, units = _signatures(behaviours, probe)
+    checks = stated_checks(behaviours, probe) if reference is None and use_stated else []
     support = _supports(behaviours, sigs, units)
     n_loaded = sum(1 for b in behaviours if b.loaded)
     valid = list(range(probe.tests)) if reference is None else \
@@ -84,10 +105,24 @@ def rank(behaviours: list[Behaviour], probe: Probe, *, reference: Behaviour | No
                             tests_total=len(valid))
         if b.user_passed is not None:
             c.user_tests_passed, c.user_tests_total = sum(b.user_passed), len(b.user_passed)
+        stated = _stated_passed(b, checks)
+        if checks:
+            c.examples_passed, c.examples_total = sum(stated), len(checks)
         if b.loaded:
+            ratios = [passed / len(valid)] if valid else []
+            if checks:
+                ratios.append(sum(stated) / len(checks))
             c.score = _with_reference(c, b, reference, probe, valid) if reference is not None else \
-                round(100 * support[i] / n_loaded * (passed / len(valid) if valid else 1.0), 2)
+                round(100 * support[i] / n_loaded * (sum(ratios) / len(ratios) if ratios else 1.0), 2)
         c.reasons = _evidence(c, b, reference is not None, n_loaded)
+        if checks and b.loaded and not all(stated):
+            failed = [text for (_, _, text), ok in zip(checks, stated, strict=True) if not ok]
+            c.reasons.insert(1 if c.user_tests_total else 0,
+                             f"returns {sum(stated)}/{len(checks)} of the problem's stated examples "
+                             f"(not: {'; '.join(t[:80] for t in failed[:2])})")
+        elif checks and b.loaded:
+            c.reasons.insert(1 if c.user_tests_total else 0,
+                             f"returns all {len(checks)} of the problem's stated examples")
         scored.append(c)
     scored.sort(key=lambda c: (not c.loaded, _user_failed(behaviours[c.index]), -c.score, -c.support, c.index))
     groups: dict[str, int] = {}
@@ -133,7 +168,7 @@ def review(ranked: list[RankedCandidate], behaviours: list[Behaviour], probe: Pr
     why = []
     if not probe.units:
         why.append("no test or input ran: the attempts are in the order given")
-    elif not probe.tests and top.user_tests_total is None:
+    elif not probe.tests and top.user_tests_total is None and not top.examples_total:
         why.append("no generated test could be read or run: the order rests on agreement on the inputs alone")
     if _user_failed(behaviours[top.index]):
         why.append("every attempt fails at least one of your tests")
@@ -154,6 +189,9 @@ def review(ranked: list[RankedCandidate], behaviours: list[Behaviour], probe: Pr
             why.append(f"the chosen behaviour is shared by {top.support:.3g} of the {n_loaded} attempts that load")
         if top.tests_total and top.tests_passed < top.tests_total / 2:
             why.append(f"the chosen attempt passes only {top.tests_passed}/{top.tests_total} of the generated tests")
+        if top.examples_total and top.examples_passed != top.examples_total:
+            why.append(f"the chosen attempt returns only {top.examples_passed}/{top.examples_total} of the "
+                       "problem's stated examples")
     top.needs_review = bool(why)
     if why:
         top.reasons = [*top.reasons, *(f"review: {w}" for w in why)]

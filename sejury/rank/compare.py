@@ -26,7 +26,8 @@ from sejury.scoring import ParsedReply, parse_bullets
 from sejury.strategies._calls import ask_score
 
 Winner = Literal["a", "b", "tie"]
-DecidedBy = Literal["loading", "your tests", "reference", "generated tests", "same behaviour", "model", "undecided"]
+DecidedBy = Literal["loading", "your tests", "reference", "stated examples", "generated tests", "same behaviour",
+                    "model", "undecided"]
 _CHOICE = re.compile(r"^\W*better\W*\s*(A|B|tie)\b", re.IGNORECASE | re.MULTILINE)
 
 
@@ -108,6 +109,11 @@ def _decide(out: Comparison, c: Collected) -> None:
     elif out.validated and a.score != b.score:
         out.winner, out.decided_by = ("a" if a.score > b.score else "b"), "reference"
         out.reasons.append(f"against the reference: a scores {a.score:g}, b {b.score:g} ({agreement.REFERENCE_RULE})")
+    elif not out.validated and (a.examples_passed or 0) != (b.examples_passed or 0):
+        out.winner, out.decided_by = ("a" if (a.examples_passed or 0) > (b.examples_passed or 0) else "b"), \
+            "stated examples"
+        out.reasons.append(f"the problem's stated examples: a returns {a.examples_passed}, b {b.examples_passed} "
+                           f"of {a.examples_total}")
     elif not out.validated and a.tests_passed != b.tests_passed:
         out.winner, out.decided_by = ("a" if a.tests_passed > b.tests_passed else "b"), "generated tests"
         out.reasons.append(f"generated tests (not validated: no reference): a passes {a.tests_passed}, "

@@ -13,7 +13,7 @@ import asyncio
 import hashlib
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sejury import prompts
 from sejury.context import JudgeContext
@@ -24,6 +24,7 @@ from sejury.execution.differential import HELPER, record_calls, recorded_functio
 from sejury.execution.evidence import SuiteRun, run_reference_program
 from sejury.execution.languages import Suite
 from sejury.execution.runner import RunReport, assemble_program, call_form, run_suite, split_tests
+from sejury.execution.stated import Stated, stated_examples
 from sejury.rank import agreement
 from sejury.rank.records import Behaviour, Ranking
 from sejury.roster import Strategy
@@ -131,10 +132,11 @@ async def collect(ctx: JudgeContext, p: Problem) -> Collected:
                      time.perf_counter() - started)
 
 
-def order(c: Collected, *, use_reference: bool) -> Ranking:
-    """The ranking of collected evidence; ``use_reference`` False ranks as if there were none."""
+def order(c: Collected, *, use_reference: bool, use_stated: bool = True) -> Ranking:
+    """The ranking of collected evidence; ``use_reference`` False ranks as if there were none,
+    ``use_stated`` False without the problem's stated examples (``agreement.rank``)."""
     reference = c.reference if use_reference else None
-    ranked = agreement.rank(c.behaviours, c.probe, reference=reference, ids=c.problem.ids)
+    ranked = agreement.rank(c.behaviours, c.probe, reference=reference, ids=c.problem.ids, use_stated=use_stated)
     why = agreement.review(ranked, c.behaviours, c.probe, reference is not None)
     if use_reference and c.reference is None:
         why.insert(0, "the reference does not load or compile, so the tests could not be validated on it")
@@ -162,23 +164,31 @@ def _probe(p: Problem, tests: str, function: str | None) -> tuple[agreement.Prob
     mutations of them, each call of ``function`` recorded."""
     suite = split_tests(p.language, tests, reference=p.reference or "") if tests else Suite("", [])
     units, setup = list(suite.units), suite.setup
+    stated: list[tuple[int, Any, str]] = []
     if function is not None:
         setup = record_calls(setup, HELPER, function, helpers=True)
         units = [record_calls(u, i, function) for i, u in enumerate(units)]
-        units += [record_calls(c, len(units) + k, function) for k, c in enumerate(_example_inputs(p, function))]
-    return (agreement.Probe(function, units, len(suite.units), states_raises(p.problem)), Suite(setup, units))
+        examples, stated_calls = _example_inputs(p, function)
+        stated = [(len(units) + examples.index(call), s.expected, s.text) for call, s in stated_calls
+                  if call in examples]
+        units += [record_calls(c, len(units) + k, function) for k, c in enumerate(examples)]
+    return (agreement.Probe(function, units, len(suite.units), states_raises(p.problem), tuple(stated)),
+            Suite(setup, units))
 
 
-def _example_inputs(p: Problem, function: str) -> list[str]:
+def _example_inputs(p: Problem, function: str) -> tuple[list[str], list[tuple[str, Stated]]]:
+    """The example inputs and their mutations, written as calls; and the examples whose output the
+    problem states, each with its call as written."""
     if p.language not in LANGUAGES:
-        return []
+        return [], []
     seeds = example_calls(p.problem, function, p.language)
     write = call_writer(p.problem, function, p.language)
     if not seeds or write is None:
-        return []
+        return [], []
     seed = int(hashlib.sha256(p.problem.encode()).hexdigest()[:8], 16)  # the problem's text alone
     shown, made = written_examples(seeds, write, p.language, seed)
-    return [*shown, *made]
+    stated = [(call, s) for s in stated_examples(p.problem, function, p.language) if (call := write(s.call))]
+    return [*shown, *made], stated
 
 
 async def _user_suite(runs: _Runs, p: Problem) -> Suite | None:

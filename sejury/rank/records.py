@@ -36,6 +36,9 @@ class RankedCandidate(BaseModel):
     inputs: int | None = None  # of them, inputs the reference answered
     user_tests_passed: int | None = None
     user_tests_total: int | None = None
+    # without a reference: the problem's examples with a stated output (those some attempt returns)
+    examples_passed: int | None = None
+    examples_total: int | None = None
     needs_review: bool = False
     reasons: list[str] = Field(default_factory=list)  # what the score rests on, and why to review it
 

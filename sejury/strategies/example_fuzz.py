@@ -7,11 +7,12 @@ the problem's domain by construction, whatever the model knows: the seeds here, 
 model's own calls that S5-fuzz mutates (and that may lie outside the domain).  The inputs are the
 examples themselves and up to ``FUZZ_INPUTS`` type-aware mutations of them (``execution/fuzz.py``,
 kept inside the domain the examples show); the reference answers them in the sandbox and the score
-is ``100 * agreed / inputs``, as for S5-fuzz.  The examples' stated outputs are not read: the
-reference's values are the expected ones.  All five languages: Java's and C++'s examples may be
-written as Python's literals (as MultiPL-E's problems do), Go's as Go's (HumanEval-X), and each
-input is written back by the signature's parameter types (``typed_literals``; one that does not
-fit is left out).
+is ``100 * agreed / inputs``, as for S5-fuzz.  With a reference the examples' stated outputs are not
+read: the reference's values are the expected ones.  Without one, the examples whose output the
+problem states run alone, the stated values expected (``_stated_examples``).  All five languages:
+Java's and C++'s examples may be written as Python's literals (as MultiPL-E's problems do), Go's
+as Go's (HumanEval-X), and each input is written back by the signature's parameter types
+(``typed_literals``; one that does not fit is left out).
 A problem that shows no call with literal arguments leaves it unscored, saying so.
 """
 
@@ -30,6 +31,7 @@ from sejury.execution.typed_literals import LANGUAGES as TYPED
 from sejury.execution.typed_literals import typed_parameters
 from sejury.schema import Sample, StrategyResult, Task
 from sejury.strategies import _io
+from sejury.strategies import _stated_examples as _stated
 from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register, when_executing
 from sejury.strategies.test_fuzz import FUZZ_INPUTS, agree_on
 
@@ -37,10 +39,16 @@ from sejury.strategies.test_fuzz import FUZZ_INPUTS, agree_on
 def applies(sample: Sample) -> str | None:
     if sample.task is not Task.CODE_GENERATION:
         return "the problem's examples are calls of a function to generate"
-    return None if sample.reference else "no reference to answer the examples' inputs"
+    if sample.reference or (not _io.is_program(sample) and (found := _stated.examples_of(sample)) and found[1]):
+        return None
+    return "no reference to answer the examples' inputs, and the problem states no example's output"
 
 
 async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
+    if not sample.reference:
+        if ctx.sandbox is None:
+            return Outcome(None, detail="no sandbox configured")
+        return await _stated.run(sample, ctx, rec)
     if _io.is_program(sample):
         examples = [c.input for c in statement_examples(sample.problem)]
         if not examples:
@@ -81,6 +89,8 @@ def detail_lines(result: StrategyResult) -> list[str]:
     a = result.artifacts
     if "agreed" not in a:
         return []
+    if a.get("no_reference"):
+        return _stated.detail_lines(result)
     what = "printed the reference's output" if a.get("form") == "stdio" else "returned the reference's values"
     lines = [f"candidate {what} on {a['agreed']}/{a['inputs']} inputs of {a['function']} "
              f"(the problem's {a['seeds']} examples and {a['made']} mutations of them)"]
@@ -89,9 +99,10 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="example_fuzz", paper_name="Ex-fuzz", aliases=("examples",), kind=Kind.EVIDENCE, run=run, rank=57,
-    version=lambda: f"example-fuzz-7|{FUZZ_INPUTS}|runners:{RUNNERS_VERSION}|io:{IO_FUZZ}", applies=applies,
+    version=lambda: f"example-fuzz-8|{FUZZ_INPUTS}|runners:{RUNNERS_VERSION}|io:{IO_FUZZ}", applies=applies,
     needs_execute=True,
     joins_default=when_executing(applies),
     detail_lines=detail_lines,
     summary="the share of the problem's example inputs (and type-aware mutations of them) on which the "
-            "candidate returns the reference's value; no LLM call"))
+            "candidate returns the reference's value (without a reference: the output the problem states for "
+            "its examples); no LLM call"))

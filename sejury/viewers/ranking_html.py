@@ -34,11 +34,13 @@ def _table(candidates: list[RankedCandidate], chosen: int | None) -> str:
         rows.append(f'<tr class="attempt-row"><td class="num">{c.rank}</td><td>{e(_name(c))} {flags}</td>'
                     f'<td class="num">{e(f"{c.score:g}" if c.loaded else "—")}</td><td class="num">{c.group}</td>'
                     f'<td class="num">{c.support:g}</td><td class="num">{_fraction(c.tests_passed, c.tests_total)}</td>'
+                    f'<td class="num">{_fraction(c.examples_passed, c.examples_total)}</td>'
                     f'<td class="num">{_fraction(c.agreed, c.inputs)}</td>'
                     f'<td class="num">{_fraction(c.user_tests_passed, c.user_tests_total)}</td><td>{reasons}</td></tr>')
     return ('<table class="attempts"><thead><tr><th class="num">rank</th><th>attempt</th><th class="num">score</th>'
             '<th class="num">group</th><th class="num">alike</th><th class="num">tests</th>'
-            '<th class="num">reference</th><th class="num">yours</th><th>what it rests on</th></tr></thead>'
+            '<th class="num">examples</th><th class="num">reference</th><th class="num">yours</th>'
+            '<th>what it rests on</th></tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table>")
 
 

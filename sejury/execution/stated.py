@@ -1,0 +1,173 @@
+"""The problem's examples with their stated outputs, read as tests: ``iscube(2) ==> False``.
+
+Most benchmark problems show calls of their function *and* what each returns: ``>>> flip_case('Hello')``
+with ``'hELLO'`` on the next line, ``specialFilter([15, -73, 14, -15]) => 1``, ``prime_length('Hello')
+== True``.  ``calls.example_calls`` reads only the inputs (Ex-fuzz's seeds, answered by the
+reference); here the stated output is read too, so the examples are tests written by the problem's
+author, usable where there is no reference to answer them (ranking attempts, a single candidate).
+
+Read: a call of the function with literal arguments (``calls.example_calls``'s reading, in the
+problem's language; MultiPL-E's Java keeps the Python name), then on the same line an arrow
+(``==>``, ``==``, ``=>``, ``->``, ``➞``, ``→``, ``=``, ``returns``, ``should return``, ``should be``,
+``is``) and a literal; or, after a doctest prompt (``>>>``) with nothing after the call, a literal
+alone on the next line.  The benchmarks write these values as Python's literals in every language
+(``True``, ``(1, 2)``, ``'abc'``); JavaScript's and C's ``true``/``false``/``null`` and C++'s braces
+are read too.  Anything else (prose, an expression, a value spread over lines) is not an example.
+
+An attempt passes a stated example when the value the harness recorded for that call (``@@V``,
+each language's own way of showing it) reads back as the stated value: numbers equal (a float to
+six significant digits, as the harnesses show them), sequences element by element (a list, a
+tuple, a vector, a Java ``Pair`` alike), maps by their items, strings exactly.  A recorded value
+that cannot be read back is no evidence either way (``matches`` gives None).  A problem's example
+may be wrong, or misread here: the callers count a stated example only where some attempt or the
+reference returns it.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from sejury.execution.calls import Args, literal_at, parse_calls
+from sejury.execution.languages import _clike
+
+_ARROW = re.compile(r"\s*(?:#\s*)?(?:={2,3}>?|=>|-+>|➞|→|⟹|\bshould\s+(?:return|be)\b|\breturns?\b|\bis\b|"
+                    r"\bgives\b)\s*", re.I)
+_PROMPT = re.compile(r"(?:^|\n)[ \t]*(?://+|#+|\*+)?[ \t]*>>>[ \t]*$")
+_COMMENT = re.compile(r"^[ \t]*(?://+|#+|\*+)?[ \t]?")
+_BARE = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|\b(true|false|null|nullptr|None|undefined)\b')
+_AS_PYTHON = {"true": "True", "false": "False", "null": "None", "nullptr": "None", "undefined": "None"}
+_LENGTH = re.compile(r"\|\d+$")
+# what may follow a stated value on its line: its end, or an explanation in brackets or a comment
+# (not ``19 - 5 - 6 = 8``: an expression worked out is not the value)
+_END = re.compile(r"[ \t]*[.,;]?[ \t]*(?:$|\(|#|//|\b(?:because|since|as)\b)", re.M)
+
+
+@dataclass(frozen=True)
+class Stated:
+    """One example: the call's inputs, the output the problem states, and the text it was read from."""
+
+    call: Args
+    expected: Any
+    text: str
+
+
+def stated_examples(problem: str, function: str, language: str = "python") -> list[Stated]:
+    """The examples of ``function`` in ``problem`` whose output is stated, in order; an input
+    shown twice keeps its first statement (two that disagree are both dropped: the problem contradicts itself)."""
+    names = [function]
+    snake = re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), function)
+    if snake != function:
+        names.append(snake)
+    found: list[Stated] = []
+    for name in names:
+        for m in re.finditer(rf"(?<![\w$.]){re.escape(name)}\s*\(", problem):
+            close = _clike.closing(problem, m.end() - 1)
+            if close < 0:
+                continue
+            calls = parse_calls([function + problem[m.end() - 1:close + 1]], function, language)
+            expected = _output_after(problem, m.start(), close + 1, language == "cpp")
+            if len(calls) == 1 and expected is not None:
+                text, value = expected
+                found.append(Stated(calls[0], value, f"{problem[m.start():close + 1]} -> {text}"))
+        if found:
+            break
+    return _consistent(found)
+
+
+def _output_after(problem: str, start: int, end: int, braces: bool) -> tuple[str, Any] | None:
+    """The stated output after a call ``problem[start:end]``: on its line after an arrow, or, after
+    a doctest prompt with nothing else on the call's line, alone on the next line."""
+    eol = problem.find("\n", end)
+    eol = len(problem) if eol < 0 else eol
+    rest = problem[end:eol]
+    arrow = _ARROW.match(rest)
+    if arrow is not None:
+        return _literal(rest, arrow.end(), braces)
+    line_start = problem.rfind("\n", 0, start) + 1
+    if rest.strip() or not _PROMPT.search(problem[max(0, line_start - 1):start]):
+        return None
+    nxt = problem[eol + 1:problem.find("\n", eol + 1) if problem.find("\n", eol + 1) >= 0 else len(problem)]
+    body = _COMMENT.sub("", nxt, count=1).strip()
+    if not body or body.startswith(">>>"):
+        return None
+    got = _literal(body, 0, braces)
+    return got if got is not None and len(got[0]) == len(body) else None
+
+
+def _literal(text: str, at: int, braces: bool) -> tuple[str, Any] | None:
+    literal = literal_at(text, at)
+    if literal is None or not _END.match(text, at + len(literal)):
+        return None
+    ok, value = read_value(literal, braces_are_lists=braces)
+    if ok and literal.startswith("(") and not isinstance(value, tuple):
+        value = (value,)  # ``("Venus")``: a tuple of one, written without its comma
+    return (literal, value) if ok else None
+
+
+def _consistent(found: list[Stated]) -> list[Stated]:
+    by_input: dict[str, list[Stated]] = {}
+    for s in found:
+        by_input.setdefault(repr(s.call), []).append(s)
+    out = []
+    for group in by_input.values():
+        if all(same(group[0].expected, s.expected) for s in group):
+            out.append(group[0])
+    return out
+
+
+def read_value(text: str, *, braces_are_lists: bool = False) -> tuple[bool, Any]:
+    """A value written as a literal (Python's, or JavaScript's, Java's or C++'s way of showing it)
+    as a Python value; ``(False, None)`` when it does not read.  ``braces_are_lists``: C++'s
+    ``{1, 2}`` is a vector, not a set."""
+    text = _LENGTH.sub("", text.strip())
+    python = _BARE.sub(lambda m: _AS_PYTHON.get(m.group(1) or "", m.group(0)), text)
+    forms = [python]
+    if "{" in python and ":" not in python:
+        lists = python.replace("{", "[").replace("}", "]")  # C++'s braced list
+        forms = [lists, python] if braces_are_lists else [python, lists]
+    if "=" in python and python.startswith("{"):
+        forms.append(re.sub(r"(?<=[\w\"'\]\)])=(?=[\w\"'\[(-])", ": ", python))  # a Java map's {k=v}
+    for form in forms:
+        try:
+            return True, ast.literal_eval(form)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+    return False, None
+
+
+def same(expected: Any, got: Any) -> bool:
+    """``got`` (read back from a recorded value) is the ``expected`` value, as the module says."""
+    if isinstance(expected, bool) or isinstance(got, bool):
+        return isinstance(expected, bool) and isinstance(got, bool) and expected == got
+    if isinstance(expected, (int, float)) and isinstance(got, (int, float)):
+        if isinstance(expected, int) and isinstance(got, int):
+            return expected == got
+        return math.isclose(expected, got, rel_tol=1e-5, abs_tol=1e-9) or (
+            math.isnan(expected) and math.isnan(got))
+    if isinstance(expected, (list, tuple)) and isinstance(got, (list, tuple)):
+        return len(expected) == len(got) and all(same(a, b) for a, b in zip(expected, got, strict=True))
+    if isinstance(expected, dict):
+        if isinstance(got, (list, tuple)) and all(isinstance(p, tuple) and len(p) == 2 for p in got):
+            got = dict(got)  # a C++ map shown as its pairs
+        if not isinstance(got, dict) or len(got) != len(expected):
+            return False
+        keys = {repr(k): v for k, v in got.items()}
+        return all(repr(k) in keys and same(v, keys[repr(k)]) for k, v in expected.items())
+    if isinstance(expected, (set, frozenset)) and isinstance(got, (set, frozenset, list, tuple)):
+        return sorted(map(repr, expected)) == sorted(map(repr, got)) and len(set(got)) == len(got)
+    return type(expected) is type(got) and expected == got
+
+
+def matches(expected: Any, recorded: list[str]) -> bool | None:
+    """Did the one recorded call return ``expected``?  None: nothing recorded, or it does not read
+    back (no evidence); a call that raised or never returned is False."""
+    if not recorded:
+        return None
+    if recorded[0].startswith("!"):
+        return False
+    ok, got = read_value(recorded[0])
+    return same(expected, got) if ok else None
