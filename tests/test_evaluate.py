@@ -234,3 +234,16 @@ def test_the_team_is_evaluated_by_its_own_merge_rule() -> None:
         by_rule[rule] = next(r for r in ev.rq4 if r.name == "calibrated team")
         assert ("evidence first" in ev.team_source) == (rule == "evidence_first")
     assert by_rule["mean"].mean < 0 < by_rule["evidence_first"].mean  # 80 vs 50 by the mean; 49 vs 80 evidence first
+
+
+def test_a_run_file_line_holding_a_unicode_line_separator_is_one_verdict(tmp_path: Path) -> None:
+    """The run file writes text as it is (``ensure_ascii=False``): U+2028 in a reason or the metadata
+    stays inside its line, and the reader must not split there."""
+    v = verdict(0, 3, {"direct": 80.0})
+    meta = v["metadata"]
+    assert isinstance(meta, dict)
+    meta["note"] = "one\u2028line\u2029still\x85"
+    p = tmp_path / "run.jsonl"
+    p.write_text(json.dumps(v, ensure_ascii=False) + "\n", encoding="utf-8")
+    (r,) = read_run(p)
+    assert r.sample_id == "s0" and r.scores == {Strategy.DIRECT: 80.0}

@@ -43,7 +43,8 @@ def read_run(path: str | Path, *, label: str = "human_score", repeats: bool = Fa
     p = Path(path)
     records: list[Record] = []
     try:
-        lines = p.read_text(encoding="utf-8").splitlines()
+        # lines end at "\n" only: a verdict keeps U+2028 and the like raw (a model's reply may hold them)
+        lines = p.read_text(encoding="utf-8").split("\n")
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", file=str(p)) from None
     for n, raw in enumerate(lines, 1):
