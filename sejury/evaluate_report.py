@@ -1,5 +1,6 @@
 """The outputs of ``sejury evaluate`` (``evaluate.py`` computes them): one markdown report of
-RQ1-RQ4 and the agreement beyond correlation, one CSV per table, and two plots."""
+RQ1-RQ4 and the agreement beyond correlation, one CSV per table, and two plots (on comparisons:
+``evaluate_pairs_report``)."""
 
 from __future__ import annotations
 

@@ -6,15 +6,18 @@ import json
 import os
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from sejury.errors import InputError
 from sejury.schema import Sample, Verdict
 
+M = TypeVar("M", bound=BaseModel)
 
-def _sample_error(exc: ValidationError, file: str, line: int | None) -> InputError:
+
+def validation_error(exc: ValidationError, file: str, line: int | None) -> InputError:
+    """A record that does not validate, as one error naming its file, line and (first) field."""
     err = exc.errors()[0]
     field = ".".join(str(p) for p in err["loc"]) or None
     msg = err["msg"]
@@ -34,7 +37,7 @@ def parse_sample(data: Any, *, file: str, line: int | None) -> Sample:
     try:
         return Sample.model_validate(data)
     except ValidationError as exc:
-        raise _sample_error(exc, file, line) from None
+        raise validation_error(exc, file, line) from None
 
 
 def read_jsonl(path: str | Path) -> tuple[list[Sample], list[InputError]]:
@@ -69,6 +72,38 @@ def read_jsonl(path: str | Path) -> tuple[list[Sample], list[InputError]]:
             seen[sample.id] = n
             samples.append(sample)
     return samples, errors
+
+
+def read_records(path: str | Path, model: type[M], *, what: str) -> list[tuple[int, M]]:
+    """Each line of a JSONL file of ``model`` records, with its line number; the first line that is not
+    one raises, naming the file, line and field.  ``what`` says what each line should be, in the messages."""
+    p = Path(path)
+    try:
+        # lines end at "\n" only: JSON keeps U+2028 and the like raw, which ``splitlines`` would split on
+        lines = p.read_text(encoding="utf-8").split("\n")
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", file=str(p)) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte {exc.start})", file=str(p)) from None
+    out: list[tuple[int, M]] = []
+    for n, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not valid JSON ({exc.msg} at column {exc.colno})", file=str(p), line=n) from None
+        if not isinstance(data, dict):
+            raise InputError(f"expected a JSON object, got {type(data).__name__} (each line is {what})", file=str(p),
+                             line=n)
+        try:
+            out.append((n, model.model_validate(data)))
+        except ValidationError as exc:
+            bad = validation_error(exc, str(p), n)
+            raise InputError(f"{bad.message} (each line is {what})", file=str(p), line=n, field=bad.field) from None
+    if not out:
+        raise InputError(f"nothing in the file (each line is {what})", file=str(p))
+    return out
 
 
 def read_sample_file(path: str | Path) -> list[Sample]:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from sejury.cli.common import err, fail, judge_options, out
+from sejury.cli.common import err, fail, judge_options, out, read_samples
 from sejury.cli.judging import new_progress, progress_bar
 from sejury.config import JudgeConfig, load_team_file
 from sejury.errors import InputError, SejuryError
@@ -69,7 +69,9 @@ def calibrate(
 
 
 def evaluate(
-    run: Annotated[Path, typer.Argument(help="A `sejury batch` output over a labelled dataset.")],
+    run: Annotated[Path, typer.Argument(help=(
+        "A `sejury batch` output over a labelled dataset; or comparisons (`sejury compare -o`): then how they "
+        "were decided, the model's position bias and, with --pairs, pairwise accuracy."))],
     team: Annotated[Path | None, typer.Option(help="Calibrated team file (its labelled ones are excluded).")] = None,
     output: Annotated[Path, typer.Option("--output", "-o", help="Report, CSV, plot folder.")] = Path("evaluation"),
     n: Annotated[int, typer.Option(help="Without --team: calibrate on N samples here.")] = 20,
@@ -77,19 +79,39 @@ def evaluate(
     seeds: Annotated[int, typer.Option(help="RQ3: seeds per N in the N study.")] = 5,
     ns: Annotated[str, typer.Option(help="RQ3: the N values.")] = "2,6,18,20,50",
     kappa_weights: Annotated[str | None, typer.Option(help="RQ2: linear or quadratic for ordinal scales.")] = None,
-    label: Annotated[str, typer.Option(help="The metadata field holding the human score.")] = "human_score",
+    label: Annotated[str | None, typer.Option(help=(
+        "The metadata field holding the human score (default human_score); with comparisons, the field of "
+        "--pairs' rows saying which attempt is right (default test_passed: true/false, or a number, higher "
+        "is right)."))] = None,
     self_system: Annotated[list[str] | None, typer.Option(
         help="A generator (metadata.system) that is the judge's own model, for self-preference; repeatable "
              "(default: a generator whose name is part of the model's).")] = None,
+    pairs: Annotated[Path | None, typer.Option(help=(
+        "With comparisons: the samples `sejury compare` read; their --label says which attempt is right "
+        "(pairwise accuracy)."))] = None,
 ) -> None:
     """Reproduce the paper's RQ1-RQ4 tables from recorded scores (no LLM call); write plots.  A run judged
-    with `sejury batch --repeats K` also gets the judge's own variance (test-retest agreement)."""
+    with `sejury batch --repeats K` also gets the judge's own variance (test-retest agreement).  Given
+    `sejury compare`'s comparisons instead, report how the pairs were decided and the model's position
+    bias (how often the order it saw them in changed its verdict), and with --pairs the accuracy."""
     from sejury import calibrate as cal
     from sejury import evaluate as ev_mod
+    from sejury.evaluate_pairs import is_comparisons
     from sejury.evaluate_report import write_outputs
 
+    if is_comparisons(run):
+        if team or kappa_weights or self_system:
+            raise fail(InputError(f"{run} holds comparisons: --team, --kappa-weights and --self-system are for "
+                                  "run files"))
+        report = _evaluate_pairs(run, pairs, label or "test_passed", output)
+        out.print(report.read_text(encoding="utf-8"), markup=False, highlight=False, soft_wrap=True)
+        err.print(f"wrote {report}, pairs.csv and pairs.json in {output}/", markup=False, highlight=False)
+        return
+    if pairs is not None:
+        raise fail(InputError(f"{run} is not a file of comparisons (`sejury compare -o`): --pairs is for those",
+                              field="pairs"))
     try:
-        records = cal.read_run(run, label=label, repeats=True)
+        records = cal.read_run(run, label=label or "human_score", repeats=True)
         team_file = load_team_file(team) if team else None
         ev = ev_mod.evaluate(records, team=team_file, n_labelled=n, seed=seed, seeds=seeds,
                              ns=[int(x) for x in ns.split(",") if x.strip()], kappa_weights=kappa_weights,
@@ -99,3 +121,23 @@ def evaluate(
     report = write_outputs(ev, output)
     out.print(report.read_text(), markup=False, highlight=False, soft_wrap=True)
     err.print(f"wrote {report}, CSVs and plots in {output}/")
+
+
+def _evaluate_pairs(comparisons: Path, pairs: Path | None, label: str, output: Path) -> Path:
+    """``sejury evaluate`` on comparisons: the report's path."""
+    from sejury.cli.ranking import grouped
+    from sejury.evaluate_pairs import evaluate_pairs, labels, read_comparisons
+    from sejury.evaluate_pairs_report import write_pairs_outputs
+
+    try:
+        read = read_comparisons(comparisons)
+        known = None
+        if pairs is not None:
+            samples = read_samples(pairs)
+            known = labels(grouped(samples, str(pairs)), samples, label, file=str(pairs))
+        ev = evaluate_pairs(read, file=str(comparisons), labelled=known,
+                            labels_file=str(pairs) if pairs is not None else None,
+                            label_field=label if pairs is not None else None)
+    except SejuryError as exc:
+        raise fail(exc) from None
+    return write_pairs_outputs(ev, output)

@@ -156,6 +156,8 @@ def print_ranking(r: Ranking) -> None:
 @judge_options(jury=False)
 def compare(
     input: Annotated[Path, typer.Argument(help="Samples (JSONL or JSON): two attempts at each problem, a then b.")],
+    output: Annotated[Path | None, typer.Option("--output", "-o", help=(
+        "Comparisons, one JSON object per line (appended): `sejury evaluate` reads them."))] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print comparisons as JSON lines.")] = False,
     trace: Annotated[bool, typer.Option("--trace/--no-trace",
                                         help="Keep the model calls and runs in the JSON.")] = False,
@@ -176,39 +178,41 @@ def compare(
 
     failed = 0
     done: list[Comparison] = []
-    for p in problems:
-        try:
-            c = run_sync(j.acompare(p.problem, p.candidates[0], p.candidates[1], language=p.language,
-                                    reference=p.reference, tests=p.tests, problem_id=p.id))
-        except SejuryError as exc:
-            failed += 1
-            error(f"problem {p.id}: {exc}")
-            continue
-        done.append(c)
-        if as_json:
-            sys.stdout.write(c.model_dump_json(exclude=None if trace else {"events"}) + "\n")
-            sys.stdout.flush()
-        else:
-            print_comparison(c, p.ids or [None, None])
+    with ExitStack() as stack:
+        sink = stack.enter_context(output.open("a", encoding="utf-8")) if output else None
+        for p in problems:
+            try:
+                c = run_sync(j.acompare(p.problem, p.candidates[0], p.candidates[1], language=p.language,
+                                        reference=p.reference, tests=p.tests, problem_id=p.id))
+            except SejuryError as exc:
+                failed += 1
+                error(f"problem {p.id}: {exc}")
+                continue
+            done.append(c)
+            line = c.model_dump_json(exclude=None if trace else {"events"})
+            if sink is not None:
+                sink.write(line + "\n")
+                sink.flush()
+            if as_json:
+                sys.stdout.write(line + "\n")
+                sys.stdout.flush()
+            else:
+                print_comparison(c, p.ids or [None, None])
     j.close()
     if done:
         err.print(position_bias(done))
+    if output is not None:
+        err.print(f"wrote {output}; `sejury evaluate {output} --pairs {input}` reports the position bias and the "
+                  "accuracy", markup=False, highlight=False, soft_wrap=True)
     if failed:
         raise typer.Exit(1)
 
 
 def position_bias(done: list[Comparison]) -> str:
     """How the pairs were decided, and how often the model's choice followed the order shown."""
-    by: dict[str, int] = {}
-    for c in done:
-        by[c.decided_by] = by.get(c.decided_by, 0) + 1
-    asked = [c for c in done if c.model_verdicts and None not in c.model_verdicts]
-    line = f"{len(done)} pair(s), decided by " + ", ".join(f"{k} {v}" for k, v in sorted(by.items()))
-    if asked:
-        flips = sum(1 for c in asked if c.flipped)
-        line += (f"; the model, asked in both orders on {len(asked)}, chose by position on {flips} "
-                 f"(position bias {flips / len(asked):.0%}: counted ties)")
-    return line
+    from sejury.evaluate_pairs import evaluate_pairs, summary_line
+
+    return summary_line(evaluate_pairs(list(enumerate(done, 1))))
 
 
 def print_comparison(c: Comparison, ids: list[str | None]) -> None:
