@@ -38,18 +38,27 @@ def test_the_benchmarks_forms_of_a_stated_example_are_read() -> None:
             "    // iscube(1) ==> True\n    // prime_length('Hello') == True\n"
             "    public static boolean primeLength(String string) {\n")
     assert _read(java, "primeLength", "java") == [(("Hello",), True)]
-    cpp = "// >>> sort_third((std::vector<long>({1, 2, 3})))\n// {1, 2, 3}\n// f(1) == {2, 3}\nlong f(long x) {\n"
+    cpp = ("// >>> sort_third((std::vector<long>({1, 2, 3})))\n// {1, 2, 3}\n// f(1) == {2, 3}\n"
+           "std::vector<long> f(long x) {\n")
     assert _read(cpp, "f", "cpp") == [((1,), [2, 3])]
 
 
 def test_prose_expressions_and_contradictions_are_not_examples() -> None:
-    prose = ("    tri(1) = 3\n    tri(n) = 1 + n / 2, if n is even.\n"  # a definition, not an example
+    prose = ("def tri(n: int) -> List[int]:\n    tri(1) = 3\n"  # a definition: not what tri returns
+             "    tri(n) = 1 + n / 2, if n is even.\n"
              '    fruit_distribution("5 apples and 6 oranges", 19) ->19 - 5 - 6 = 8\n'  # worked out
              "    double_the_difference([1, 3, 2, 0]) == 1 + 9 + 0 + 0 = 10\n"
              "    >>> below(3)\n    >>> below(4)\n"  # a prompt with no output under it
              "    h(1) returns a list of odd numbers\n")  # no literal
     for name in ("tri", "fruit_distribution", "double_the_difference", "below", "h"):
         assert _read(prose, name) == [], name
+    assert _read(prose + "    tri(3) = [1, 3, 2, 8]\n", "tri") == [((3,), [1, 3, 2, 8])]
+    # a value must fit the declared return type; an Optional or a Union takes each of its kinds
+    assert _read("def f(a) -> Optional[int]:\n    f([1, 2]) == 2\n    f([]) == None\n", "f") == [
+        (([1, 2],), 2), (([],), None)]
+    assert _read("    public static long[] f(long n) {\n    // f(2) == 4\n", "f", "java") == []
+    # with no type declared, values of two kinds are not trusted (``split_words`` returns a list or a count)
+    assert _read("// g('a b') ==> ['a', 'b']\n// g('abc') ==> 1\nfunction g(s){\n", "g", "javascript") == []
     assert _read("    k(1) == 2\n    k(1) == 3\n    k(2) == 4\n", "k") == [((2,), 4)]  # 1 is stated twice, apart
     assert _read("    k(1) == 2\n    >>> k(1)\n    2\n", "k") == [((1,), 2)]
 

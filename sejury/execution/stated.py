@@ -34,7 +34,7 @@ from typing import Any
 from sejury.execution.calls import Args, literal_at, parse_calls
 from sejury.execution.languages import _clike
 
-_ARROW = re.compile(r"\s*(?:#\s*)?(?:={2,3}>?|=>|-+>|➞|→|⟹|\bshould\s+(?:return|be)\b|\breturns?\b|\bis\b|"
+_ARROW = re.compile(r"\s*(?:#\s*)?(?:={1,3}>?|-+>|➞|→|⟹|\bshould\s+(?:return|be)\b|\breturns?\b|\bis\b|"
                     r"\bgives\b)\s*", re.I)
 _PROMPT = re.compile(r"(?:^|\n)[ \t]*(?://+|#+|\*+)?[ \t]*>>>[ \t]*$")
 _COMMENT = re.compile(r"^[ \t]*(?://+|#+|\*+)?[ \t]?")
@@ -75,7 +75,94 @@ def stated_examples(problem: str, function: str, language: str = "python") -> li
                 found.append(Stated(calls[0], value, f"{problem[m.start():close + 1]} -> {text}"))
         if found:
             break
-    return _consistent(found)
+    return _of_one_kind(_consistent(found), _return_kind(problem, function))
+
+
+# the outer name of a declared return type -> the kind of value it holds (others: not judged)
+_KINDS = {**dict.fromkeys(("list", "arraylist", "linkedlist", "vector", "deque", "array", "tuple", "pair", "triplet",
+                           "quartet", "set", "hashset", "treeset", "sequence", "iterable"), "seq"),
+          **dict.fromkeys(("dict", "map", "hashmap", "treemap", "unordered_map", "mapping"), "map"),
+          **dict.fromkeys(("bool", "boolean"), "bool"),
+          **dict.fromkeys(("str", "string", "char", "character"), "str"),
+          **dict.fromkeys(("int", "long", "float", "double", "short", "integer", "number", "size_t", "int64",
+                           "float64", "float32", "int32", "uint", "uint64"), "num")}
+
+
+_MODIFIERS = re.compile(r"^\s*(?:(?:public|private|protected|static|final|inline|constexpr|const|virtual|"
+                        r"synchronized|extern)\s+)*")
+
+
+def _return_kind(problem: str, function: str) -> set[str] | None:
+    """The kinds of value ``function``'s declared return type holds (``seq``, ``map``, ``bool``,
+    ``str``, ``num``, ``none``), or None where it declares none or one not judged (``auto``, ``Any``)."""
+    m = re.search(rf"(?:\bdef|\bfunc)\s+{re.escape(function)}\s*\(", problem)
+    if m is not None:  # Python's ``-> T:`` or Go's ``) T {``
+        close = _clike.closing(problem, m.end() - 1)
+        after = problem[close + 1:close + 200] if close > 0 else ""
+        typed = re.match(r"\s*(?:->\s*)?([^:{\n]+?)\s*[:{]", after)
+        text = typed.group(1) if typed else ""
+    else:  # Java's and C++'s ``T f(``, the type before the name on its line
+        prefixes = [p.group(1) for p in re.finditer(rf"^([^\n]*?)[ \t*&]+{re.escape(function)}\s*\(", problem, re.M)
+                    if not p.group(1).lstrip().startswith(("//", "/*", "*", "#", ">>>"))
+                    and not re.search(r"\breturn\b|[=(;]", p.group(1))]  # a declaration, not a call
+        text = _MODIFIERS.sub("", prefixes[0]) if prefixes else ""
+    return _type_kinds(text)
+
+
+def _type_kinds(text: str) -> set[str] | None:
+    """The kinds of value a type holds: ``Optional[int]`` {num, none}, ``Union[int, str]`` {num,
+    str}, ``std::vector<long>`` {seq}; None where it is not judged."""
+    text = text.strip()
+    parts = _clike.split_commas(text.replace("|", ","), "<[(", ">])") if "|" in text else [text]
+    if len(parts) > 1:
+        return _all_of(parts)
+    if text.startswith("[]") or text.endswith("[]"):
+        return {"seq"}
+    outer = re.match(r"[\w:.]+", text)
+    if outer is None:
+        return None
+    name = re.split(r"::|\.", outer.group(0))[-1].lower()
+    inner = text[outer.end():].strip()
+    args = _clike.split_commas(inner[1:-1], "<[(", ">])") if inner[:1] in "<[" and inner[-1:] in ">]" else []
+    if name in ("union", "variant") and args:
+        return _all_of(args)
+    if name == "optional" and len(args) == 1:
+        kind = _type_kinds(args[0])
+        return kind | {"none"} if kind is not None else None
+    if name in ("none", "nonetype"):
+        return {"none"}
+    return {_KINDS[name]} if name in _KINDS else None
+
+
+def _all_of(types: list[str]) -> set[str] | None:
+    kinds: set[str] = set()
+    for t in types:
+        got = _type_kinds(t)
+        if got is None:
+            return None
+        kinds |= got
+    return kinds
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "num"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return "seq"
+    return "map" if isinstance(value, dict) else "none"
+
+
+def _of_one_kind(found: list[Stated], declared: set[str] | None) -> list[Stated]:
+    """Examples whose value fits the declared return type (``tri(1) = 3`` above ``-> List[int]`` is
+    a definition in prose, not an example); with no type declared, all of them only when every value
+    but None is of one kind."""
+    if declared is not None:
+        return [s for s in found if _kind(s.expected) in declared]
+    return found if len({_kind(s.expected) for s in found} - {"none"}) <= 1 else []
 
 
 def _output_after(problem: str, start: int, end: int, braces: bool) -> tuple[str, Any] | None:

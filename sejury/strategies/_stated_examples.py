@@ -25,7 +25,6 @@ from sejury.scoring import ParsedReply
 from sejury.strategies._calls import Recorder
 from sejury.strategies.base import Outcome
 
-TIMEOUT = 20.0
 _LENGTH = re.compile(r"\|\d+$")  # the harness's "|<length>" after a recorded value
 MAX_SHOWN = 3
 
@@ -52,7 +51,8 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder) -> Outcome:
     _, candidate, _ = programs(sample.task.value, sample.language, sample.problem, "", sample.candidate,
                                sample.metadata)
     units = [record_calls(call, i, function) for i, (call, _) in enumerate(examples)]
-    report = await run_suite(ctx.sandbox, sample.language, candidate or "", Suite("", units), timeout=TIMEOUT)
+    # the language's own time limit for a run (compiling included); each call has the harness's own
+    report = await run_suite(ctx.sandbox, sample.language, candidate or "", Suite("", units))
     rec.sandbox_event("run_candidate_on_stated_examples", SuiteRun.of(report, units))
     artifacts: dict[str, Any] = {"function": function, "stated": len(examples), "no_reference": True}
     if not report.loaded and (module := missing_library(report.load_error)) is not None:
