@@ -37,7 +37,7 @@ def _exit(code: int) -> None:
 
 
 def _watch(home: Path) -> None:
-    from sejury.models.embedded import _flock, live_users
+    from sejury.models._shared_server import _flock, live_users
 
     while True:
         time.sleep(0.5)

@@ -1,0 +1,152 @@
+"""Java's harness: javac compiles the program, then a generated main (over ``SejuryAssert.java``,
+JUnit's assertions) runs each unit in its own try block; and its sealed form (``sealed_java/``)."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+from sejury.execution.languages import _clike
+from sejury.execution.languages._java_repairs import (
+    CLASS,
+    NOT_TYPES,
+    PACKAGE,
+    fix_calls,
+    methods_of,
+    returns_of,
+    value_equality,
+    wrap_list_arguments,
+)
+from sejury.execution.languages.base import Harness, Suite, compile_then_run, wrap_units
+from sejury.execution.sealed import interpreter, new_seal, resource_files
+
+# JUnit's assertions, for tests written against JUnit 4 or 5 (the test main extends that class)
+ASSERTIONS = (Path(__file__).parent / "SejuryAssert.java").read_text(encoding="utf-8")
+_JUNIT_PREFIX = re.compile(r"\b(?:org\.junit\.(?:jupiter\.api\.)?)?(?:Assert|Assertions)\.(?=assert\w*\(|fail\()")
+
+
+def _class_of(code: str) -> str:
+    m = re.search(r"public\s+(?:final\s+|abstract\s+)*class\s+(\w+)", code)
+    return m.group(1) if m else "Solution"
+
+
+# what the benchmarks' problems import beyond the JDK (MultiPL-E's Pair and friends)
+CLASSPATH = "out:/usr/share/java/javatuples.jar"
+
+
+def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
+    program = PACKAGE.sub("", program)
+    cls = _class_of(program)
+    methods = methods_of(program)
+    returns = returns_of(program)
+
+    def repaired(code: str) -> str:  # the slips small models make, before compiling
+        return _JUNIT_PREFIX.sub("", fix_calls(value_equality(wrap_list_arguments(code), returns), methods))
+
+    active = {i: repaired(u) for i, u in active.items()}
+    own = (m.strip() for m in re.findall(r"^\s*import\s+(?:static\s+)?[\w.*]+\s*;", program, re.M))
+    imports = dict.fromkeys(["import java.util.*;", "import java.util.stream.*;", *own])  # and the program's own
+    head = [*imports, "public class SejuryTestMain extends SejuryAssert {",
+            "  public static void main(String[] args) throws Exception {"]
+    head += ["    " + ln for ln in repaired(suite.setup).splitlines()]
+    body, spans = wrap_units(active, head, "    ", lambda i, u: (
+        f"sejuryUnit = {i}; sejuryAuto = 0;\n"
+        f"try {{\n{textwrap.indent(u, '  ')}\n  System.out.println(\"@@T {i} PASS\");\n"
+        f"}} catch (Throwable e) {{ System.out.println(\"@@T {i} FAIL \" + e); }}"))
+    body += "\n  }\n}\n"
+    return Harness(
+        {f"{cls}.java": "import java.util.*;\nimport java.util.stream.*;\n" + program,
+         "SejuryAssert.java": ASSERTIONS, "SejuryTestMain.java": body},
+        "mkdir -p out && " + compile_then_run(f"javac -nowarn -cp {CLASSPATH} -d out {cls}.java",
+                                              f"javac -nowarn -cp {CLASSPATH} -d out SejuryAssert.java "
+                                              "SejuryTestMain.java",
+                                              f"java -ea -Xss16m -XX:+UseSerialGC -cp {CLASSPATH} SejuryTestMain"),
+        spans, "SejuryTestMain.java")
+
+
+# ---- the sealed harness (``sealed_java/``): the tests in a checker, the program in a process of its own
+
+_SEALED = resource_files("sealed_java", {n: n for n in ("SejuryCodec.java", "SejuryServer.java", "Sejury.java")})
+_SIGNATURE = re.compile(r"^\s*(?P<mods>(?:(?:public|private|protected|static|final|synchronized)\s+)*)"
+                        r"(?P<gen><[^>]+>\s+)?(?P<ret>[\w<>\[\],.?\s]+?)\s+(?P<name>\w+)\s*\((?P<params>.*?)\)\s*"
+                        r"(?:throws\s+[\w\s,.]+)?\{")
+
+
+def _params(text: str) -> list[tuple[str, str]]:
+    """A Java parameter list as (type, name) pairs (commas inside <> kept)."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text + ","):
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            p = re.sub(r"\bfinal\s+", "", text[start:i].strip())
+            start = i + 1
+            if p:
+                m = re.match(r"^(.*\S)\s+(\w+)$", p)
+                if m is None:
+                    return []
+                out.append((m.group(1), m.group(2)))
+    return out
+
+
+def stubs(program: str) -> str:
+    """Each top-level class of the program with its methods as stubs that call the program's
+    process (``Sejury.call``) and read the answer by the method's declared generic return type."""
+    classes = []
+    for m in CLASS.finditer(program):
+        cls = m.group(1)
+        body = _clike.block_bodies(program[m.start():], re.compile(r"\{"))[:1]
+        methods, depth = [], 0
+        for line in (body[0] if body else "").splitlines():
+            d = depth
+            depth += _clike.brace_balance(line)
+            s = _SIGNATURE.match(line) if d == 0 else None
+            if s is None or s.group("name") in (cls, "main") or set(s.group("ret").split()) & NOT_TYPES:
+                continue
+            params = _params(s.group("params"))
+            static = "static" in s.group("mods").split()
+            ret = s.group("ret").strip()
+            call = (f'Sejury.call("{cls}", "{s.group("name")}", {str(static).lower()}, new Object[]{{'
+                    + ", ".join(n for _, n in params)
+                    + "}, new Object(){}.getClass().getEnclosingMethod().getGenericReturnType())")
+            head = f"  {s.group('mods')}{s.group('gen') or ''}{ret} {s.group('name')}(" + \
+                ", ".join(f"{t} {n}" for t, n in params) + ") {"
+            statement = f"{call};" if ret == "void" else f"return ({ret}) {call};"
+            methods.append(f"{head}\n    {statement}\n  }}")
+        classes.append(f"class {cls} {{\n" + "\n".join(methods) + "\n}")
+    return "\n".join(classes)
+
+
+def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
+    """The program with a server over its classes (``srv/``), the tests with stubs of its methods
+    (``chk/``, loaded then deleted before the program starts), run on an execute-only copy of the JVM
+    launcher where the image has one, so the program cannot read the checker's memory."""
+    key = new_seal()
+    program = PACKAGE.sub("", program)
+    cls = _class_of(program)
+    plain = harness(program, suite, active, per_test)
+    tests = plain.files["SejuryTestMain.java"]
+    tests = tests.replace("public static void main(String[] args) throws Exception {",
+                          "public static void main(String[] args) throws Exception { Sejury.setup();", 1)
+    tests = re.sub(r'System\.out\.println\("@@T (\d+) PASS"\);', r'Sejury.emit("@@T \1 PASS");', tests)
+    tests = re.sub(r'System\.out\.println\("@@T (\d+) FAIL " \+ e\);', r'Sejury.emit("@@T \1 FAIL " + e);', tests)
+    tests = tests.rstrip()[:-1].rstrip()[:-1] + "  Sejury.kill();\n    Sejury.emit(\"@@DONE\");\n  }\n}\n"
+    assertions = ASSERTIONS.replace('System.out.println("@@V "', 'Sejury.emit("@@V "')
+    own = "\n".join(dict.fromkeys(m.strip() for m in re.findall(r"^\s*import\s+(?:static\s+)?[\w.*]+\s*;", program,
+                                                                 re.M)))
+    stub = f"import java.util.*;\nimport java.util.stream.*;\n{own}\n{stubs(program)}\n"
+    jt = "/usr/share/java/javatuples.jar"
+    command = (
+        f"mkdir -p srv chk && (javac -nowarn -cp {jt} -d srv {cls}.java SejuryCodec.java SejuryServer.java 2>&1 || "
+        "{ echo '@@LOAD FAIL'; exit 3; }) && echo '@@LOAD OK' && "
+        f"(javac -nowarn -cp {jt} -d chk stub/Stubs.java SejuryCodec.java Sejury.java SejuryAssert.java "
+        "SejuryTestMain.java 2>&1 || { echo '@@TESTS NOCOMPILE'; exit 4; }) && "
+        "rm -rf stub SejuryTestMain.java SejuryAssert.java Sejury.java && "
+        f"{interpreter('java')} -ea -Xss16m -XX:+UseSerialGC -cp chk:{jt} SejuryTestMain")
+    return Harness({f"{cls}.java": plain.files[f"{cls}.java"], "SejuryAssert.java": assertions,
+                    "SejuryTestMain.java": tests, "stub/Stubs.java": stub, "seal": key, **_SEALED},
+                   command, plain.unit_lines, "SejuryTestMain.java", seal=key,
+                   plain_markers=("@@LOAD OK", "@@LOAD FAIL", "@@TESTS NOCOMPILE"))
