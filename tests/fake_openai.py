@@ -18,7 +18,7 @@ from fakes import GOOD_REPLIES, step_of_text
 
 class FakeOpenAI:
     def __init__(self, latency: float = 0.0,
-                 replies: dict[str, str | Callable[[str], str]] | None = None) -> None:
+                 replies: dict[str, str | Callable[[str], str]] | None = None, port: int = 0) -> None:
         self.latency = latency
         # by step (``fakes.step_of_text``): the reply, or a function of the user prompt giving it
         self.replies: dict[str, str | Callable[[str], str]] = {**GOOD_REPLIES, **(replies or {})}
@@ -59,7 +59,7 @@ class FakeOpenAI:
                 self.end_headers()
                 self.wfile.write(data)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)  # port 0: a free one
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property

@@ -458,11 +458,12 @@ def _wait_until_up(proc: subprocess.Popen[str], base: str, *, within: float, pol
 
 
 @contextmanager
-def serve_process(fake: FakeOpenAI, *args: str, env: dict[str, str] | None = None,
+def serve_process(fake: FakeOpenAI | None, *args: str, env: dict[str, str] | None = None,
                   cache: Path | None = None) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """`sejury serve` on ``fake``, or on the embedded model when ``fake`` is None."""
     port = _free_port()
-    cmd = [sys.executable, "-m", "sejury.cli", "serve", "--port", str(port), "--model", "fake",
-           "--base-url", fake.base_url, "--team", "S1,S3", *args,
+    model = ["--model", "fake", "--base-url", fake.base_url] if fake is not None else ["--model", "embedded"]
+    cmd = [sys.executable, "-m", "sejury.cli", "serve", "--port", str(port), *model, "--team", "S1,S3", *args,
            *(["--cache", "--cache-path", str(cache)] if cache else ["--no-cache"])]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, **(env or {})})
@@ -476,16 +477,40 @@ def serve_process(fake: FakeOpenAI, *args: str, env: dict[str, str] | None = Non
             proc.wait()
 
 
+# llama.cpp's llama-server as `sejury serve` sees it: an OpenAI-compatible server on --port (the fake
+# model's replies), which writes its pid beside itself
+LLAMA_SERVER_STAND_IN = """#!{python}
+import os, sys
+sys.path.insert(0, {tests!r})
+from fake_openai import FakeOpenAI
+with open(__file__ + ".pid", "w") as f:
+    f.write(str(os.getpid()))
+FakeOpenAI(latency=0.05, port=int(sys.argv[sys.argv.index("--port") + 1])).server.serve_forever()
+"""
+
+
 @pytest.mark.process
 def test_sigterm_shuts_the_server_down_cleanly(tmp_path: Path) -> None:
-    """The judge is closed (its cache and trace store too) and no child outlives the server."""
-    with FakeOpenAI(latency=0.05) as fake, serve_process(fake, cache=tmp_path / "c.sqlite") as (proc, base):
+    """The judge is closed (its cache and trace store too) and no child outlives the server: the
+    embedded model's server it started (the watcher ``_serve_child`` and the llama-server it runs,
+    here a stand-in answering as the fake model does) is gone once `sejury serve` has exited."""
+    stand_in = tmp_path / "llama-server"
+    stand_in.write_text(LLAMA_SERVER_STAND_IN.format(python=sys.executable, tests=str(Path(__file__).parent)))
+    stand_in.chmod(0o755)
+    (tmp_path / "stand-in.gguf").write_bytes(b"not a model")
+    env = {"SEJURY_EMBEDDED_RUNTIME": "native", "SEJURY_LLAMA_SERVER": str(stand_in),
+           "SEJURY_MODEL_PATH": str(tmp_path / "stand-in.gguf"),
+           # a registry (and server logs) of its own: never the machine's model server
+           "SEJURY_RUN_DIR": str(tmp_path / "run"), "SEJURY_CACHE_DIR": str(tmp_path / "cache")}
+    with serve_process(None, cache=tmp_path / "c.sqlite", env=env) as (proc, base):
         r = httpx.post(base + "/judge/invoke", json={"input": sample()}, timeout=30)
         assert r.status_code == 200 and r.json()["output"]["team"] == ["direct", "equivalence"]
-        assert r.json()["output"]["model"].startswith("openai-compatible:fake@")
+        assert r.json()["output"]["model"].startswith("gguf:stand-in.gguf/llama-server#")
         again = httpx.post(base + "/judge/invoke", json={"input": sample()}, timeout=30).json()["output"]
         assert all(res["cached"] for res in again["strategies"].values())
         children = _children(proc.pid)
+        model_server = int(Path(f"{stand_in}.pid").read_text())
+        assert model_server in children and len(children) >= 2, "the model server should be the server's child"
         start = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=30)
