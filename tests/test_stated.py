@@ -195,3 +195,13 @@ async def test_without_a_reference_ex_fuzz_checks_the_stated_outputs_on_the_real
 
     assert detail_lines(got["wrong"])[0].startswith("no reference: the candidate returned the output the problem "
                                                     "states on 4/5 of its examples of iscube")
+
+
+def test_a_problem_stating_thousands_of_examples_runs_only_the_first_ones() -> None:
+    from sejury.schema import Sample, Task
+    from sejury.strategies._stated_examples import MAX_EXAMPLES, examples_of
+
+    problem = "def f(x: int) -> int:\n" + "".join(f"    f({i}) == {i + 1}\n" for i in range(5000))
+    found = examples_of(Sample(id="x", task=Task.CODE_GENERATION, problem=problem, candidate="    return x + 1\n"))
+    assert found is not None and found[0] == "f" and len(found[1]) == MAX_EXAMPLES
+    assert found[1][0][0] == "f(0)" and found[1][0][1].expected == 1

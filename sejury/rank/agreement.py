@@ -114,15 +114,7 @@ def rank(behaviours: list[Behaviour], probe: Probe, *, reference: Behaviour | No
                 ratios.append(sum(stated) / len(checks))
             c.score = _with_reference(c, b, reference, probe, valid) if reference is not None else \
                 round(100 * support[i] / n_loaded * (sum(ratios) / len(ratios) if ratios else 1.0), 2)
-        c.reasons = _evidence(c, b, reference is not None, n_loaded)
-        if checks and b.loaded and not all(stated):
-            failed = [text for (_, _, text), ok in zip(checks, stated, strict=True) if not ok]
-            c.reasons.insert(1 if c.user_tests_total else 0,
-                             f"returns {sum(stated)}/{len(checks)} of the problem's stated examples "
-                             f"(not: {'; '.join(t[:80] for t in failed[:2])})")
-        elif checks and b.loaded:
-            c.reasons.insert(1 if c.user_tests_total else 0,
-                             f"returns all {len(checks)} of the problem's stated examples")
+        c.reasons = _evidence(c, b, reference is not None, n_loaded, _stated_line(checks, stated))
         scored.append(c)
     scored.sort(key=lambda c: (not c.loaded, _user_failed(behaviours[c.index]), -c.score, -c.support, c.index))
     groups: dict[str, int] = {}
@@ -143,12 +135,23 @@ def _with_reference(c: RankedCandidate, b: Behaviour, reference: Behaviour, prob
     return round(100 * sum(ratios) / len(ratios), 2) if ratios else 0.0
 
 
-def _evidence(c: RankedCandidate, b: Behaviour, validated: bool, n_loaded: int) -> list[str]:
+def _stated_line(checks: list[tuple[int, Any, str]], stated: list[bool]) -> str | None:
+    if not checks:
+        return None
+    if all(stated):
+        return f"returns all {len(checks)} of the problem's stated examples"
+    failed = [text[:80] for (_, _, text), ok in zip(checks, stated, strict=True) if not ok]
+    return f"returns {sum(stated)}/{len(checks)} of the problem's stated examples (not: {'; '.join(failed[:2])})"
+
+
+def _evidence(c: RankedCandidate, b: Behaviour, validated: bool, n_loaded: int, stated: str | None) -> list[str]:
     if not c.loaded:
         return [f"does not load or compile: {load_error_line(b.load_error)[:200]}"]
     out = []
     if c.user_tests_total:
         out.append(f"passes {c.user_tests_passed}/{c.user_tests_total} of your tests")
+    if stated is not None:
+        out.append(stated)
     if c.tests_total:
         out.append(f"passes {c.tests_passed}/{c.tests_total} generated tests"
                    + (" (validated on the reference)" if validated else " (not validated: no reference)"))

@@ -27,6 +27,7 @@ from sejury.strategies.base import Outcome
 
 _LENGTH = re.compile(r"\|\d+$")  # the harness's "|<length>" after a recorded value
 MAX_SHOWN = 3
+MAX_EXAMPLES = 30  # a problem's text may be hostile: at most this many examples run (the first ones)
 
 
 def examples_of(sample: Sample) -> tuple[str, list[tuple[str, Stated]]] | None:
@@ -39,7 +40,7 @@ def examples_of(sample: Sample) -> tuple[str, list[tuple[str, Stated]]] | None:
     if write is None:
         return None
     return function, [(call, s) for s in stated_examples(sample.problem, function, sample.language)
-                      if (call := write(s.call)) is not None]
+                      if (call := write(s.call)) is not None][:MAX_EXAMPLES]
 
 
 async def run(sample: Sample, ctx: JudgeContext, rec: Recorder) -> Outcome:
