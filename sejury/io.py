@@ -74,17 +74,23 @@ def read_jsonl(path: str | Path) -> tuple[list[Sample], list[InputError]]:
     return samples, errors
 
 
+def text_lines(path: Path) -> list[str]:
+    """The lines of a JSON-lines file, split at "\\n" only: JSON keeps U+2028, U+2029 and U+0085 raw (a
+    model's reply may hold them), and ``splitlines`` would cut a record there.  A file that cannot be read,
+    or is not UTF-8, is an error naming it."""
+    try:
+        return path.read_text(encoding="utf-8").split("\n")
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", file=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte {exc.start})", file=str(path)) from None
+
+
 def read_records(path: str | Path, model: type[M], *, what: str) -> list[tuple[int, M]]:
     """Each line of a JSONL file of ``model`` records, with its line number; the first line that is not
     one raises, naming the file, line and field.  ``what`` says what each line should be, in the messages."""
     p = Path(path)
-    try:
-        # lines end at "\n" only: JSON keeps U+2028 and the like raw, which ``splitlines`` would split on
-        lines = p.read_text(encoding="utf-8").split("\n")
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", file=str(p)) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (byte {exc.start})", file=str(p)) from None
+    lines = text_lines(p)
     out: list[tuple[int, M]] = []
     for n, raw in enumerate(lines, 1):
         if not raw.strip():

@@ -247,3 +247,17 @@ def test_a_run_file_line_holding_a_unicode_line_separator_is_one_verdict(tmp_pat
     p.write_text(json.dumps(v, ensure_ascii=False) + "\n", encoding="utf-8")
     (r,) = read_run(p)
     assert r.sample_id == "s0" and r.scores == {Strategy.DIRECT: 80.0}
+
+
+def test_every_reader_of_json_lines_keeps_a_unicode_line_separator_inside_its_line(tmp_path: Path) -> None:
+    """The same for the other readers of files we write (``io.text_lines``, their one home): here
+    S5's suites read back from a run file (before, ``splitlines`` cut the line: not valid JSON)."""
+    from sejury.checks.suites import s5_suites
+    from sejury.io import text_lines
+
+    tests = "assert f('one\u2028line') == 1\n"
+    v = {"sample_id": "s0", "strategies": {"generate_tests": {"artifacts": {"tests": tests}}}}
+    p = tmp_path / "run.jsonl"
+    p.write_text(json.dumps(v, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert s5_suites(p) == {"s0": tests}
+    assert text_lines(p) == [json.dumps(v, ensure_ascii=False), ""]

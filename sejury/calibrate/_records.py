@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from sejury.errors import InputError
+from sejury.io import text_lines
 from sejury.schema import Scale, Strategy, Task
 
 
@@ -42,12 +43,7 @@ def read_run(path: str | Path, *, label: str = "human_score", repeats: bool = Fa
     ``repeats`` (then every one, each with its ``repeat``)."""
     p = Path(path)
     records: list[Record] = []
-    try:
-        # lines end at "\n" only: a verdict keeps U+2028 and the like raw (a model's reply may hold them)
-        lines = p.read_text(encoding="utf-8").split("\n")
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", file=str(p)) from None
-    for n, raw in enumerate(lines, 1):
+    for n, raw in enumerate(text_lines(p), 1):
         if not raw.strip():
             continue
         try:

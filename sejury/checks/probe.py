@@ -27,6 +27,7 @@ from sejury.execution import languages
 from sejury.execution.mutants import mutants, region_of
 from sejury.execution.runner import assemble_program, run_suite, split_tests
 from sejury.execution.signatures import last_function
+from sejury.io import text_lines
 from sejury.sandbox.base import SandboxProvider
 from sejury.schema import Sample, Task, Verdict
 
@@ -178,7 +179,9 @@ class ProbeLog:
         marker.write_text(json.dumps(settings, indent=1) + "\n")
         self.done: dict[str, list[Judged]] = {}
         if self.path.exists():
-            lines = self.path.read_text().splitlines()
+            lines = text_lines(self.path)
+            if lines and not lines[-1]:
+                lines.pop()  # the file ends with a line's "\n"
             for n, line in enumerate(lines, 1):
                 try:
                     j = Judged.model_validate_json(line)

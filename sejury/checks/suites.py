@@ -25,6 +25,7 @@ from sejury.execution.patching import PatchError
 from sejury.execution.programs import programs
 from sejury.execution.runner import run_suite, split_tests
 from sejury.execution.signatures import last_function
+from sejury.io import text_lines
 from sejury.sandbox.base import SandboxProvider
 from sejury.schema import Sample, Task
 
@@ -212,11 +213,7 @@ async def check_samples(provider: SandboxProvider, samples: Sequence[Sample], *,
 def s5_suites(run: Path) -> dict[str, str]:
     """sample id -> the tests S5 wrote for it, from a run file's verdicts."""
     found: dict[str, str] = {}
-    try:
-        lines = run.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", file=str(run)) from None
-    for n, raw in enumerate(lines, 1):
+    for n, raw in enumerate(text_lines(run), 1):
         if not raw.strip():
             continue
         try:
