@@ -26,6 +26,10 @@ from sejury.errors import InputError, SejuryError
 from sejury.schema import Sample, Task
 
 if TYPE_CHECKING:
+    from typing import IO
+
+    from pydantic import BaseModel
+
     from sejury.api import Judge
     from sejury.rank.compare import Comparison
     from sejury.rank.evidence import Problem
@@ -111,19 +115,25 @@ def rank(
                 failed += 1
                 error(f"problem {p.id}: {exc}")
                 continue
-            line = r.model_dump_json(exclude=None if trace else {"events"})
-            if sink is not None:
-                sink.write(line + "\n")
-                sink.flush()
-            if as_json:
-                sys.stdout.write(line + "\n")
-                sys.stdout.flush()
-            else:
+            if not _emit(r, sink, as_json=as_json, trace=trace):
                 print_ranking(r)
     j.close()
     if failed:
         err.print(f"[red]{failed} problem(s) failed[/red]")
         raise typer.Exit(1)
+
+
+def _emit(record: BaseModel, sink: IO[str] | None, *, as_json: bool, trace: bool) -> bool:
+    """``record`` as one JSON line, appended to ``sink`` (``-o``) and printed with ``--json``
+    (its trace's events only with ``--trace``); True when it was printed so."""
+    line = record.model_dump_json(exclude=None if trace else {"events"})
+    if sink is not None:
+        sink.write(line + "\n")
+        sink.flush()
+    if as_json:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+    return as_json
 
 
 def print_ranking(r: Ranking) -> None:
@@ -189,14 +199,7 @@ def compare(
                 error(f"problem {p.id}: {exc}")
                 continue
             done.append(c)
-            line = c.model_dump_json(exclude=None if trace else {"events"})
-            if sink is not None:
-                sink.write(line + "\n")
-                sink.flush()
-            if as_json:
-                sys.stdout.write(line + "\n")
-                sys.stdout.flush()
-            else:
+            if not _emit(c, sink, as_json=as_json, trace=trace):
                 print_comparison(c, p.ids or [None, None])
     j.close()
     if done:
