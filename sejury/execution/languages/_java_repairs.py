@@ -5,6 +5,7 @@ define it, ``Arrays.asList(...)`` where an ``ArrayList`` is taken, ``==`` betwee
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from sejury.execution.languages import _clike
@@ -25,6 +26,14 @@ def methods_of(program: str) -> dict[str, Method]:
     (MultiPL-E's ``class Problem { public static ... }``, HumanEval-X's ``class Solution { public
     int f(...) }``)."""
     found: dict[str, Method] = {}
+    for cls, method in _declared(program):
+        if method.group(2) not in (cls, "main"):
+            found.setdefault(method.group(2), Method(cls, "static" in method.group(1).split()))
+    return found
+
+
+def _declared(program: str) -> Iterator[tuple[str, re.Match[str]]]:
+    """Each method declared at the top of a top-level class: (the class, the declaration's match)."""
     for m in CLASS.finditer(program):
         body = _clike.block_bodies(program[m.start():], re.compile(r"\{"))[:1]
         depth = 0
@@ -32,10 +41,8 @@ def methods_of(program: str) -> dict[str, Method]:
             d = depth
             depth += _clike.brace_balance(line)
             method = _METHOD.match(line) if d == 0 else None
-            words = set(method.group(1).split()) if method else set()
-            if method and not NOT_TYPES & words and method.group(2) not in (m.group(1), "main"):
-                found.setdefault(method.group(2), Method(m.group(1), "static" in words))
-    return found
+            if method and not NOT_TYPES & set(method.group(1).split()):
+                yield m.group(1), method
 
 
 def fix_calls(unit: str, methods: dict[str, Method]) -> str:
@@ -166,16 +173,9 @@ def value_equality(code: str, returns: dict[str, str]) -> str:
 def returns_of(program: str) -> dict[str, str]:
     """Each method's declared return type (name -> type), read like ``methods_of``."""
     found: dict[str, str] = {}
-    for m in CLASS.finditer(program):
-        body = _clike.block_bodies(program[m.start():], re.compile(r"\{"))[:1]
-        depth = 0
-        for line in (body[0] if body else "").splitlines():
-            d = depth
-            depth += _clike.brace_balance(line)
-            method = _METHOD.match(line) if d == 0 else None
-            if method and not NOT_TYPES & set(method.group(1).split()):
-                words = [w for w in re.split(r"\s+(?![^<]*>)", method.group(1).strip())
-                         if w not in ("public", "private", "protected", "static", "final", "synchronized")]
-                if words:
-                    found.setdefault(method.group(2), words[-1])
+    for _, method in _declared(program):
+        words = [w for w in re.split(r"\s+(?![^<]*>)", method.group(1).strip())
+                 if w not in ("public", "private", "protected", "static", "final", "synchronized")]
+        if words:
+            found.setdefault(method.group(2), words[-1])
     return found
