@@ -108,6 +108,12 @@ def read_values(stdout: str) -> dict[int, list[str]]:
 
 
 _LENGTH = re.compile(r"\|\d+$")
+
+
+def bare(value: str) -> str:
+    """A recorded value without the ``|<length>`` the harness prints after it."""
+    return _LENGTH.sub("", value)
+
 # JavaScript's undefined as the harness shows it, bare (a string "undefined" is shown quoted): the
 # reference answering undefined, or a list holding it, means the problem defines no answer there
 _UNDEFINED = re.compile(r"(?<![\w\"'])undefined(?![\w\"'])")
@@ -116,7 +122,7 @@ _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
 
 def defined(values: list[str]) -> bool:
     """The reference's values on one test hold no undefined: an input the problem defines."""
-    return not any(_UNDEFINED.search(_QUOTED.sub("", _LENGTH.sub("", v))) for v in values)
+    return not any(_UNDEFINED.search(_QUOTED.sub("", bare(v))) for v in values)
 
 
 class Mismatch(BaseModel):
@@ -126,7 +132,7 @@ class Mismatch(BaseModel):
 
     def shown(self) -> tuple[str, str]:
         """The reference's and the candidate's values without the printed length."""
-        return _LENGTH.sub("", self.reference), _LENGTH.sub("", self.candidate)
+        return bare(self.reference), bare(self.candidate)
 
     @classmethod
     def lines(cls, recorded: list[dict[str, str]], most: int = 2) -> list[str]:

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sejury.execution.calls import Args, literal_at, parse_calls
+from sejury.execution.differential import bare
 from sejury.execution.languages import _clike
 
 _ARROW = re.compile(r"\s*(?:#\s*)?(?:={1,3}>?|-+>|➞|→|⟹|\bshould\s+(?:return|be)\b|\breturns?\b|\bis\b|"
@@ -40,7 +41,6 @@ _PROMPT = re.compile(r"(?:^|\n)[ \t]*(?://+|#+|\*+)?[ \t]*>>>[ \t]*$")
 _COMMENT = re.compile(r"^[ \t]*(?://+|#+|\*+)?[ \t]?")
 _BARE = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|\b(true|false|null|nullptr|None|undefined)\b')
 _AS_PYTHON = {"true": "True", "false": "False", "null": "None", "nullptr": "None", "undefined": "None"}
-_LENGTH = re.compile(r"\|\d+$")
 # what may follow a stated value on its line: its end, or an explanation in brackets or a comment
 # (not ``19 - 5 - 6 = 8``: an expression worked out is not the value)
 _END = re.compile(r"[ \t]*[.,;]?[ \t]*(?:$|\(|#|//|\b(?:because|since|as)\b)", re.M)
@@ -210,7 +210,7 @@ def read_value(text: str, *, braces_are_lists: bool = False) -> tuple[bool, Any]
     """A value written as a literal (Python's, or JavaScript's, Java's or C++'s way of showing it)
     as a Python value; ``(False, None)`` when it does not read.  ``braces_are_lists``: C++'s
     ``{1, 2}`` is a vector, not a set."""
-    text = _LENGTH.sub("", text.strip())
+    text = bare(text.strip())
     python = _BARE.sub(lambda m: _AS_PYTHON.get(m.group(1) or "", m.group(0)), text)
     forms = [python]
     if "{" in python and ":" not in python:

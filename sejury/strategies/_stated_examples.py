@@ -8,12 +8,11 @@ the expected values are the problem's, not validated on a reference."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from sejury.context import JudgeContext
 from sejury.execution.calls import LANGUAGES, call_writer
-from sejury.execution.differential import record_calls, recorded_function
+from sejury.execution.differential import bare, record_calls, recorded_function
 from sejury.execution.evidence import SuiteRun, load_error_line
 from sejury.execution.languages import Suite
 from sejury.execution.programs import programs
@@ -25,7 +24,6 @@ from sejury.scoring import ParsedReply
 from sejury.strategies._calls import Recorder
 from sejury.strategies.base import Outcome
 
-_LENGTH = re.compile(r"\|\d+$")  # the harness's "|<length>" after a recorded value
 MAX_SHOWN = 3
 MAX_EXAMPLES = 30  # a problem's text may be hostile: at most this many examples run (the first ones)
 
@@ -65,7 +63,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder) -> Outcome:
     for i, (_, s) in enumerate(examples):
         ok = matches(s.expected, report.values.get(i, []))
         if ok is not None:
-            counted.append((s, ok, _LENGTH.sub("", report.values.get(i, [""])[0])))
+            counted.append((s, ok, bare(report.values.get(i, [""])[0])))
     agreed = sum(1 for _, ok, _ in counted if ok)
     artifacts |= {"inputs": len(counted), "agreed": agreed,
                   "differs": [{"example": s.text[:200], "candidate": v[:200]}
