@@ -133,6 +133,39 @@ async def test_without_the_scientific_image_the_verdict_says_missing_library(mon
         await sandbox.close()
 
 
+# the other libraries BigCodeBench's code imports that Debian packages: OpenCV here
+CV_PROBLEM = ("Return the mean brightness of a grayscale image (a 2-D list of 0-255 values) after a 3x3 box blur, "
+              "rounded to 2 decimals.\nYou should write self-contained code starting with:\n```\nimport cv2\n"
+              "import numpy as np\ndef task_func(pixels):\n```")
+CV_RIGHT = ("import cv2\nimport numpy as np\ndef task_func(pixels):\n    img = np.array(pixels, dtype=np.uint8)\n"
+            "    return round(float(cv2.blur(img, (3, 3)).mean()), 2)\n")
+CV_WRONG = CV_RIGHT.replace("cv2.blur(img, (3, 3)).mean()", "img.mean()")  # forgets the blur
+CV_TESTS = ("```python\nassert task_func([[0, 255], [255, 0]]) == task_func([[255, 0], [0, 255]])\n"
+            "assert task_func([[10, 10, 10], [10, 10, 10], [200, 200, 200]]) == 52.0\n```")
+
+
+@pytest.mark.docker
+async def test_opencv_code_runs_in_the_scientific_image_and_is_judged() -> None:
+    from sejury.sandbox.docker import DockerSandbox
+
+    assert profile_for("python", [CV_RIGHT], {}) == "scientific"
+    sandbox = DockerSandbox(size=1)
+    try:
+        judge = Judge(ScriptedChatModel(script=lambda m: {**GOOD_REPLIES, "write_tests": CV_TESTS,
+                                                          "predict": "Score: 100"}[step_of(m)]),
+                      team="S5-exec", cache=False, execute=True, sandbox=sandbox)
+        sample = Sample(id="cv", task="code_generation", language="python", problem=CV_PROBLEM,
+                        candidate=CV_RIGHT, reference=CV_RIGHT)
+        right = await judge.ajudge(sample)
+        wrong = await judge.ajudge(sample.model_copy(update={"candidate": CV_WRONG}))
+        ex = right.strategies["generate_tests"].artifacts["execution"]
+        assert ex["status"] == "ran" and ex["valid"] == 2, ex  # the reference loads: cv2 is in the image
+        assert right.strategies["test_pass"].score == 100 and right.passed
+        assert wrong.strategies["test_pass"].score == 50 and not wrong.passed
+    finally:
+        await sandbox.close()
+
+
 # --- the scientific stack's values across the sealed harness (numpy, pandas, matplotlib) ---
 
 FRAME = '''

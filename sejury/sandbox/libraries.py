@@ -23,15 +23,16 @@ PROFILES = ("base", "scientific")
 SCIENTIFIC_MODULES = frozenset({
     "numpy", "pandas", "matplotlib", "mpl_toolkits", "scipy", "sklearn", "seaborn", "statsmodels", "sympy", "nltk",
     "requests", "bs4", "lxml", "dateutil", "pytz", "PIL", "openpyxl", "xlwt", "regex", "rsa", "psutil", "yaml",
-    "flask", "werkzeug", "jinja2", "django", "natsort", "texttable", "docx", "chardet", "xmltodict", "Levenshtein"})
+    "flask", "werkzeug", "jinja2", "django", "natsort", "texttable", "docx", "chardet", "xmltodict", "Levenshtein",
+    "cv2", "skimage", "cryptography", "Cryptodome", "flask_mail", "flask_restful", "flask_wtf", "flask_login",
+    "wtforms", "folium", "geopy", "geopandas", "shapely", "mechanize", "pyquery", "holidays", "soundfile", "faker",
+    "prettytable"})
 # well-known libraries no image here has: importing one is the image's gap, not the candidate's error
 OTHER_KNOWN = frozenset({
-    "cv2", "torch", "tensorflow", "keras", "transformers", "xgboost", "lightgbm", "gensim", "spacy", "textblob",
-    "faker", "folium", "geopy", "shapely", "librosa", "soundfile", "pytesseract", "Crypto", "cryptography", "mechanize",
-    "flask_mail", "flask_login", "flask_restful", "flask_wtf", "wtforms", "pyquery", "holidays", "tabulate",
-    "skimage", "networkx", "plotly", "bokeh", "sqlalchemy", "pymongo", "redis", "boto3", "h5py", "tables", "pyarrow",
-    "python_http_client", "sendgrid", "docx2txt", "prettytable", "camelot", "wikipedia", "xlrd", "langdetect",
-    "wordcloud"})
+    "torch", "tensorflow", "keras", "transformers", "xgboost", "lightgbm", "gensim", "spacy", "textblob",
+    "librosa", "pytesseract", "Crypto", "tabulate", "networkx", "plotly", "bokeh", "sqlalchemy", "pymongo", "redis",
+    "boto3", "h5py", "tables", "pyarrow", "python_http_client", "sendgrid", "docx2txt", "camelot", "wikipedia",
+    "xlrd", "langdetect", "wordcloud", "wordninja", "blake3"})
 KNOWN_LIBRARIES = SCIENTIFIC_MODULES | OTHER_KNOWN
 _IMPORT = re.compile(r"^\s*(?:import|from)\s+([A-Za-z_]\w*)", re.M)
 _MISSING = re.compile(r"No module named '([A-Za-z_]\w*)")

@@ -28,7 +28,16 @@ SCIENTIFIC = ["python3-numpy", "python3-pandas", "python3-matplotlib", "python3-
               "python3-bs4", "python3-lxml", "python3-dateutil", "python3-tz", "python3-pil", "python3-openpyxl",
               "python3-xlwt", "python3-regex", "python3-rsa", "python3-psutil", "python3-yaml", "python3-flask",
               "python3-django", "python3-natsort", "python3-texttable", "python3-docx", "python3-chardet",
-              "python3-xmltodict", "python3-levenshtein"]  # not wordcloud: it needs TeX's fonts, 1.4 GB
+              "python3-xmltodict", "python3-levenshtein",
+              # the other libraries BigCodeBench's code imports that Debian packages (33 of the 41 rows
+              # of the shared set the stack above cannot run; +0.9 GB, about a minute to build)
+              "python3-opencv", "python3-skimage", "python3-cryptography", "python3-pycryptodome",
+              "python3-flask-mail", "python3-flask-restful", "python3-flaskext.wtf", "python3-flask-login",
+              "python3-wtforms", "python3-folium", "python3-geopy", "python3-geopandas", "python3-shapely",
+              "python3-mechanize", "python3-pyquery", "python3-holidays", "python3-soundfile",
+              "python3-fake-factory", "python3-prettytable"]
+# not wordcloud (Debian's needs TeX's fonts, 1.4 GB); not tensorflow, keras, librosa, textblob, ...: Debian
+# has no package of them
 ENV = {
     "PATH": "/usr/lib/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
     "HOME": "/tmp", "GOCACHE": "/tmp/go-cache", "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod",
