@@ -266,6 +266,44 @@ async def test_go_tests_as_the_model_writes_them_compile_and_check_their_own_cas
     assert wrong.passed == [False, True], wrong.reasons  # the empty case still holds for the unsorted copy
 
 
+GO_SLIPS = """func TestSortIt(t *testing.T) {
+    tests := []struct {
+        input    []int
+        expected []int
+    }{
+        {[]int{3, 1}, []int{1, 3}},
+        {[]int{}, []int{}} // the last row without its comma
+    }
+    for _, tc := range tests {
+        if !equalSlices(SortIt(tc.input), tc.expected) {
+            t.Errorf("SortIt(%v)", tc.input)
+        }
+    }
+    seen := map[int]bool{2: true, 1: false, 2: true}
+    if !equalSlices(SortIt([]int{2, 2, 1}), []int{
+        1,
+        2,
+        2
+    }) || len(seen) != 2 {
+        t.Errorf("duplicates")
+    }
+}"""
+
+
+@pytest.mark.docker
+async def test_go_tests_the_compiler_refuses_for_a_slip_are_repaired(sandbox: DockerSandbox) -> None:
+    """Three slips of the 1.5B model that made whole Go suites fail to compile on the reference
+    (``missing ',' before newline in composite literal``, ``duplicate key 2 in map literal``,
+    ``undefined: equalSlices``): the commas are given, the repeated key dropped, the helper defined;
+    the suite then checks what it says, and tells a wrong program from the reference."""
+    suite = split_tests("go", GO_SLIPS, SORT_IT)
+    assert len(suite.units) == 3 and "var equalSlices func(a, b interface{}) bool" in suite.setup, suite
+    right = await run_suite(sandbox, "go", SORT_IT, suite)
+    assert right.loaded and right.passed == [True, True, True], right.reasons
+    wrong = await run_suite(sandbox, "go", SORT_IT.replace("sort.Ints(b)\n", ""), suite)
+    assert wrong.passed == [False, True, False], wrong.reasons  # [] sorted is [] (nil and empty are equal)
+
+
 SUM_PRODUCT_TESTS = """func TestSumProduct(t *testing.T) {
     tests := []struct {
         input    []int

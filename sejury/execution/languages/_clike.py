@@ -227,8 +227,10 @@ def closing(text: str, i: int) -> int:
 
 
 def top_level_items(body: str) -> list[str]:
-    """The comma-separated items of a literal's body, split at depth 0 only."""
+    """The comma-separated items of a literal's body, split at depth 0 only; comments between
+    items are left out (``{2, 3}, // the last row``)."""
     items, start, j = [], 0, 0
+    cut: list[tuple[int, int]] = []  # the comments at depth 0
     while j < len(body):
         ch = body[j]
         if ch in "{([":
@@ -236,12 +238,34 @@ def top_level_items(body: str) -> list[str]:
             j = len(body) if end < 0 else end
         elif ch in "\"'`":
             j = string_end(body, j)
+        elif body.startswith(("//", "/*"), j):
+            end = body.find("\n" if body[j + 1] == "/" else "*/", j + 2)
+            end = len(body) if end < 0 else end + (0 if body[j + 1] == "/" else 2)
+            cut.append((j, end))
+            j = end - 1
         elif ch == ",":
-            items.append(body[start:j])
+            items.append((start, j))
             start = j + 1
         j += 1
-    items.append(body[start:])
-    return [x.strip() for x in items if x.strip()]
+    items.append((start, len(body)))
+    out = []
+    for a, b in items:
+        text = "".join(body[x:y] for x, y in _uncut(a, b, cut)).strip()
+        if text:
+            out.append(text)
+    return out
+
+
+def _uncut(a: int, b: int, cut: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans of ``[a, b)`` outside the ``cut`` ones."""
+    spans, at = [], a
+    for x, y in cut:
+        if y <= a or x >= b:
+            continue
+        spans.append((at, max(at, x)))
+        at = max(at, y)
+    spans.append((at, b))
+    return spans
 
 
 def split_commas(text: str, opening: str = "([{", closing_: str = ")]}") -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from sejury.execution.languages import _clike, _stdio
+from sejury.execution.languages import _clike, _go_repairs, _stdio
 from sejury.execution.languages.base import Harness, Language, Suite, compile_then_run, wrap_units
 from sejury.execution.sealed import new_seal, resource_files
 
@@ -18,10 +18,10 @@ _TABLE = re.compile(r"^(\w+)\s*:=\s*(\[\]\s*(?:struct\s*\{|[\w.*\[\]]+\s*\{))")
 
 
 def split(tests: str, names: set[str]) -> Suite:
-    tests = unqualified(tests, names)
+    tests = _go_repairs.repaired(unqualified(tests, names))
     suite = _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES,
                                 check=re.compile(r"t\.(Errorf|Error|Fatalf|Fatal|Fail)\b|panic\("), replay=replayed)
-    helpers = helper_closures(tests, names)
+    helpers = "\n".join(h for h in (helper_closures(tests, names), _go_repairs.equality_helpers(tests, names)) if h)
     setup = redeclared_as_assigned(suite.setup)
     return expand_tables(Suite(f"{helpers}\n{setup}" if helpers else setup, suite.units))
 
