@@ -43,6 +43,34 @@ def test_the_benchmarks_forms_of_a_stated_example_are_read() -> None:
     assert _read(cpp, "f", "cpp") == [((1,), [2, 3])]
 
 
+def test_examples_described_by_input_and_output_are_read() -> None:
+    """HumanEval's other form (14 problems in each language): ``Input:`` then ``Output:``, the
+    values by name (the signature's names, or others in order) or by position; and ``For x = ...
+    the output should be ...`` on one line."""
+    named = ("def maximum(arr, k):\n    Example 1:\n        Input: arr = [-3, -4, 5], k = 3\n"
+             "        Output: [-4, -3, 5]\n\n    Example 2:\n        Input: arr = [4, -4, 4], k = 2\n"
+             "        Output: [4, 4]\n        Explanation: ...\n")
+    assert _read(named, "maximum") == [(([-3, -4, 5], 3), [-4, -3, 5]), (([4, -4, 4], 2), [4, 4])]
+    lines = ("def max_fill(grid, capacity):\n    Example 1:\n        Input: \n            grid : [[0,1], [1,1]]\n"
+             "            bucket_capacity : 1\n        Output: 3\n")  # not the signature's name: by order
+    assert _read(lines, "max_fill") == [(([[0, 1], [1, 1]], 1), 3)]
+    positional = ("const pluck = (arr) => {\n  Example 1:\n      Input: [4,2,3]\n      Output: [2, 1]\n"
+                  "  Example 2:\n      Input: []\n      Output: []\n")
+    assert _read(positional, "pluck", "javascript") == [(([4, 2, 3],), [2, 1]), (([],), [])]
+    prose = ('def hex_key(num):\n    For num = "AB" the output should be 1.\n'
+             '    For num = "2020" the output should be 2.\n    Output: 24 # sum of 21 + 3\n')
+    assert _read(prose, "hex_key") == [(("AB",), 1), (("2020",), 2)]  # the last: no input given
+    java = ("class Solution {\n    /**\n    Input: arr = [111,21,3], k = 2\n    Output: 24 # sum of 21 + 3\n"
+            "     */\n    public int addElements(List<Integer> arr, int k) {\n")
+    assert _read(java, "addElements", "java") == [(([111, 21, 3], 2), 24)]
+    # not examples: a parameter missing, prose after Output, a value of the wrong type, an input of
+    # two values for a function of one
+    assert _read("def f(a, b):\n    Input: a = 1\n    Output: 2\n", "f") == []
+    assert _read("def f(a):\n    Input: a = 1\n    Output: the sum of a\n", "f") == []
+    assert _read("def f(a) -> List[int]:\n    Input: a = 1\n    Output: 2\n", "f") == []
+    assert _read("def f(a):\n    Input: [1], 2\n    Output: 2\n", "f") == []
+
+
 def test_prose_expressions_and_contradictions_are_not_examples() -> None:
     prose = ("def tri(n: int) -> List[int]:\n    tri(1) = 3\n"  # a definition: not what tri returns
              "    tri(n) = 1 + n / 2, if n is even.\n"

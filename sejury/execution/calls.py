@@ -53,7 +53,7 @@ def example_calls(problem: str, function: str, language: str = "python") -> list
     if not found and snake != function:  # MultiPL-E's Java keeps the Python name in its examples
         found = _literal_calls(problem, snake, language, function)
     if not found and params:
-        found = parse_calls([f"{function}({', '.join(v)})" for v in _assigned(problem, params)], function, language)
+        found = parse_calls([f"{function}({', '.join(v)})" for v in assigned(problem, params)], function, language)
     if not found and params:
         others = {m.group(1) for m in re.finditer(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*\(", problem)} - {function}
         named = {name: [c for c in _literal_calls(problem, name, language) if len(c[0]) == len(params)]
@@ -102,7 +102,8 @@ def parameters(problem: str, function: str, language: str = "python") -> list[st
     and C++ by ``typed_literals``)."""
     if language in typed_literals.LANGUAGES:
         return [name for _, name in typed_literals.typed_parameters(problem, function, language) or []]
-    m = re.search(rf"(?:\bdef|\bfunction)\s+{re.escape(function)}\s*\(", problem)
+    m = re.search(rf"(?:\bdef|\bfunction)\s+{re.escape(function)}\s*\(|(?<![\w$.]){re.escape(function)}\s*=\s*"
+                  r"(?:async\s*)?(?:function\s*)?\((?=[^()]*\)\s*(?:=>|\{))", problem)
     if m is None:
         return []
     close = _clike.closing(problem, m.end() - 1)
@@ -119,7 +120,7 @@ def parameters(problem: str, function: str, language: str = "python") -> list[st
 _SCALAR = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\b|True\b|False\b|true\b|false\b|None\b|null\b")
 
 
-def _assigned(problem: str, params: list[str]) -> list[list[str]]:
+def assigned(problem: str, params: list[str]) -> list[list[str]]:
     """Each run of lines that gives every parameter a literal by name (``name = value`` or
     ``name : value``): the values' texts, in the parameters' order."""
     found: list[list[str]] = []

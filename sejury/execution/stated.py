@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sejury.execution.calls import Args, literal_at, parse_calls
+from sejury.execution.calls import Args, assigned, literal_at, parameters, parse_calls
 from sejury.execution.differential import bare
 from sejury.execution.languages import _clike
 
@@ -75,7 +75,46 @@ def stated_examples(problem: str, function: str, language: str = "python") -> li
                 found.append(Stated(calls[0], value, f"{problem[m.start():close + 1]} -> {text}"))
         if found:
             break
+    if not found:
+        found = _described(problem, function, language)
     return _of_one_kind(_consistent(found), _return_kind(problem, function))
+
+
+_OUTPUT = re.compile(r"\b(?:the\s+)?(?:output|result)\s*(?:should\s+be|will\s+be|is|:)[ \t]*", re.I)
+_INPUT = re.compile(r"\binput\s*:", re.I)
+_ANY_NAME = re.compile(r"(?:(?<=^)|(?<=,)|(?<=\s))\s*[A-Za-z_]\w*\s*(?:=(?!=)|:(?!:))\s*")
+
+
+def _described(problem: str, function: str, language: str) -> list[Stated]:
+    """Examples described rather than called: an ``Input:`` block (values by name, ``arr = [1, 2],
+    k = 3`` or ``grid : [[0, 1]]`` on lines of their own, or by position, ``Input: [4, 2, 3]``) then
+    ``Output: v``; or the parameters given by name and the output on one line (``For lst = [1, 2]
+    the output should be 5``).  Every parameter must be given."""
+    params = parameters(problem, function, language)
+    if not params:
+        return []
+    found, since = [], 0
+    for m in _OUTPUT.finditer(problem):
+        eol = problem.find("\n", m.end())
+        eol = len(problem) if eol < 0 else eol
+        segment, since = problem[since:m.start()], eol
+        got = _literal(problem[:eol], m.end(), language == "cpp")
+        if got is None:
+            continue
+        inputs = list(_INPUT.finditer(segment))
+        text = segment[inputs[-1].end():] if inputs else problem[problem.rfind("\n", 0, m.start()) + 1:m.start()]
+        named = assigned(text, params)
+        if len(named) == 1:
+            call = f"{function}({', '.join(named[0])})"
+        elif inputs and not named:  # by position; names the signature does not use, in order
+            lines = (_COMMENT.sub("", ln, count=1).strip() for ln in text.splitlines())
+            call = f"{function}({', '.join(_ANY_NAME.sub('', ln) for ln in lines if ln)})"
+        else:
+            continue
+        calls = parse_calls([call], function, language)
+        if len(calls) == 1 and len(calls[0][0]) + len(calls[0][1]) == len(params):
+            found.append(Stated(calls[0], got[1], f"{' '.join(text.split())} -> {got[0]}"))
+    return found
 
 
 # the outer name of a declared return type -> the kind of value it holds (others: not judged)
