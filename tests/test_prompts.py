@@ -1,12 +1,16 @@
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from sejury import prompts
 from sejury.schema import Strategy, Task
 from sejury.strategies import all_specs, prompt_version, prompts_version
+from sejury.strategies import base as strategy_base
 
 STEPS = {s.strategy: s.steps for s in all_specs() if s.steps}  # the prompt strategies and their steps
 TASKS = {s.strategy: s.tasks for s in all_specs()}
@@ -80,6 +84,46 @@ def test_prompt_versions_are_stable_digests() -> None:
     other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                            env={**os.environ, "PYTHONHASHSEED": "random"})
     assert other.returncode == 0 and other.stdout.strip() == prompts_version(), other.stderr
+
+
+def _fresh_versions() -> tuple[str, dict[Strategy, str]]:
+    """The versions as a new process computes them: no file read, no digest taken before."""
+    prompts._read.cache_clear()
+    prompts.template.cache_clear()
+    strategy_base._VERSIONS.clear()
+    return prompts_version(), {s: prompt_version(s) for s in STEPS}
+
+
+@pytest.fixture
+def prompts_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A copy of sejury/prompts that the templates are read from, to edit."""
+    root = tmp_path / "prompts"
+    shutil.copytree(Path(prompts.__file__).parent, root, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    monkeypatch.setattr(prompts, "_ROOT", root)
+    yield root
+    monkeypatch.undo()
+    _fresh_versions()  # nothing read from the copy stays behind
+
+
+def test_the_prompts_version_follows_the_prompt_files(prompts_dir: Path) -> None:
+    """A version that equals itself could be a constant: an edited template changes its
+    strategy's version and the overall one, and nothing else; the same text gives the same versions."""
+    shipped = prompts_version(), {s: prompt_version(s) for s in STEPS}
+    version, each = _fresh_versions()
+    assert (version, each) == shipped  # the copy reads as the package does
+    direct = prompts_dir / prompts.template_path(Strategy.DIRECT, Task.CODE_GENERATION)
+    text = direct.read_text(encoding="utf-8")
+    direct.write_text(text + "\nOne more sentence.\n", encoding="utf-8")
+    edited, edited_each = _fresh_versions()
+    assert edited != version
+    assert [s for s in STEPS if edited_each[s] != each[s]] == [Strategy.DIRECT]
+    direct.write_text(text, encoding="utf-8")
+    (prompts_dir / "_partials" / "unused.md").write_text("read by no strategy\n", encoding="utf-8")
+    assert _fresh_versions() == (version, each)  # the same templates again: the same versions
+    system = prompts_dir / "_partials" / "system.md"
+    system.write_text(system.read_text(encoding="utf-8") + " ", encoding="utf-8")
+    shared, shared_each = _fresh_versions()
+    assert shared != version and all(shared_each[s] != each[s] for s in STEPS)  # a partial every prompt reads
 
 
 def test_test_style_per_language() -> None:
