@@ -338,7 +338,7 @@ def test_judgments_beyond_the_bound_get_429(tmp_path: Path) -> None:
             t.start()
         deadline = time.monotonic() + 20
         while slots.in_use < 2:
-            assert time.monotonic() < deadline
+            assert time.monotonic() < deadline, f"the judgments never took their slots ({slots.in_use} of 2 in 20 s)"
             time.sleep(0.01)
         busy = c.post("/judge/invoke", json={"input": sample(9)})
         assert busy.status_code == 429 and int(busy.headers["retry-after"]) >= 1
@@ -367,7 +367,7 @@ def test_a_batch_takes_a_slot_per_judgment_or_none(tmp_path: Path) -> None:
         t.start()
         deadline = time.monotonic() + 20
         while slots.in_use < 2:
-            assert time.monotonic() < deadline, "the batch never took its two slots"
+            assert time.monotonic() < deadline, f"the batch never took its two slots ({slots.in_use} of 2 in 20 s)"
             time.sleep(0.01)
         assert c.post("/judge/batch", json={"inputs": [sample(3), sample(4)]}).status_code == 429
         assert slots.in_use == 2  # refused whole: nothing taken
