@@ -95,9 +95,10 @@ def test_a_rank_request_is_checked_at_the_edge() -> None:
         RankRequest.model_validate({"problem": "p", "candidates": ["a"], "team": "S1"})
 
 
-ADD = 'def add(a: int, b: int) -> int:\n    """Return the sum of a and b.\n    >>> add(2, 3)\n    5\n    """\n'
+# its example takes a negative number, so the tests' add(-1, 1) is inside the problem's domain
+ADD = 'def add(a: int, b: int) -> int:\n    """Return the sum of a and b.\n    >>> add(2, -3)\n    -1\n    """\n'
 # the same problem with its example's output not stated: the generated tests decide a comparison
-ADD_UNSTATED = ADD.replace("    5\n", "")
+ADD_UNSTATED = ADD.replace("    -1\n", "")
 TESTS = "assert add(2, 3) == 5\nassert add(-1, 1) == 0\nassert add(0, 0) == 0\n"
 
 
@@ -143,6 +144,26 @@ async def test_ranking_runs_every_attempt_once_and_picks_the_one_the_evidence_ba
     assert all(c.user_tests_total == 1 for c in ref.candidates)
     kinds = [e.step for e in ref.events]
     assert kinds[0] == "write_tests" and "run_reference" in kinds and "run_attempt_0" in kinds
+
+
+SQUARE = ('def square(n: int) -> int:\n    """Return the square of the positive integer n.\n    >>> square(3)\n    9\n'
+          '    >>> square(5)\n    25\n    """\n')
+
+
+@pytest.mark.docker
+async def test_generated_tests_outside_the_problems_domain_are_left_out_of_the_ranking(sandbox: Any) -> None:
+    """The model's test ``square(-2) == 0`` asks what the problem never defines (its examples are
+    positive): as S5 does, the ranking leaves it out, so the plain ``n * n`` is not ranked below an
+    attempt written for that test, and the ranking says what it left out."""
+    tests = "assert square(2) == 4\nassert square(-2) == 0\nassert square(4) == 16\n"
+    judge = Judge(ScriptedChatModel(script=lambda m: f"```python\n{tests}```"), cache=False, execute=True,
+                  sandbox=sandbox)
+    attempts = ["    return n * n\n", "    return max(n, 0) ** 2\n", "    return n * 3\n"]
+    r = await judge.arank(SQUARE, attempts)
+    assert r.tests_total == 2 and r.tests_out_of_domain == 1 and r.outside_domain == ["square(-2)"]
+    by = {c.index: c for c in r.candidates}
+    assert by[0].tests_passed == by[1].tests_passed == 2 and by[0].score == by[1].score > by[2].score
+    assert r.chosen in (0, 1) and by[2].tests_passed == 0
 
 
 @pytest.mark.docker

@@ -47,6 +47,9 @@ class Probe:
     typed_raises: bool = False  # the problem states what its function raises
     # the problem's examples with a stated output: (the example input's unit, the value, the example's text)
     stated: tuple[tuple[int, Any, str], ...] = ()
+    # the generated tests left out, before they ran: each one's call outside the domain the problem's
+    # examples show (``execution/domain.py``, as S5 leaves them out)
+    outside_domain: tuple[str, ...] = ()
 
 
 def similarity(a: dict[int, list[str]], b: dict[int, list[str]], units: list[int]) -> float:

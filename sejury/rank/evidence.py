@@ -21,6 +21,7 @@ from sejury.errors import InputError
 from sejury.execution import languages
 from sejury.execution.calls import LANGUAGES, call_writer, example_calls
 from sejury.execution.differential import HELPER, record_calls, recorded_function, states_raises
+from sejury.execution.domain import MAX_SHOWN, Domain
 from sejury.execution.evidence import SuiteRun, run_reference_program
 from sejury.execution.languages import Suite
 from sejury.execution.runner import RunReport, assemble_program, call_form, run_suite, split_tests
@@ -146,6 +147,7 @@ def order(c: Collected, *, use_reference: bool, use_stated: bool = True) -> Rank
         rule=agreement.REFERENCE_RULE if reference is not None else agreement.NO_REFERENCE_RULE,
         candidates=ranked, needs_review=bool(why), reasons=why, tests=c.tests, tests_total=c.probe.tests,
         tests_valid=sum(reference.passed[:c.probe.tests]) if reference is not None else None,
+        tests_out_of_domain=len(c.probe.outside_domain), outside_domain=list(c.probe.outside_domain[:MAX_SHOWN]),
         probe_inputs=len(c.probe.units), model_calls=c.rec.calls, sandbox_runs=c.sandbox_runs,
         seconds=round(c.seconds, 3), events=list(c.rec.events))
 
@@ -164,6 +166,9 @@ def _probe(p: Problem, tests: str, function: str | None) -> tuple[agreement.Prob
     mutations of them, each call of ``function`` recorded."""
     suite = split_tests(p.language, tests, reference=p.reference or "") if tests else Suite("", [])
     units, setup = list(suite.units), suite.setup
+    domain = Domain.of(p.problem, function, p.language)
+    units, outside = domain.split(units) if domain is not None else (units, [])  # as S5 leaves them out
+    tests_run = len(units)
     stated: list[tuple[int, Any, str]] = []
     if function is not None:
         setup = record_calls(setup, HELPER, function, helpers=True)
@@ -172,7 +177,7 @@ def _probe(p: Problem, tests: str, function: str | None) -> tuple[agreement.Prob
         stated = [(len(units) + examples.index(call), s.expected, s.text) for call, s in stated_calls
                   if call in examples]
         units += [record_calls(c, len(units) + k, function) for k, c in enumerate(examples)]
-    return (agreement.Probe(function, units, len(suite.units), states_raises(p.problem), tuple(stated)),
+    return (agreement.Probe(function, units, tests_run, states_raises(p.problem), tuple(stated), tuple(outside)),
             Suite(setup, units))
 
 

@@ -55,7 +55,9 @@ class Ranking(BaseModel):
     needs_review: bool
     reasons: list[str] = Field(default_factory=list)  # why the choice needs a human's look
     tests: str = ""  # the tests the model wrote, once for every attempt
-    tests_total: int = 0  # test units read from them
+    tests_total: int = 0  # test units read from them and run (those inside the problem's domain)
+    tests_out_of_domain: int = 0  # test units left out: they call the function outside the domain its examples show
+    outside_domain: list[str] = Field(default_factory=list)  # the first such calls
     tests_valid: int | None = None  # with a reference: of them, those the reference passes
     probe_inputs: int = 0  # units whose calls are recorded (tests and example inputs)
     model_calls: int = 0
