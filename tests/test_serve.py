@@ -426,6 +426,13 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _handles(pid: int, sig: int) -> bool:
+    """Whether process ``pid`` catches ``sig`` with a handler of its own (its /proc status's SigCgt mask)."""
+    (caught,) = [line.split()[1] for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                 if line.startswith("SigCgt:")]
+    return bool(int(caught, 16) >> (sig - 1) & 1)
+
+
 def _children(pid: int) -> set[int]:
     """Every live descendant of ``pid`` (from /proc)."""
     parents: dict[int, int] = {}
@@ -511,13 +518,51 @@ def test_sigterm_shuts_the_server_down_cleanly(tmp_path: Path) -> None:
         children = _children(proc.pid)
         model_server = int(Path(f"{stand_in}.pid").read_text())
         assert model_server in children and len(children) >= 2, "the model server should be the server's child"
-        start = time.monotonic()
+        # a prompt exit, without reading a clock: the watcher the server stops with SIGTERM handles it
+        # (leaving at once, the model server along), so the server never waits out the 10 s before its SIGKILL
+        (watcher,) = [p for p in children if b"sejury.models._serve_child" in Path(f"/proc/{p}/cmdline").read_bytes()]
+        assert _handles(watcher, signal.SIGTERM), "the model server's watcher does not handle SIGTERM"
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=30)
+        try:
+            _, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            pytest.fail("sejury serve did not exit within 30 s of SIGTERM")
         assert proc.returncode == 0, err
-        assert time.monotonic() - start < 15, "no prompt exit after SIGTERM"
         assert "Application shutdown complete" in err and "Traceback" not in err
         assert not [p for p in children if pid_alive(p)], "a child process outlived the server"
+
+
+@pytest.mark.process
+def test_the_model_servers_watcher_leaves_on_sigterm_taking_the_server_along(tmp_path: Path) -> None:
+    """What makes the exit above prompt: the watcher (``_serve_child``) that `sejury serve` stops with
+    SIGTERM exits by itself, with 0, its llama-server gone; were it to hang, the server would wait
+    10 s before its SIGKILL (which a bound on wall time did not see: 10 s < 15 s)."""
+    stand_in = tmp_path / "llama-server"
+    stand_in.write_text(LLAMA_SERVER_STAND_IN.format(python=sys.executable, tests=str(Path(__file__).parent)))
+    stand_in.chmod(0o755)
+    home = tmp_path / "registry"
+    (home / "users").mkdir(parents=True)
+    (home / "users" / str(os.getpid())).touch()  # a live user: the watcher keeps the server
+    watcher = subprocess.Popen([sys.executable, "-m", "sejury.models._serve_child", str(home), str(stand_in),
+                                "--port", str(_free_port())], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        pid_file = Path(f"{stand_in}.pid")
+        deadline = time.monotonic() + 30
+        while not pid_file.exists() or not pid_file.read_text():
+            assert watcher.poll() is None and time.monotonic() < deadline, "the stand-in model server did not start"
+            time.sleep(0.05)
+        model_server = int(pid_file.read_text())
+        watcher.send_signal(signal.SIGTERM)
+        try:
+            watcher.wait(timeout=60)  # a deadline against a hang, not a measure of speed
+        except subprocess.TimeoutExpired:
+            pytest.fail("the watcher hung after SIGTERM (sejury serve would SIGKILL it after 10 s)")
+        assert watcher.returncode == 0, watcher.stderr.read() if watcher.stderr else None
+        assert not pid_alive(model_server), "the model server outlived its watcher"
+    finally:
+        if watcher.poll() is None:
+            watcher.kill()
+            watcher.wait()
 
 
 @pytest.mark.process

@@ -14,6 +14,7 @@ and a SIGTERM here is passed on to it.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import runpy
@@ -29,10 +30,17 @@ _child: subprocess.Popen[bytes] | None = None
 
 
 def _exit(code: int) -> None:
-    """Leave at once, taking the native server along."""
-    if _child is not None and _child.poll() is None:
-        _child.kill()
-        _child.wait()
+    """Leave at once, taking the native server along.
+
+    Called from the SIGTERM handler, which interrupts ``_run_native``'s ``_child.wait()`` in this
+    same thread: that wait holds the Popen's lock, so ``poll``/``wait`` here would find it taken and
+    block for good (the server then waited 10 s and SIGKILLed this process).  Plain ``kill`` and
+    ``waitpid`` take no lock."""
+    if _child is not None and _child.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(_child.pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):  # already reaped by the other thread's wait
+            os.waitpid(_child.pid, 0)
     os._exit(code)
 
 
