@@ -53,10 +53,6 @@ def by_sample(records: Sequence[Record]) -> dict[str, dict[int, Record]]:
     return out
 
 
-def has_repeats(records: Sequence[Record]) -> bool:
-    return any(len(g) > 1 for g in by_sample(records).values())
-
-
 def repeatability(records: Sequence[Record], named: Sequence[tuple[str, Sequence[Strategy]]], *,
                   threshold: float | None = None, seed: int = 0,
                   merges: Mapping[str, MergeRule] | None = None) -> list[Repeatability]:

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from sejury.execution import languages
 from sejury.execution.differential import read_values
-from sejury.execution.languages import Harness, Language, Suite
+from sejury.execution.languages import Language, Suite
 from sejury.execution.sealed import unseal
 from sejury.execution.signatures import last_function
 from sejury.sandbox.base import ExecResult, ExecStatus, SandboxProvider
@@ -83,11 +83,6 @@ def call_form(language: str, problem: str, reference: str = "") -> str:
     if lang is None or found is None:
         return ""
     return lang.call(assemble_program(language, problem, reference), found.name)
-
-
-def build_harness(language: str, program: str, suite: Suite, active: dict[int, str], *,
-                  per_test: int = 5) -> Harness:
-    return _language(language).harness(program, suite, active, per_test)
 
 
 _RESULT = re.compile(r"^@@T (\d+) (PASS|FAIL) ?(.*)$", re.M)
