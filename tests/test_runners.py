@@ -304,6 +304,27 @@ async def test_go_tests_the_compiler_refuses_for_a_slip_are_repaired(sandbox: Do
     assert wrong.passed == [False, True, False], wrong.reasons  # [] sorted is [] (nil and empty are equal)
 
 
+QUAD_PROBLEM = ('import (\n    "strings"\n)\n\n// Double repeats s twice.\nfunc Double(s string) string {\n'
+                '    return strings.Repeat(s, 2)\n}\n\n// Quad repeats s four times, with Double.\n'
+                'func Quad(s string) string {\n')
+
+
+@pytest.mark.docker
+async def test_a_go_solution_standing_alone_keeps_the_helper_the_problem_gives(sandbox: DockerSandbox) -> None:
+    """HumanEval-X's Go candidates and references are whole functions (``func DecodeCyclic(...)
+    {...}``) that call a helper the problem defines (``EncodeCyclic``); the program kept only the
+    code, so the reference did not compile (``undefined: EncodeCyclic``) and no test could run."""
+    code = "func Quad(s string) string {\n    return Double(Double(s))\n}\n"
+    program = assemble_program("go", QUAD_PROBLEM, code)
+    assert program.count("func Double(") == 1 and program.startswith(code.rstrip())
+    whole = code + "\nfunc Double(s string) string {\n    return s + s\n}\n"  # defines it: nothing added
+    assert assemble_program("go", QUAD_PROBLEM, whole) == whole
+    suite = split_tests("go", 'func TestQuad(t *testing.T) {\n    if Quad("ab") != "abababab" { t.Errorf("ab") }\n}',
+                        program)
+    report = await run_suite(sandbox, "go", program, suite)
+    assert report.loaded and report.passed == [True], (report.load_error, report.reasons)
+
+
 SUM_PRODUCT_TESTS = """func TestSumProduct(t *testing.T) {
     tests := []struct {
         input    []int

@@ -236,6 +236,22 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
 
 
 
+def assemble(problem: str, code: str) -> str:
+    """``_clike.assemble_c_like``; and where the code is a whole solution standing alone (as every
+    candidate of HumanEval-X's Go set is), the problem's own complete functions and types it does
+    not define itself are kept beside it: ``DecodeCyclic`` calls the ``EncodeCyclic`` the problem
+    gives (the imports they need are ``goimports``' to add)."""
+    program = _clike.assemble_c_like(problem, code)
+    if program != code or _clike.brace_balance(problem) <= 0:
+        return program
+    stripped = problem.rstrip()
+    head = stripped[:stripped.rfind("\n")] if "\n" in stripped else ""  # without the open signature
+    have = _clike.defined_names(_DEFINES, code)
+    given = [st for st in _clike.balanced_statements(head)
+             if (m := _DEFINES.match(st)) and (m.group(1) or m.group(2)) not in have and st.rstrip().endswith("}")]
+    return code.rstrip("\n") + "\n\n" + "\n\n".join(given) + "\n" if given else code
+
+
 # ---- the sealed harness (``sealed_go/``): the tests in a checker, the program in a process of its own
 
 _FUNC = re.compile(r"^func\s+([A-Za-z_]\w*)\s*\(", re.M)  # a top-level function (no receiver, not generic)
@@ -333,6 +349,6 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
 
 LANGUAGE = Language(name="go", aliases=("golang",), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=sealed_harness,
-                    assemble=_clike.assemble_c_like,
+                    assemble=assemble,
                     test_line=re.compile(r"t\.(Errorf|Error|Fatalf|Fatal)\("), timeout=90.0, codebleu="go",
                     stdio=_stdio.go)
