@@ -7,7 +7,9 @@ rejects, so a suite that compiles is left as it is:
 - a map literal that gives one key twice (``map[int]bool{1: true, 2: false, 1: true}``): the later
   entries are dropped;
 - an equality helper the suite calls but never defines (``slicesEqual(got, want)``): it is given,
-  as ``reflect.DeepEqual`` with an empty slice or map equal to an empty one (``nil`` included).
+  as ``reflect.DeepEqual`` with an empty slice or map equal to an empty one (``nil`` included);
+- the program called as a package of its own (``collatz.GetOddCollatz(5)``): called in the tests'
+  package (``unqualified``).
 
 The literals are read with tree-sitter's Go grammar, which accepts the missing commas and so tells
 a literal's braces from a block's.
@@ -141,3 +143,18 @@ def equality_helpers(tests: str, names: set[str]) -> str:
               if (f := n.child_by_field_name("function")) is not None and f.type == "identifier"}
     missing = sorted(c for c in called - _defined(root) - names - _BUILTINS if _EQUALITY.match(c))
     return "\n".join(f"var {n} func(a, b interface{{}}) bool\n{n} = {EQUAL}\n_ = {n}" for n in missing)
+
+
+_GO_STD = frozenset({"fmt", "math", "strings", "strconv", "sort", "reflect", "unicode", "bytes", "errors",
+                     "os", "time", "regexp", "testing", "utf8", "bits", "big", "rand", "heap", "list"})
+
+
+def unqualified(tests: str, names: set[str]) -> str:
+    """``collatz.GetOddCollatz(5)`` -> ``GetOddCollatz(5)``: the model imports the program as a
+    package of its own (``import "collatz"``); the tests run in the program's package."""
+    imported = {p.rsplit("/", 1)[-1] for p in re.findall(r'"([\w./-]+)"', "\n".join(
+        re.findall(r"^import\s*(?:\([^)]*\)|\"[^\"]*\")", tests, flags=re.M)))} - _GO_STD
+    if not imported or not names:
+        return tests
+    return re.sub(rf"\b(?:{'|'.join(map(re.escape, sorted(imported)))})\.({'|'.join(map(re.escape, sorted(names)))})\b",
+                  r"\1", tests)

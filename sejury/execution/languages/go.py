@@ -18,7 +18,7 @@ _TABLE = re.compile(r"^(\w+)\s*:=\s*(\[\]\s*(?:struct\s*\{|[\w.*\[\]]+\s*\{))")
 
 
 def split(tests: str, names: set[str]) -> Suite:
-    tests = _go_repairs.repaired(unqualified(tests, names))
+    tests = _go_repairs.repaired(_go_repairs.unqualified(tests, names))
     suite = _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES,
                                 check=re.compile(r"t\.(Errorf|Error|Fatalf|Fatal|Fail)\b|panic\("), replay=replayed)
     helpers = "\n".join(h for h in (helper_closures(tests, names), _go_repairs.equality_helpers(tests, names)) if h)
@@ -87,21 +87,6 @@ def helper_closures(tests: str, names: set[str]) -> str:
         kind = "func" + stmt[m.end() - 1:body].rstrip()
         out.append(f"var {m.group(1)} {kind}\n{m.group(1)} = {kind} {stmt[body:]}\n_ = {m.group(1)}")
     return "\n".join(out)
-
-
-_GO_STD = frozenset({"fmt", "math", "strings", "strconv", "sort", "reflect", "unicode", "bytes", "errors",
-                     "os", "time", "regexp", "testing", "utf8", "bits", "big", "rand", "heap", "list"})
-
-
-def unqualified(tests: str, names: set[str]) -> str:
-    """``collatz.GetOddCollatz(5)`` -> ``GetOddCollatz(5)``: the model imports the program as a
-    package of its own (``import "collatz"``); the tests run in the program's package."""
-    imported = {p.rsplit("/", 1)[-1] for p in re.findall(r'"([\w./-]+)"', "\n".join(
-        re.findall(r"^import\s*(?:\([^)]*\)|\"[^\"]*\")", tests, flags=re.M)))} - _GO_STD
-    if not imported or not names:
-        return tests
-    return re.sub(rf"\b(?:{'|'.join(map(re.escape, sorted(imported)))})\.({'|'.join(map(re.escape, sorted(names)))})\b",
-                  r"\1", tests)
 
 
 def expand_tables(suite: Suite) -> Suite:
