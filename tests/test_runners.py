@@ -325,6 +325,55 @@ async def test_a_go_solution_standing_alone_keeps_the_helper_the_problem_gives(s
     assert report.loaded and report.passed == [True], (report.load_error, report.reasons)
 
 
+PYTEST_FORMS = """import pytest
+
+@pytest.fixture
+def word():
+    return "level"
+
+@pytest.fixture
+def words():
+    yield ["a", "ab", "aba"]
+
+@pytest.mark.parametrize("text, expected", [("racecar", True), ("ab", False), pytest.param("x", True, id="one"),
+                                            ("abc", True), ("abca", False)])
+def test_is_palindrome(text, expected):
+    assert is_palindrome(text) == expected
+
+@pytest.mark.parametrize("n", [1, 2])
+@pytest.mark.parametrize("s", ["aa", "ab"])
+def test_repeated(s, n):
+    assert is_palindrome(s * n) == (s == "aa")
+
+def test_fixtures(word, words, tmp_path):
+    assert is_palindrome(word) and [is_palindrome(w) for w in words] == [True, False, True]
+    assert tmp_path.is_dir()
+"""
+PALINDROME = "def is_palindrome(text):\n    return text == text[::-1]\n"
+
+
+@pytest.mark.docker
+async def test_pytest_parametrize_rows_and_fixtures_run_as_pytest_would(sandbox: DockerSandbox) -> None:
+    """pytest's forms the model (and a user) write: each parametrize row is a unit of its own (the
+    wrong row ``("abc", True)`` fails alone on the reference), stacked marks give every combination,
+    the suite's fixtures and ``tmp_path`` are given; before, the functions were called bare
+    (``TypeError: missing 2 required positional arguments``) and every test failed on the reference."""
+    suite = split_tests("python", PYTEST_FORMS, PALINDROME)
+    assert [u.splitlines()[-1] for u in suite.units] == [
+        "test_is_palindrome(text='racecar', expected=True)", "test_is_palindrome(text='ab', expected=False)",
+        "test_is_palindrome(text='x', expected=True)", "test_is_palindrome(text='abc', expected=True)",
+        "test_is_palindrome(text='abca', expected=False)", "test_repeated(n=1, s='aa')", "test_repeated(n=1, s='ab')",
+        "test_repeated(n=2, s='aa')", "test_repeated(n=2, s='ab')",
+        "test_fixtures(word=word(), words=next(words()), tmp_path="
+        "__import__('pathlib').Path(__import__('tempfile').mkdtemp()))"]
+    right = await run_suite(sandbox, "python", PALINDROME, suite)
+    assert right.loaded and right.passed == [True, True, True, False, True, True, True, True, True, True], \
+        right.reasons
+    wrong = await run_suite(sandbox, "python", "def is_palindrome(text):\n    return text[0] == text[-1]\n", suite)
+    assert wrong.loaded and wrong.passed[4] is False  # "abca" is no palindrome; this candidate says it is
+    assert wrong.passed[:3] == [True, True, True] and all(wrong.passed[5:])
+
+
 SUM_PRODUCT_TESTS = """func TestSumProduct(t *testing.T) {
     tests := []struct {
         input    []int

@@ -8,7 +8,7 @@ import json
 import re
 import sys
 
-from sejury.execution.languages import _pysteps, _stdio
+from sejury.execution.languages import _pysteps, _pytest, _stdio
 from sejury.execution.languages.base import Harness, Language, Suite
 from sejury.execution.sealed import new_seal, resource_files
 
@@ -229,6 +229,7 @@ def split(tests: str, names: set[str]) -> Suite:
     helpers = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name not in names
                and n.name not in checks and not n.name.startswith("test") and _has_assert(n)}
     tables: dict[str, ast.expr] = {}  # names bound to literal lists, for table-driven loops
+    given = _pytest.fixtures(tree)
 
     def top_level(node: ast.stmt, *srcs: str) -> None:
         before = steps.for_check(node)
@@ -245,7 +246,9 @@ def split(tests: str, names: set[str]) -> Suite:
         if _is_check(node):
             top_level(node, src)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
-            if node.body and all(isinstance(s, ast.Assert) for s in node.body) and not node.args.args:
+            if (rows := _pytest.calls(node, given)) is not None:
+                in_function(*(f"{src}\n{call}" for call in rows))  # pytest's parametrize rows and fixtures
+            elif node.body and all(isinstance(s, ast.Assert) for s in node.body) and not node.args.args:
                 in_function(*(ast.get_source_segment(tests, s) or "" for s in node.body))  # one unit per assert
             elif (split_up := _checks_as_units(node)) is not None:
                 in_function(*split_up)
