@@ -41,7 +41,8 @@ _TUPLES = {"tuple", "pair", "make_tuple", "make_pair", "Pair", "Triplet", "Quart
 
 
 @cache
-def _parser(language: str) -> ts.Parser:
+def parser(language: str) -> ts.Parser:
+    """tree-sitter's parser of ``language`` (java, go, or cpp), made once."""
     import tree_sitter as ts
 
     if language == "java":
@@ -57,7 +58,7 @@ def parse(text: str, language: str) -> ts.Node:
     """The syntax tree of ``text`` (a Go fragment is read inside a function of a package)."""
     if language == "go" and not re.search(r"^\s*package\s", text, re.M):
         text = "package p\nfunc _() {\n" + text + "\n}\n" if "func " not in text else "package p\n" + text
-    return _parser(language).parse(text.encode()).root_node
+    return parser(language).parse(text.encode()).root_node
 
 
 def seed_calls(tests: str, function: str, language: str) -> list[Args]:

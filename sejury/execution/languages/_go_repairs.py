@@ -11,16 +11,17 @@ rejects, so a suite that compiles is left as it is:
 - the program called as a package of its own (``collatz.GetOddCollatz(5)``): called in the tests'
   package (``unqualified``).
 
-The literals are read with tree-sitter's Go grammar, which accepts the missing commas and so tells
-a literal's braces from a block's.
+The literals are read with tree-sitter's Go grammar (``clike_literals.parser``), which accepts the
+missing commas and so tells a literal's braces from a block's.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from functools import cache
 from typing import TYPE_CHECKING
+
+from sejury.execution.clike_literals import parser
 
 if TYPE_CHECKING:
     import tree_sitter as ts
@@ -32,14 +33,6 @@ _SUFFIX = "\n}\n"
 _EQUALITY = re.compile(r"(?i)^(?:is|are|check|assert)?_?\w*equal\w*$")
 
 
-@cache
-def _parser() -> ts.Parser:
-    import tree_sitter as ts
-    import tree_sitter_go
-
-    return ts.Parser(ts.Language(tree_sitter_go.language()))
-
-
 def _parsed(tests: str) -> tuple[ts.Node, bytes, int, int]:
     """The syntax tree of ``tests`` (a fragment is read inside a function of a package), its bytes,
     and how many bytes of wrapping precede and follow the tests."""
@@ -49,7 +42,7 @@ def _parsed(tests: str) -> tuple[ts.Node, bytes, int, int]:
         prefix = "package p\nfunc _() {\n" if not re.search(r"^func\s", tests, re.M) else "package p\n"
     suffix = _SUFFIX * prefix.endswith("{\n")
     data = (prefix + tests + suffix).encode()
-    return _parser().parse(data).root_node, data, len(prefix.encode()), len(suffix)
+    return parser("go").parse(data).root_node, data, len(prefix.encode()), len(suffix)
 
 
 def _walk(node: ts.Node, kind: str) -> list[ts.Node]:
