@@ -159,8 +159,7 @@ def print_ranking(r: Ranking) -> None:
         out.print(f"  [dim]`sejury trace {r.trace_id}` shows its trace[/dim]")
     out.print(f"  [dim]{escape(r.rule)}; {r.tests_total} tests written once"
               + (f", {r.tests_valid} valid on the reference" if r.tests_valid is not None else "")
-              + (f" ({r.tests_out_of_domain} more left out: outside the problem's domain, e.g. "
-                 f"{escape(r.outside_domain[0][:80])})" if r.tests_out_of_domain and r.outside_domain else "")
+              + escape(r.left_out)
               + f", {r.probe_inputs} inputs; {r.model_calls} model call(s), {r.sandbox_runs} sandbox runs, "
               f"{r.seconds:g} s[/dim]\n")
 

@@ -67,6 +67,15 @@ class Ranking(BaseModel):
     trace_id: str | None = None  # where the trace store keeps it (``sejury trace ID``)
 
     @property
+    def left_out(self) -> str:
+        """What the tests' line says of the tests left out ("" when none was): the table's and the
+        page's words."""
+        if not self.tests_out_of_domain or not self.outside_domain:
+            return ""
+        return (f" ({self.tests_out_of_domain} more left out: outside the problem's domain, e.g. "
+                f"{self.outside_domain[0][:80]})")
+
+    @property
     def best(self) -> RankedCandidate | None:
         return self.candidates[0] if self.candidates and self.chosen is not None else None
 

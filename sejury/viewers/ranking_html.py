@@ -62,8 +62,7 @@ def _ranking(r: Ranking) -> tuple[str, str, str]:
     facts = [("tests", e(("validated on the reference" if r.validated else "not validated: no reference, attempts "
                           "count by agreement") + f"; {r.tests_total} written once"
                          + (f", {r.tests_valid} valid on the reference" if r.tests_valid is not None else "")
-                         + (f" ({r.tests_out_of_domain} more left out: outside the problem's domain, e.g. "
-                            f"{r.outside_domain[0][:80]})" if r.tests_out_of_domain and r.outside_domain else "")
+                         + r.left_out
                          + f"; {r.probe_inputs} inputs recorded")),
              ("rule", e(r.rule)), *_review(r.needs_review, r.reasons),
              _cost(r)]
