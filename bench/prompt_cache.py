@@ -62,7 +62,8 @@ def run(label: str, data: Path, team: str, cache_mb: int, concurrency: int, tree
     sizes = _log_sizes()
     # this checkout starts the run's model server and the run joins it: both revisions' prompts are
     # then served by the same server code (this checkout's lean prompt cache), and it is fresh
-    from sejury.models import ModelSettings, _embedded_path
+    from sejury.models import ModelSettings
+    from sejury.models.backends.llama_server import gguf_path as _embedded_path
     from sejury.models.embedded import EmbeddedServer, ServerConfig
 
     s = ModelSettings(prompt_cache_mb=cache_mb)

@@ -1,11 +1,12 @@
 """The jury's roster: ``Strategy``, the name of a juror, and the table of the registered jurors.
 
 A strategy is defined once, by its ``StrategySpec`` in ``sejury/strategies/`` (one module each);
-registering the spec puts its names and kind here, so a name is valid exactly when a spec says so
-and ``Strategy.RETHINK.paper_name`` reads the spec.  This module imports nothing of sejury's but
-the errors, so the schema, the graph and the strategies can all use the name type; the built-in
-jurors (``sejury.strategies``) are imported when the roster is first read, so importing the schema
-or the settings stays cheap (``sejury --help`` loads no juror).
+registering the spec puts it in ``JURORS`` (a ``sejury.registry.Registry``), so a name is valid
+exactly when a spec says so and ``Strategy.RETHINK.paper_name`` reads the spec.  At load this module
+imports nothing of sejury's but the errors and the registry, so the schema, the graph and the
+strategies can all use the name type; the built-in jurors (``sejury.strategies``) are imported when
+the roster is first read, so importing the schema or the settings stays cheap (``sejury --help``
+loads no juror).
 
 ``Strategy`` behaves like the string enum it replaces: ``Strategy("rethink") is Strategy.RETHINK``,
 ``Strategy.RETHINK.value == "rethink"``, ``for s in Strategy`` walks the registered jurors in the
@@ -14,8 +15,7 @@ paper's order, and pydantic fields typed ``Strategy`` accept a value or a paper 
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol
 
@@ -24,6 +24,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
 from sejury.errors import InputError
+from sejury.registry import Registry
 
 
 class Kind(StrEnum):
@@ -54,30 +55,22 @@ class JurorInfo(Protocol):
     def rank(self) -> float: ...
 
 
-_TABLE: dict[str, JurorInfo] = {}  # value -> spec, in rank order
-_ALIASES: dict[str, str] = {}  # lower-cased alias or paper name -> value
+# the registered jurors, by value and alias, in rank order; filled from ``sejury.strategies`` (and the
+# ``sejury.strategies`` entry points) when first read, so importing the schema or the settings stays cheap
+JURORS: Registry[JurorInfo] = Registry("strategy", package="sejury.strategies", group="sejury.strategies",
+                                       name=lambda i: i.value, aliases=lambda i: (i.paper_name, *i.aliases),
+                                       rank=lambda i: i.rank)
 _INSTANCES: dict[str, Strategy] = {}  # value -> the one Strategy object of that name
-_LOADED: list[bool] = []  # set once the built-in jurors are being (or have been) registered
-
-
-def _load() -> None:
-    """Register the built-in jurors (importing ``sejury.strategies``) before the roster is first
-    read; their own ``register`` calls and reads during that import see the table as it fills."""
-    if not _LOADED:
-        _LOADED.append(True)
-        importlib.import_module("sejury.strategies")
 
 
 class _Roster(type):
     """Lets ``for s in Strategy`` and ``len(Strategy)`` walk the registered jurors, as with an enum."""
 
     def __iter__(cls) -> Iterator[Strategy]:
-        _load()
-        return iter([_INSTANCES[v] for v in _TABLE])
+        return iter([_constant(v) for v in JURORS.names()])
 
     def __len__(cls) -> int:
-        _load()
-        return len(_TABLE)
+        return len(JURORS)
 
 
 class Strategy(str, metaclass=_Roster):
@@ -106,13 +99,11 @@ class Strategy(str, metaclass=_Roster):
     def __new__(cls, value: str) -> Strategy:
         if isinstance(value, Strategy):
             return value
-        _load()
-        found = _INSTANCES.get(str(value))
-        if found is None or str(value) not in _TABLE:
+        if JURORS.exact(str(value)) is None:
             if (derived := _derived(str(value))) is not None and derived.value == str(value):
                 return derived
             raise ValueError(f"{value!r} is not a registered strategy")
-        return found
+        return _constant(str(value))
 
     def __repr__(self) -> str:
         return f"Strategy({self.value!r})"
@@ -132,11 +123,9 @@ class Strategy(str, metaclass=_Roster):
 
     @property
     def spec(self) -> JurorInfo:
-        _load()
-        try:
-            return _TABLE[self.value]
-        except KeyError:
-            raise InputError(f"strategy {self.value!r} is not registered", field="team") from None
+        if (info := JURORS.exact(self.value)) is None:
+            raise InputError(f"strategy {self.value!r} is not registered", field="team")
+        return info
 
     @property
     def paper_name(self) -> str:
@@ -181,8 +170,7 @@ class Strategy(str, metaclass=_Roster):
     @classmethod
     def __get_pydantic_json_schema__(cls, schema: core_schema.CoreSchema,
                                      handler: GetJsonSchemaHandler) -> JsonSchemaValue:
-        _load()
-        return {"type": "string", "enum": list(_TABLE), "title": "Strategy"}
+        return {"type": "string", "enum": list(JURORS.names()), "title": "Strategy"}
 
 
 def _validate(value: Any) -> Strategy:
@@ -208,51 +196,33 @@ for _name in ("direct", "direct_ref", "rethink", "equivalence", "reference_analy
 
 def register(info: JurorInfo) -> Strategy:
     """Put a spec's names on the roster (``strategies.base.register`` calls this)."""
-    _load()
-    value = info.value
-    if value in _TABLE and _TABLE[value] is not info:
-        raise ValueError(f"a strategy named {value!r} is already registered")
-    names = [n.lower() for n in (info.paper_name, *info.aliases) if n.lower() != value]
-    for name in names:
-        if _ALIASES.get(name, value) != value or (name in _TABLE and name != value):
-            raise ValueError(f"{info.value}: the name {name!r} already belongs to {_ALIASES.get(name, name)!r}")
-    _TABLE[value] = info
-    ordered = sorted(_TABLE.values(), key=lambda i: i.rank)
-    _TABLE.clear()
-    _TABLE.update((i.value, i) for i in ordered)
-    for name in names:
-        _ALIASES[name] = value
-    return _constant(value)
+    JURORS.load()
+    JURORS.register(info)
+    return _constant(info.value)
 
 
 def unregister(value: str) -> None:
     """Take a strategy off the roster (tests that register a toy strategy clean up with this)."""
-    _TABLE.pop(value, None)
-    for alias in [a for a, v in _ALIASES.items() if v == value]:
-        del _ALIASES[alias]
-
-
-# makes ``S1@second`` (a juror asked of another model) when first named: set by ``sejury.strategies``
-_DERIVE: list[Callable[[str], Strategy | None]] = []
-
-
-def set_deriver(derive: Callable[[str], Strategy | None]) -> None:
-    _DERIVE[:] = [derive]
+    JURORS.unregister(value)
 
 
 def _derived(name: str) -> Strategy | None:
-    return _DERIVE[0](name) if _DERIVE and "@" in name else None
+    """``S1@second`` (a juror asked of another model), registered when first named."""
+    if "@" not in name:
+        return None
+    from sejury.strategies.base import derive  # the jurors' layer, loaded by the first read anyway
+
+    return derive(name)
 
 
 def parse_strategy(name: str) -> Strategy:
     """Accept a strategy's name (``rethink``) or its paper alias (``S2``, ``S1-ref``), or either
     with a jury model's name (``S1@second``: S1 asked of the model named ``second``)."""
-    _load()
     key = name.strip().lower()
-    value = _ALIASES.get(key, key)
-    if value in _TABLE:
+    value = JURORS.canonical(key)
+    if JURORS.exact(value) is not None:
         return _constant(value)
     if (derived := _derived(key)) is not None:
         return derived
-    known = ", ".join([*_TABLE, *(i.paper_name for i in _TABLE.values())])
+    known = ", ".join([*JURORS.names(), *(i.paper_name for i in JURORS)])
     raise InputError(f"unknown strategy {name!r}; known: {known}", field="team")

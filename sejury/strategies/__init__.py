@@ -2,13 +2,11 @@
 (S2), ``equivalence`` (S3), ``reference_analysis`` (S4), ``generate_tests`` (S5), ``test_pass``
 (S5-exec), ``metrics`` (BLEU, ChrF++, ROUGE-L, CodeBLEU, METEOR) and ``baselines`` (the papers'
 RQ1 baselines).  Each registers its ``StrategySpec`` (see ``base``); every public module of this
-folder is loaded here, so adding a strategy is adding one module and its prompt files.
+folder is loaded here, so adding a strategy is adding one module and its prompt files (or, from
+another package, an entry point in the ``sejury.strategies`` group: ``sejury.registry``).
 """
 
 from __future__ import annotations
-
-import importlib
-import pkgutil
 
 from sejury import roster
 from sejury.strategies.base import (
@@ -17,7 +15,6 @@ from sejury.strategies.base import (
     Recorder,
     StrategySpec,
     all_specs,
-    derive,
     prompt_version,
     prompts_version,
     register,
@@ -25,15 +22,7 @@ from sejury.strategies.base import (
     unregister,
 )
 
-
-def _load_builtin() -> None:
-    for module in pkgutil.iter_modules(__path__):
-        if not module.name.startswith("_") and module.name != "base":
-            importlib.import_module(f"{__name__}.{module.name}")
-
-
-_load_builtin()
-roster.set_deriver(derive)
+roster.JURORS.load()  # every public module of this folder, then the ``sejury.strategies`` entry points
 
 __all__ = ["Kind", "Outcome", "Recorder", "StrategySpec", "all_specs", "prompt_version", "prompts_version",
            "register", "spec", "unregister"]

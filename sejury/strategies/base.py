@@ -121,6 +121,10 @@ class StrategySpec:
     prompt_root: str | None = None  # where its templates live when shipped outside sejury/prompts
     model: str | None = None  # a jury model's name: this juror asks that model (``S1@second``; ``derive``)
 
+    def __post_init__(self) -> None:
+        if self.kind in (Kind.LLM, Kind.BASELINE) and not self.steps:
+            raise ValueError(f"{self.value}: a prompt strategy names its steps (steps=(None,) for one template)")
+
     @property
     def strategy(self) -> Strategy:
         return Strategy(self.value)
@@ -171,15 +175,10 @@ def _prompt_version(s: StrategySpec) -> str:
     return _VERSIONS[s.value]
 
 
-_SPECS: dict[str, StrategySpec] = {}
-
-
 def register(s: StrategySpec) -> StrategySpec:
-    """Add a strategy: its names join the roster, the graph gets a node for it when built."""
-    if s.kind in (Kind.LLM, Kind.BASELINE) and not s.steps:
-        raise ValueError(f"{s.value}: a prompt strategy names its steps (steps=(None,) for one template)")
+    """Add a strategy: its names join the roster (``roster.JURORS``, the one table of the specs), the
+    graph gets a node for it when built."""
     roster.register(s)
-    _SPECS[s.value] = s
     _VERSIONS.pop(s.value, None)
     return s
 
@@ -187,16 +186,15 @@ def register(s: StrategySpec) -> StrategySpec:
 def unregister(value: str) -> None:
     """Remove a strategy (tests that add a toy strategy clean up with this)."""
     roster.unregister(value)
-    _SPECS.pop(value, None)
     _VERSIONS.pop(value, None)
 
 
 def spec(strategy: str) -> StrategySpec:
     """The spec of a registered strategy (by value)."""
-    try:
-        return _SPECS[str(strategy)]
-    except KeyError:
-        raise KeyError(f"no strategy {strategy!r} is registered") from None
+    found = roster.JURORS.exact(str(strategy))
+    if not isinstance(found, StrategySpec):
+        raise KeyError(f"no strategy {strategy!r} is registered")
+    return found
 
 
 MODEL_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
@@ -223,8 +221,8 @@ def derive(name: str) -> Strategy | None:
         raise InputError(f"{name!r}: {base.paper_name} calls no model, so there is nothing to ask of {model!r}",
                          field="team")
     value = f"{base.value}@{model}"
-    if value in _SPECS:
-        return _SPECS[value].strategy
+    if roster.JURORS.exact(value) is not None:
+        return Strategy(value)
     for feeder in base.feeders:
         derive(f"{feeder}@{model}")
     register(dataclasses.replace(
@@ -232,12 +230,12 @@ def derive(name: str) -> Strategy | None:
         feeders=tuple(f"{f}@{model}" for f in base.feeders), rank=base.rank + 0.001,
         version=base.version_id, default_member=False, opt_in=True, joins_default=None,
         summary=f"{base.summary} (asked of the jury model {model!r})"))
-    return _SPECS[value].strategy
+    return Strategy(value)
 
 
 def all_specs() -> list[StrategySpec]:
     """Every registered spec, in rank order."""
-    return [_SPECS[s.value] for s in Strategy]
+    return [spec(s.value) for s in Strategy]
 
 
 def prompt_version(strategy: str) -> str:

@@ -1,6 +1,7 @@
 """The languages S5's tests run in: one module each (``python.py``, ``javascript.py``, ...) holding
 its aliases, test splitting, harness and time limit as a ``LANGUAGE`` constant.  Every public module
-of this folder is loaded and registered, so adding a language is adding one module.
+of this folder is loaded and registered, so adding a language is adding one module (or, from another
+package, an entry point in the ``sejury.languages`` group: ``sejury.registry``).
 
     >>> get("js").name
     'javascript'
@@ -8,56 +9,43 @@ of this folder is loaded and registered, so adding a language is adding one modu
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
 from sejury.execution.languages.base import Harness, Language, Suite, wrap_units
+from sejury.registry import Registry
 
-_LANGUAGES: dict[str, Language] = {}
-_ALIASES: dict[str, str] = {}
+# the registered languages, by name and alias: every public module of this folder (its ``LANGUAGE``),
+# then the ``sejury.languages`` entry points (``sejury.registry``)
+LANGUAGES: Registry[Language] = Registry("language", package=__name__, group="sejury.languages",
+                                         attribute="LANGUAGE", name=lambda lang: lang.name,
+                                         aliases=lambda lang: lang.aliases)
 
 
 def register(language: Language) -> Language:
-    for name in (language.name, *language.aliases):
-        owner = _ALIASES.get(name)
-        if owner is not None and owner != language.name:
-            raise ValueError(f"language name {name!r} already belongs to {owner!r}")
-    _LANGUAGES[language.name] = language
-    _ALIASES.update({n: language.name for n in (language.name, *language.aliases)})
-    return language
+    """Add a language (a module of this folder needs no call: its ``LANGUAGE`` is read)."""
+    LANGUAGES.load()
+    return LANGUAGES.register(language)
 
 
 def unregister(name: str) -> None:
     """Remove a language (tests that add a toy language clean up with this)."""
-    _LANGUAGES.pop(name, None)
-    for alias in [a for a, owner in _ALIASES.items() if owner == name]:
-        del _ALIASES[alias]
+    LANGUAGES.unregister(name)
 
 
 def canonical_language(name: str) -> str:
     """The language's registered name for any of its aliases (``js`` -> ``javascript``); other
     names are only trimmed and lower-cased."""
-    key = name.strip().lower()
-    return _ALIASES.get(key, key)
+    return LANGUAGES.canonical(name)
 
 
 def get(name: str) -> Language | None:
     """The runner for a language (any alias), or None when none is registered."""
-    return _LANGUAGES.get(canonical_language(name))
+    return LANGUAGES.get(name)
 
 
 def names() -> tuple[str, ...]:
-    return tuple(_LANGUAGES)
+    return LANGUAGES.names()
 
 
-def _load_builtin() -> None:
-    for module in pkgutil.iter_modules(__path__):
-        if module.name.startswith("_") or module.name == "base":
-            continue
-        loaded = importlib.import_module(f"{__name__}.{module.name}")
-        register(loaded.LANGUAGE)
+LANGUAGES.load()
 
-
-_load_builtin()
-
-__all__ = ["Harness", "Language", "Suite", "canonical_language", "get", "names", "register", "unregister", "wrap_units"]
+__all__ = ["LANGUAGES", "Harness", "Language", "Suite", "canonical_language", "get", "names", "register",
+           "unregister", "wrap_units"]
