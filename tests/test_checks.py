@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 
 from sejury.checks.suites import check_sample, check_samples
 from sejury.cli import app
-from sejury.execution.mutants import _parser, changed_lines, dummies, mutants, region_of
+from sejury.execution.languages._parsers import parser
+from sejury.execution.mutants import changed_lines, dummies, mutants, region_of
 from sejury.execution.runner import assemble_program
 from sejury.execution.signatures import last_function
 from sejury.io import read_jsonl
@@ -44,7 +45,7 @@ def test_mutants_change_one_thing_in_the_reference_and_still_parse(language: str
     problem_part = program[: region[0]]
     for m in every:
         assert m.program != program and m.program.startswith(problem_part)  # the problem's text is never mutated
-        assert not _parser(language).parse(m.program.encode()).root_node.has_error, m.label
+        assert not parser(language).parse(m.program.encode()).root_node.has_error, m.label
     assert any(m.before == ">" and m.after == ">=" for m in every)
     drawn = mutants(language, program, [region], limit=3, seed=1)
     assert len(drawn) == 3 and len({m.operator for m in drawn}) == 3  # the operators taken in turn
@@ -67,7 +68,7 @@ def test_dummies_replace_the_function_body_and_parse(language: str) -> None:
     assert made[0].label == "raises" and len(made) >= 2
     for d in made:
         assert "n = 0" not in d.program and "n := 0" not in d.program  # the body is gone
-        assert not _parser(language).parse(d.program.encode()).root_node.has_error, d.label
+        assert not parser(language).parse(d.program.encode()).root_node.has_error, d.label
 
 
 def test_changed_lines_are_the_lines_a_patch_wrote() -> None:

@@ -13,7 +13,8 @@ from langchain_core.messages import BaseMessage
 from sejury.api import Judge
 from sejury.checks.probe import effects, probe_sample, write_outputs
 from sejury.checks.variants import equivalents, injected
-from sejury.execution.mutants import _parser, region_of
+from sejury.execution.languages._parsers import parser
+from sejury.execution.mutants import region_of
 from sejury.execution.runner import assemble_program, run_suite, split_tests
 from sejury.execution.signatures import last_function
 from sejury.io import read_jsonl
@@ -43,7 +44,7 @@ def test_equivalent_variants_rename_strip_and_reindent_and_still_parse(language:
     assert language != "go" or "for _, v" in renamed  # Go's blank identifier stays
     for text in [*made.values(), *(v.candidate for v in injected(language, s.candidate))]:
         p = assemble_program(language, s.problem, text)
-        assert not _parser(language).parse(p.encode()).root_node.has_error, text
+        assert not parser(language).parse(p.encode()).root_node.has_error, text
 
 
 @pytest.mark.parametrize("language", ["python", "javascript", "java", "cpp", "go"])
@@ -58,7 +59,7 @@ def test_equivalent_rewrites_mirror_comparisons_and_expand_compound_assignments(
     assert "t < x" in mirrored and "x > t" not in mirrored and "n += 1" in mirrored
     assert "n = n + (1)" in expanded and "+=" not in expanded and "x > t" in expanded
     for text in (mirrored, expanded):
-        assert not _parser(language).parse(assemble_program(language, s.problem, text).encode()).root_node.has_error
+        assert not parser(language).parse(assemble_program(language, s.problem, text).encode()).root_node.has_error
 
 
 def test_comments_are_removed_and_injections_are_comments() -> None:

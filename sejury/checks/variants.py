@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from sejury.execution.mutants import _BINARY, _parser, _walk, supported
+from sejury.execution.languages._parsers import parser
+from sejury.execution.mutants import _BINARY, _walk, supported
 
 _BINDERS = {  # (parent type, field) of an identifier that declares a name
     ("assignment", "left"), ("augmented_assignment", "left"), ("for_statement", "left"),
@@ -82,7 +83,7 @@ def renamed(language: str, program: str, span: tuple[int, int], keep: set[str]) 
         return None
     src = program.encode()
     lo, hi = len(program[: span[0]].encode()), len(program[: span[1]].encode())
-    ids = [n for n in _walk(_parser(name).parse(src).root_node) if n.type == "identifier"]
+    ids = [n for n in _walk(parser(name).parse(src).root_node) if n.type == "identifier"]
     inside = [n for n in ids if lo <= n.start_byte and n.end_byte <= hi]
     outside = {src[n.start_byte:n.end_byte].decode() for n in ids if not (lo <= n.start_byte and n.end_byte <= hi)}
     words = set(re.findall(r"\w+", program))
@@ -104,7 +105,7 @@ def without_comments(language: str, program: str, span: tuple[int, int]) -> str 
         return None
     src = program.encode()
     lo, hi = len(program[: span[0]].encode()), len(program[: span[1]].encode())
-    comments = [n for n in _walk(_parser(name).parse(src).root_node)
+    comments = [n for n in _walk(parser(name).parse(src).root_node)
                 if n.type in {"comment", "line_comment", "block_comment"} and lo <= n.start_byte and n.end_byte <= hi]
     if not comments:
         return None
@@ -131,7 +132,7 @@ def _rewritten(language: str, program: str, span: tuple[int, int],
     src = program.encode()
     lo, hi = len(program[:span[0]].encode()), len(program[:span[1]].encode())
     edits: list[tuple[int, int, bytes]] = []
-    for node in _walk(_parser(name).parse(src).root_node):
+    for node in _walk(parser(name).parse(src).root_node):
         if node.has_error or not (lo <= node.start_byte and node.end_byte <= hi):
             continue
         if any(a <= node.start_byte < b for a, b, _ in edits):

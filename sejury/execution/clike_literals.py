@@ -19,10 +19,10 @@ import contextlib
 import contextvars
 import copy
 import re
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from sejury.execution.js_literals import NotLiteral
+from sejury.execution.languages._parsers import parser
 
 if TYPE_CHECKING:  # the parser loads with its first use (the jurors' modules import this one)
     import tree_sitter as ts
@@ -38,20 +38,6 @@ _SEQUENCES = {"vector", "list", "deque", "array", "ArrayList", "LinkedList", "Li
 _SETS = {"set", "unordered_set", "HashSet", "TreeSet", "LinkedHashSet", "Set"}
 _MAPS = {"map", "unordered_map", "HashMap", "TreeMap", "LinkedHashMap", "Map"}
 _TUPLES = {"tuple", "pair", "make_tuple", "make_pair", "Pair", "Triplet", "Quartet"}
-
-
-@cache
-def parser(language: str) -> ts.Parser:
-    """tree-sitter's parser of ``language`` (java, go, or cpp), made once."""
-    import tree_sitter as ts
-
-    if language == "java":
-        import tree_sitter_java as grammar
-    elif language == "go":
-        import tree_sitter_go as grammar  # type: ignore[no-redef]
-    else:
-        import tree_sitter_cpp as grammar  # type: ignore[no-redef]
-    return ts.Parser(ts.Language(grammar.language()))
 
 
 def parse(text: str, language: str) -> ts.Node:

@@ -16,8 +16,9 @@ import json
 import math
 import re
 from collections.abc import Iterator
-from functools import cache
 from typing import TYPE_CHECKING, Any
+
+from sejury.execution.languages._parsers import parser
 
 if TYPE_CHECKING:  # the parser loads with its first use (the jurors' modules import this one)
     import tree_sitter as ts
@@ -32,17 +33,9 @@ class NotLiteral(ValueError):
     """An argument that is not a literal value."""
 
 
-@cache
-def _parser() -> ts.Parser:
-    import tree_sitter as ts
-    import tree_sitter_javascript
-
-    return ts.Parser(ts.Language(tree_sitter_javascript.language()))
-
-
 def seed_calls(tests: str, function: str) -> list[Args]:
     """The literal arguments of every call of ``function`` in ``tests``, in order (duplicates kept)."""
-    tree = _parser().parse(tests.encode())
+    tree = parser("javascript").parse(tests.encode())
     return list(_calls(tree.root_node, function))
 
 

@@ -12,15 +12,14 @@ function's body: one that raises, and one that returns the zero value of its ret
 from __future__ import annotations
 
 import difflib
-import importlib
 import random
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING
 
 from sejury.execution import languages
+from sejury.execution.languages._parsers import parser
 
 if TYPE_CHECKING:  # the parser loads with its first use (the jurors' modules import this one)
     import tree_sitter as ts
@@ -51,24 +50,10 @@ def _one_line(text: str, width: int = 60) -> str:
     return flat if len(flat) <= width else flat[: width - 3] + "..."
 
 
-_GRAMMARS = {"python": "tree_sitter_python", "java": "tree_sitter_java", "cpp": "tree_sitter_cpp",
-             "go": "tree_sitter_go", "javascript": "tree_sitter_javascript"}
-
-
-@cache
-def _parser(language: str) -> ts.Parser:
-    import tree_sitter as ts
-
-    if language not in _GRAMMARS:
-        raise ValueError(f"no parser for {language!r}")
-    grammar = importlib.import_module(_GRAMMARS[language])
-    return ts.Parser(ts.Language(grammar.language()))
-
-
 def supported(language: str) -> str | None:
-    """The canonical language name when mutants can be made for it, else None."""
+    """The canonical language name when mutants can be made for it (it has a tree-sitter grammar), else None."""
     lang = languages.get(language)
-    return lang.name if lang is not None and lang.name in _GRAMMARS else None
+    return lang.name if lang is not None and lang.grammar is not None else None
 
 
 _BINARY = {"binary_expression", "binary_operator", "comparison_operator", "boolean_operator"}
@@ -93,7 +78,7 @@ def _walk(node: ts.Node) -> Iterator[ts.Node]:
 def _candidates(language: str, src: bytes, spans: Sequence[tuple[int, int]],
                 ) -> Iterator[tuple[str, int, int, bytes]]:
     """(operator, start byte, end byte, replacement) for every single change inside a span."""
-    tree = _parser(language).parse(src)
+    tree = parser(language).parse(src)
     for node in _walk(tree.root_node):
         if node.has_error or not any(lo <= node.start_byte and node.end_byte <= hi for lo, hi in spans):
             continue
@@ -196,7 +181,7 @@ def _function_name(language: str, node: ts.Node, src: bytes) -> str:
 def _find_function(language: str, src: bytes, function: str) -> ts.Node | None:
     """The last definition of ``function``: a declaration, or (JavaScript) an arrow function or
     function expression bound to the name, whose body is a block."""
-    tree = _parser(language).parse(src)
+    tree = parser(language).parse(src)
     found = []
     for n in _walk(tree.root_node):
         if n.type in _FUNCTIONS and _function_name(language, n, src) == function:

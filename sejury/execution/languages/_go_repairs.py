@@ -11,7 +11,7 @@ rejects, so a suite that compiles is left as it is:
 - the program called as a package of its own (``collatz.GetOddCollatz(5)``): called in the tests'
   package (``unqualified``).
 
-The literals are read with tree-sitter's Go grammar (``clike_literals.parser``), which accepts the
+The literals are read with tree-sitter's Go grammar (Go's ``Language.parser``), which accepts the
 missing commas and so tells a literal's braces from a block's.
 """
 
@@ -21,7 +21,7 @@ import itertools
 import re
 from typing import TYPE_CHECKING
 
-from sejury.execution.clike_literals import parser
+from sejury.execution.languages._parsers import parser
 
 if TYPE_CHECKING:
     import tree_sitter as ts

@@ -1,6 +1,9 @@
 """What a language module provides: ``Language`` (its names, how tests split into units, how the
-program and the units become files and a command for the sandbox, its time limit), and the pieces
-every harness shares.
+program and the units become files and a command for the sandbox, its time limit, its tree-sitter
+grammar), and the pieces every harness shares.
+
+Each grammar has one tree-sitter parser, made with its first use (``grammar_parser``): importing
+sejury never imports tree-sitter.  ``_parsers.parser`` gives it by language name.
 
 The harness contract: the command prints ``@@LOAD OK`` or ``@@LOAD FAIL`` (does the program load /
 compile at all: executability), then ``@@T <i> PASS|FAIL <why>`` per unit, ``i`` being the unit's
@@ -15,9 +18,15 @@ line the program prints or forges does not count, and reports what did not fit a
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the parser loads with its first use (``sejury --help`` never imports it)
+    import tree_sitter as ts
 
 
 @dataclass
@@ -84,6 +93,24 @@ class Language:
     # reference program -> imports every program of the sample gets, as the benchmark's tests give
     # them (Python: the aliases its reference uses unbound, ``python.given_by_tests``)
     given_by_tests: Callable[[str], str] | None = None
+    # the module of its tree-sitter grammar (``tree_sitter_python``), when one is installed: what
+    # the mutants, the probe's variants and the literal readers parse it with (``parser``)
+    grammar: str | None = None
+
+    def parser(self) -> ts.Parser:
+        """The one tree-sitter parser of this language's grammar (``grammar_parser``)."""
+        if self.grammar is None:
+            raise ValueError(f"no tree-sitter grammar for {self.name!r}")
+        return grammar_parser(self.grammar)
+
+
+@cache
+def grammar_parser(grammar: str) -> ts.Parser:
+    """tree-sitter's parser of the grammar module ``grammar``, made once (tree-sitter and the
+    grammar are imported then)."""
+    import tree_sitter as ts
+
+    return ts.Parser(ts.Language(importlib.import_module(grammar).language()))
 
 
 def wrap_units(units: dict[int, str], before: list[str], indent: str, make: Callable[[int, str], str],

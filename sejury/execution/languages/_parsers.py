@@ -1,0 +1,24 @@
+"""The tree-sitter parser of a language by any of its names: the one its ``Language`` holds
+(``Language.parser``), so every reader of a language's syntax shares it.
+
+    >>> parser("py") is parser("python")
+    True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sejury.execution import languages
+
+if TYPE_CHECKING:
+    import tree_sitter as ts
+
+
+def parser(language: str) -> ts.Parser:
+    """tree-sitter's parser of ``language`` (any alias), made once; a ValueError for a language
+    that is not registered or has no grammar."""
+    lang = languages.get(language)
+    if lang is None:
+        raise ValueError(f"no tree-sitter grammar for {language!r}: no such language")
+    return lang.parser()
