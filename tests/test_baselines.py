@@ -114,7 +114,9 @@ async def test_a_metric_that_raises_fails_alone(make_judge: MakeJudge, codegen: 
     def broken(*args: object, **kwargs: object) -> float:
         raise ValueError("garbled line")
 
-    monkeypatch.setattr(similarity.sacrebleu, "sentence_bleu", broken)
+    import sacrebleu  # the BLEU juror imports it when it first runs
+
+    monkeypatch.setattr(sacrebleu, "sentence_bleu", broken)
     judge, _ = make_judge(team=["direct", "bleu"])
     v = await judge.ajudge(codegen)
     r = v.strategies["bleu"]

@@ -24,9 +24,6 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-import sacrebleu
-from sacrebleu.metrics.chrf import CHRF
-
 from sejury import paths
 from sejury.context import JudgeContext
 from sejury.execution import languages
@@ -34,10 +31,29 @@ from sejury.schema import Sample, StrategyResult, Task
 from sejury.scoring import ParsedReply
 from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register
 
-VERSION = f"sacrebleu-{sacrebleu.__version__}"
-ROUGE_VERSION = f"rouge-score-{version('rouge-score')}"
-CODEBLEU_VERSION = f"codebleu-{version('codebleu')}-hashseed0"  # see _codebleu_worker
-_CHRF = CHRF(word_order=2)  # chrF++
+
+# the libraries load, and their versions are read, when a metric first runs or is keyed: the graph
+# loads every juror's module, and a judge that computes no metric should not pay for them
+@cache
+def sacrebleu_version() -> str:
+    return f"sacrebleu-{version('sacrebleu')}"
+
+
+@cache
+def rouge_version() -> str:
+    return f"rouge-score-{version('rouge-score')}"
+
+
+@cache
+def codebleu_version() -> str:
+    return f"codebleu-{version('codebleu')}-hashseed0"  # see _codebleu_worker
+
+
+@cache
+def _chrf() -> Any:
+    from sacrebleu.metrics.chrf import CHRF
+
+    return CHRF(word_order=2)  # chrF++
 
 
 def applies(sample: Sample) -> str | None:
@@ -45,13 +61,15 @@ def applies(sample: Sample) -> str | None:
 
 
 async def run_bleu(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
+    import sacrebleu
+
     score = sacrebleu.sentence_bleu(sample.candidate, [sample.reference or ""]).score
-    return Outcome(ParsedReply(score=round(min(100.0, max(0.0, score)), 4)), artifacts={"metric": VERSION})
+    return Outcome(ParsedReply(score=round(min(100.0, max(0.0, score)), 4)), artifacts={"metric": sacrebleu_version()})
 
 
 async def run_chrf(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
-    score = _CHRF.sentence_score(sample.candidate, [sample.reference or ""]).score
-    return Outcome(ParsedReply(score=round(min(100.0, max(0.0, score)), 4)), artifacts={"metric": VERSION})
+    score = _chrf().sentence_score(sample.candidate, [sample.reference or ""]).score
+    return Outcome(ParsedReply(score=round(min(100.0, max(0.0, score)), 4)), artifacts={"metric": sacrebleu_version()})
 
 
 def applies_codebleu(sample: Sample) -> str | None:
@@ -237,11 +255,11 @@ def _metric(value: str, paper_name: str, run: Any, rank: float, version: Any, ap
                                  version=version, applies=applies, aliases=aliases, summary=summary))
 
 
-BLEU_SPEC = _metric("bleu", "BLEU", run_bleu, 60, lambda: VERSION, summary="sentence BLEU against the reference")
-CHRF_SPEC = _metric("chrf", "ChrF++", run_chrf, 61, lambda: VERSION, summary="character n-gram F-score (chrF++)")
-ROUGE_L_SPEC = _metric("rouge_l", "ROUGE-L", run_rouge_l, 62, lambda: ROUGE_VERSION,
+BLEU_SPEC = _metric("bleu", "BLEU", run_bleu, 60, sacrebleu_version, summary="sentence BLEU against the reference")
+CHRF_SPEC = _metric("chrf", "ChrF++", run_chrf, 61, sacrebleu_version, summary="character n-gram F-score (chrF++)")
+ROUGE_L_SPEC = _metric("rouge_l", "ROUGE-L", run_rouge_l, 62, rouge_version,
                        summary="longest-common-subsequence F-measure")
-CODEBLEU_SPEC = _metric("codebleu", "CodeBLEU", run_codebleu, 63, lambda: CODEBLEU_VERSION, applies_codebleu,
+CODEBLEU_SPEC = _metric("codebleu", "CodeBLEU", run_codebleu, 63, codebleu_version, applies_codebleu,
                         summary="BLEU with syntax and data-flow matches (code only)")
 METEOR_SPEC = _metric("meteor", "METEOR", run_meteor, 64, meteor_version, applies_meteor,
                       summary="unigram matches with stems and WordNet synonyms")
