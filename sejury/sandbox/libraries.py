@@ -19,15 +19,36 @@ if TYPE_CHECKING:
     from sejury.schema import Sample
 
 PROFILES = ("base", "scientific")
+# The scientific image's Debian packages (bookworm's scientific Python stack: the suite pins each
+# version), in the order the image installs them (``sandbox/docker/image.py``), each with the import
+# names it provides: the one home of the image's package list and of ``SCIENTIFIC_MODULES``
+SCIENTIFIC_PACKAGES: dict[str, tuple[str, ...]] = {
+    "python3-numpy": ("numpy",), "python3-pandas": ("pandas",), "python3-matplotlib": ("matplotlib", "mpl_toolkits"),
+    "python3-scipy": ("scipy",), "python3-sklearn": ("sklearn",), "python3-seaborn": ("seaborn",),
+    "python3-statsmodels": ("statsmodels",), "python3-sympy": ("sympy",), "python3-nltk": ("nltk",),
+    "python3-requests": ("requests",), "python3-bs4": ("bs4",), "python3-lxml": ("lxml",),
+    "python3-dateutil": ("dateutil",), "python3-tz": ("pytz",), "python3-pil": ("PIL",),
+    "python3-openpyxl": ("openpyxl",), "python3-xlwt": ("xlwt",), "python3-regex": ("regex",),
+    "python3-rsa": ("rsa",), "python3-psutil": ("psutil",), "python3-yaml": ("yaml",),
+    "python3-flask": ("flask", "werkzeug", "jinja2"),  # werkzeug and jinja2: flask's dependencies
+    "python3-django": ("django",), "python3-natsort": ("natsort",), "python3-texttable": ("texttable",),
+    "python3-docx": ("docx",), "python3-chardet": ("chardet",), "python3-xmltodict": ("xmltodict",),
+    "python3-levenshtein": ("Levenshtein",),
+    # the other libraries BigCodeBench's code imports that Debian packages (33 of the 41 rows of the
+    # shared set the stack above cannot run; +0.9 GB, about a minute to build)
+    "python3-opencv": ("cv2",), "python3-skimage": ("skimage",), "python3-cryptography": ("cryptography",),
+    "python3-pycryptodome": ("Cryptodome",), "python3-flask-mail": ("flask_mail",),
+    "python3-flask-restful": ("flask_restful",), "python3-flaskext.wtf": ("flask_wtf",),
+    "python3-flask-login": ("flask_login",), "python3-wtforms": ("wtforms",), "python3-folium": ("folium",),
+    "python3-geopy": ("geopy",), "python3-geopandas": ("geopandas",), "python3-shapely": ("shapely",),
+    "python3-mechanize": ("mechanize",), "python3-pyquery": ("pyquery",), "python3-holidays": ("holidays",),
+    "python3-soundfile": ("soundfile",), "python3-fake-factory": ("faker",), "python3-prettytable": ("prettytable",),
+}
 # the import names the scientific image provides (its Debian packages' modules)
-SCIENTIFIC_MODULES = frozenset({
-    "numpy", "pandas", "matplotlib", "mpl_toolkits", "scipy", "sklearn", "seaborn", "statsmodels", "sympy", "nltk",
-    "requests", "bs4", "lxml", "dateutil", "pytz", "PIL", "openpyxl", "xlwt", "regex", "rsa", "psutil", "yaml",
-    "flask", "werkzeug", "jinja2", "django", "natsort", "texttable", "docx", "chardet", "xmltodict", "Levenshtein",
-    "cv2", "skimage", "cryptography", "Cryptodome", "flask_mail", "flask_restful", "flask_wtf", "flask_login",
-    "wtforms", "folium", "geopy", "geopandas", "shapely", "mechanize", "pyquery", "holidays", "soundfile", "faker",
-    "prettytable"})
+SCIENTIFIC_MODULES = frozenset(name for names in SCIENTIFIC_PACKAGES.values() for name in names)
 # well-known libraries no image here has: importing one is the image's gap, not the candidate's error
+# (not wordcloud: Debian's needs TeX's fonts, 1.4 GB; not tensorflow, keras, librosa, textblob, ...:
+# Debian has no package of them)
 OTHER_KNOWN = frozenset({
     "torch", "tensorflow", "keras", "transformers", "xgboost", "lightgbm", "gensim", "spacy", "textblob",
     "librosa", "pytesseract", "Crypto", "tabulate", "networkx", "plotly", "bokeh", "sqlalchemy", "pymongo", "redis",

@@ -14,30 +14,16 @@ from sejury import paths
 from sejury.errors import SandboxError
 from sejury.sandbox.docker.config import LABEL
 from sejury.sandbox.interpreters import SEALED_INTERPRETERS
-from sejury.sandbox.libraries import PROFILES
+from sejury.sandbox.libraries import PROFILES, SCIENTIFIC_PACKAGES
 
 SUITE = "bookworm"
 # Python 3.11 + pytest, Node 18, Java 17, g++ 12, Go 1.19; coreutils gives `timeout`; what the
 # benchmarks' harnesses rely on: goimports (golang-golang-x-tools) and javatuples (MultiPL-E's Pair)
 PACKAGES = ["python3", "python3-pytest", "nodejs", "default-jdk-headless", "g++", "golang-go",
             "golang-golang-x-tools", "libjavatuples-java", "ca-certificates", "coreutils"]
-# the "scientific" profile adds Debian bookworm's scientific Python stack (the suite pins each
-# version): what library-heavy code such as BigCodeBench's imports (``sandbox/libraries.py``)
-SCIENTIFIC = ["python3-numpy", "python3-pandas", "python3-matplotlib", "python3-scipy", "python3-sklearn",
-              "python3-seaborn", "python3-statsmodels", "python3-sympy", "python3-nltk", "python3-requests",
-              "python3-bs4", "python3-lxml", "python3-dateutil", "python3-tz", "python3-pil", "python3-openpyxl",
-              "python3-xlwt", "python3-regex", "python3-rsa", "python3-psutil", "python3-yaml", "python3-flask",
-              "python3-django", "python3-natsort", "python3-texttable", "python3-docx", "python3-chardet",
-              "python3-xmltodict", "python3-levenshtein",
-              # the other libraries BigCodeBench's code imports that Debian packages (33 of the 41 rows
-              # of the shared set the stack above cannot run; +0.9 GB, about a minute to build)
-              "python3-opencv", "python3-skimage", "python3-cryptography", "python3-pycryptodome",
-              "python3-flask-mail", "python3-flask-restful", "python3-flaskext.wtf", "python3-flask-login",
-              "python3-wtforms", "python3-folium", "python3-geopy", "python3-geopandas", "python3-shapely",
-              "python3-mechanize", "python3-pyquery", "python3-holidays", "python3-soundfile",
-              "python3-fake-factory", "python3-prettytable"]
-# not wordcloud (Debian's needs TeX's fonts, 1.4 GB); not tensorflow, keras, librosa, textblob, ...: Debian
-# has no package of them
+# the "scientific" profile adds Debian bookworm's scientific Python stack: the packages of
+# ``sandbox/libraries.py``'s table, which also says what each provides (``SCIENTIFIC_MODULES``)
+SCIENTIFIC = list(SCIENTIFIC_PACKAGES)
 ENV = {
     "PATH": "/usr/lib/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
     "HOME": "/tmp", "GOCACHE": "/tmp/go-cache", "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod",
