@@ -412,3 +412,19 @@ async def test_a_candidates_builtin_exception_reaches_the_tests_as_itself(sandbo
              "with pytest.raises(ValueError):\n    f('x')\n")
     report = await run_suite(sandbox, "python", program, split_tests("python", tests))
     assert report.passed == [True, False], report.reasons
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("command", ["SYNTAX", "BUILD", "OPTIMISED"])
+async def test_each_cpp_compile_reads_the_images_precompiled_header(sandbox: DockerSandbox, command: str) -> None:
+    """The sandbox image holds <bits/stdc++.h> precompiled for each of the harnesses' g++ command
+    lines (``sandbox/cxx.py``): GCC uses one only when it was made with the same flags, so a change
+    of flags, compiler or image without a matching header would quietly cost each compile ~1 s of
+    CPU.  ``-H`` lists the headers read: ``!`` marks a precompiled header used."""
+    from sejury.sandbox import cxx
+
+    program = "#include <bits/stdc++.h>\nusing namespace std;\nint main() { cout << vector<int>{1, 2}.size(); }\n"
+    out = "" if command == "SYNTAX" else " -o prog"
+    res = await sandbox.run({"a.cpp": program}, f"{getattr(cxx, command)} -H{out} a.cpp", timeout=60)
+    used = [line for line in res.stderr.splitlines() if line.startswith("! ")]
+    assert res.exit_code == 0 and len(used) == 1 and used[0].endswith(".gch"), res.stderr[:2000]

@@ -11,6 +11,7 @@ import textwrap
 
 from sejury.execution.languages import _clike
 from sejury.execution.languages.base import StdioProgram
+from sejury.sandbox import cxx
 
 # fractions.gcd left Python in 3.9; programs of APPS's time still import it
 _GCD = "setattr(__import__('fractions'), 'gcd', getattr(__import__('fractions'), 'gcd', __import__('math').gcd))\n"
@@ -42,7 +43,7 @@ def javascript(program: str) -> StdioProgram:
 
 
 def cpp(program: str) -> StdioProgram:
-    return StdioProgram({"main.cpp": program}, "g++ -std=c++17 -O2 -o prog main.cpp", "./prog")
+    return StdioProgram({"main.cpp": program}, f"{cxx.OPTIMISED} -o prog main.cpp", "./prog")
 
 
 def go(program: str) -> StdioProgram:

@@ -9,6 +9,7 @@ import textwrap
 from sejury.execution.languages import _adapt, _clike, _stdio
 from sejury.execution.languages.base import Harness, Language, Suite, compile_then_run, wrap_units
 from sejury.execution.sealed import new_seal, resource_files
+from sejury.sandbox import cxx
 
 _DEFINES = re.compile(r"^(?:template\s*<[^>]*>\s*)?(?:class|struct)\s+(\w+)|"
                       r"^[\w:<>,\s*&]+?\b(\w+)\s*\([^;]*\)\s*(?:const\s*)?\{")
@@ -68,7 +69,7 @@ template <class T> T sejury_rec(int i, int k, T v) {
 
 
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
-    head = ["#include <bits/stdc++.h>", "using namespace std;", "#define main sejury_candidate_main",
+    head = ["#include <bits/stdc++.h>", "using namespace std;", f"#define main {cxx.CANDIDATE_MAIN}",
             '#include "solution.cpp"', "#undef main", "#undef assert",
             '#define assert(c) do { if (!(c)) throw std::runtime_error("assertion failed: " #c); } while (0)',
             *RECORDER, "int main() {"]
@@ -81,8 +82,7 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     prog = "#include <bits/stdc++.h>\nusing namespace std;\n" + program
     return Harness(
         {"solution.cpp": prog, "test_main.cpp": body},
-        compile_then_run("g++ -std=c++17 -fsyntax-only -Dmain=sejury_candidate_main solution.cpp",
-                         "g++ -std=c++17 -O0 -o test_main test_main.cpp", "./test_main"),
+        compile_then_run(f"{cxx.SYNTAX} solution.cpp", f"{cxx.BUILD} -o test_main test_main.cpp", "./test_main"),
         spans, "test_main.cpp")
 
 
@@ -162,8 +162,8 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
     body += "\n  sejury::kill_server();\n  sejury::emit(\"@@DONE\");\n  return 0;\n}\n"
     prog = "#include <bits/stdc++.h>\nusing namespace std;\n" + program
     server = _SEALED["server"].replace("      /*DISPATCH*/", dispatch)
-    build = "g++ -std=c++17 -O0 -o"
-    command = (f"(g++ -std=c++17 -fsyntax-only -Dmain=sejury_candidate_main solution.cpp 2>&1 || "
+    build = f"{cxx.BUILD} -o"
+    command = (f"({cxx.SYNTAX} solution.cpp 2>&1 || "
                "{ echo '@@LOAD FAIL'; exit 3; }) && echo '@@LOAD OK' && "
                f"({build} sejury_srv srv.cpp 2>&1 && {build} chk test_main.cpp 2>&1 || "
                "{ echo '@@TESTS NOCOMPILE'; exit 4; }) && rm -f srv.cpp && ./chk")

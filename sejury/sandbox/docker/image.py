@@ -12,12 +12,14 @@ from pathlib import Path
 
 from sejury import paths
 from sejury.errors import SandboxError
+from sejury.sandbox import cxx
 from sejury.sandbox.docker.config import LABEL
 from sejury.sandbox.interpreters import SEALED_INTERPRETERS
 from sejury.sandbox.libraries import PROFILES, SCIENTIFIC_PACKAGES
 
 SUITE = "bookworm"
-# Python 3.11 + pytest, Node 18, Java 17, g++ 12, Go 1.19; coreutils gives `timeout`; what the
+# Python 3.11 + pytest, Node 18, Java 17, g++ 12 (with <bits/stdc++.h> precompiled: ``sandbox/cxx.py``),
+# Go 1.19; coreutils gives `timeout`; what the
 # benchmarks' harnesses rely on: goimports (golang-golang-x-tools) and javatuples (MultiPL-E's Pair)
 PACKAGES = ["python3", "python3-pytest", "nodejs", "default-jdk-headless", "g++", "golang-go",
             "golang-golang-x-tools", "libjavatuples-java", "ca-certificates", "coreutils"]
@@ -50,6 +52,7 @@ def dockerfile() -> str:
         f" && apt-get install -y --no-install-recommends {' '.join(PACKAGES)} \\",
         " && rm -rf /var/lib/apt/lists/*",
         f"RUN {sealed_copies()}",
+        f"RUN {cxx.precompile()}",
         *CHANGES,
     ]) + "\n"
 
@@ -99,6 +102,7 @@ def build(tag: str | None = None, *, registry: bool = False, profile: str = "bas
         _run(["mmdebstrap", "--quiet", "--variant=minbase", f"--include={','.join(PACKAGES)}",
               "--customize-hook=rm -rf \"$1\"/var/cache/apt/archives/*.deb \"$1\"/var/lib/apt/lists/*",
               "--customize-hook=" + sealed_copies(root='"$1"'),
+              f"--customize-hook=chroot \"$1\" sh -c '{cxx.precompile()}'",
               SUITE, rootfs])
         changes = [arg for c in CHANGES for arg in ("--change", c)]
         _run(["docker", "import", *changes, rootfs, tag])
