@@ -428,3 +428,18 @@ async def test_each_cpp_compile_reads_the_images_precompiled_header(sandbox: Doc
     res = await sandbox.run({"a.cpp": program}, f"{getattr(cxx, command)} -H{out} a.cpp", timeout=60)
     used = [line for line in res.stderr.splitlines() if line.startswith("! ")]
     assert res.exit_code == 0 and len(used) == 1 and used[0].endswith(".gch"), res.stderr[:2000]
+
+
+@pytest.mark.docker
+async def test_javac_starts_from_the_images_class_archive(sandbox: DockerSandbox) -> None:
+    """The image holds an archive of the classes javac loads (``sandbox/jvm.py``): with
+    ``-Xshare:on`` the JVM refuses to start when the archive is missing or does not fit the JDK, and
+    the class-loading log says which classes came from it (most of the compiler's)."""
+    from sejury.sandbox import jvm
+
+    program = "public class A { public static void main(String[] a) { System.out.println(1); } }\n"
+    command = (f"{jvm.JAVAC} -J-Xshare:on -J-Xlog:class+load=info -d out A.java > log 2>&1; echo exit=$?; "
+               "grep -c 'shared objects file (top)' log; head -3 log")
+    res = await sandbox.run({"A.java": program}, command, timeout=60)
+    lines = res.stdout.splitlines()
+    assert lines[0] == "exit=0" and int(lines[1]) > 500, res.stdout

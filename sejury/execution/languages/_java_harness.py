@@ -20,6 +20,7 @@ from sejury.execution.languages._java_repairs import (
 )
 from sejury.execution.languages.base import Harness, Suite, compile_then_run, wrap_units
 from sejury.execution.sealed import interpreter, new_seal, resource_files
+from sejury.sandbox import jvm
 
 # JUnit's assertions, for tests written against JUnit 4 or 5 (the test main extends that class)
 ASSERTIONS = (Path(__file__).parent / "SejuryAssert.java").read_text(encoding="utf-8")
@@ -58,8 +59,8 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     return Harness(
         {f"{cls}.java": "import java.util.*;\nimport java.util.stream.*;\n" + program,
          "SejuryAssert.java": ASSERTIONS, "SejuryTestMain.java": body},
-        "mkdir -p out && " + compile_then_run(f"javac -nowarn -cp {CLASSPATH} -d out {cls}.java",
-                                              f"javac -nowarn -cp {CLASSPATH} -d out SejuryAssert.java "
+        "mkdir -p out && " + compile_then_run(f"{jvm.JAVAC} -cp {CLASSPATH} -d out {cls}.java",
+                                              f"{jvm.JAVAC} -cp {CLASSPATH} -d out SejuryAssert.java "
                                               "SejuryTestMain.java",
                                               f"java -ea -Xss16m -XX:+UseSerialGC -cp {CLASSPATH} SejuryTestMain"),
         spans, "SejuryTestMain.java")
@@ -140,9 +141,9 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
     stub = f"import java.util.*;\nimport java.util.stream.*;\n{own}\n{stubs(program)}\n"
     jt = "/usr/share/java/javatuples.jar"
     command = (
-        f"mkdir -p srv chk && (javac -nowarn -cp {jt} -d srv {cls}.java SejuryCodec.java SejuryServer.java 2>&1 || "
+        f"mkdir -p srv chk && ({jvm.JAVAC} -cp {jt} -d srv {cls}.java SejuryCodec.java SejuryServer.java 2>&1 || "
         "{ echo '@@LOAD FAIL'; exit 3; }) && echo '@@LOAD OK' && "
-        f"(javac -nowarn -cp {jt} -d chk stub/Stubs.java SejuryCodec.java Sejury.java SejuryAssert.java "
+        f"({jvm.JAVAC} -cp {jt} -d chk stub/Stubs.java SejuryCodec.java Sejury.java SejuryAssert.java "
         "SejuryTestMain.java 2>&1 || { echo '@@TESTS NOCOMPILE'; exit 4; }) && "
         "rm -rf stub SejuryTestMain.java SejuryAssert.java Sejury.java && "
         f"{interpreter('java')} -ea -Xss16m -XX:+UseSerialGC -cp chk:{jt} SejuryTestMain")

@@ -11,7 +11,7 @@ import textwrap
 
 from sejury.execution.languages import _clike
 from sejury.execution.languages.base import StdioProgram
-from sejury.sandbox import cxx
+from sejury.sandbox import cxx, jvm
 
 # fractions.gcd left Python in 3.9; programs of APPS's time still import it
 _GCD = "setattr(__import__('fractions'), 'gcd', getattr(__import__('fractions'), 'gcd', __import__('math').gcd))\n"
@@ -74,5 +74,5 @@ def java_main_class(program: str) -> str:
 
 def java(program: str) -> StdioProgram:
     cls = java_main_class(program)
-    return StdioProgram({f"{cls}.java": program}, f"mkdir -p out && javac -nowarn -d out {cls}.java",
+    return StdioProgram({f"{cls}.java": program}, f"mkdir -p out && {jvm.JAVAC} -d out {cls}.java",
                         f"java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss64m -cp out {cls}")

@@ -12,13 +12,14 @@ from pathlib import Path
 
 from sejury import paths
 from sejury.errors import SandboxError
-from sejury.sandbox import cxx
+from sejury.sandbox import cxx, jvm
 from sejury.sandbox.docker.config import LABEL
 from sejury.sandbox.interpreters import SEALED_INTERPRETERS
 from sejury.sandbox.libraries import PROFILES, SCIENTIFIC_PACKAGES
 
 SUITE = "bookworm"
-# Python 3.11 + pytest, Node 18, Java 17, g++ 12 (with <bits/stdc++.h> precompiled: ``sandbox/cxx.py``),
+# Python 3.11 + pytest, Node 18, Java 17 (with javac's classes archived: ``sandbox/jvm.py``), g++ 12
+# (with <bits/stdc++.h> precompiled: ``sandbox/cxx.py``),
 # Go 1.19; coreutils gives `timeout`; what the
 # benchmarks' harnesses rely on: goimports (golang-golang-x-tools) and javatuples (MultiPL-E's Pair)
 PACKAGES = ["python3", "python3-pytest", "nodejs", "default-jdk-headless", "g++", "golang-go",
@@ -53,6 +54,7 @@ def dockerfile() -> str:
         " && rm -rf /var/lib/apt/lists/*",
         f"RUN {sealed_copies()}",
         f"RUN {cxx.precompile()}",
+        f"RUN {jvm.archive()}",
         *CHANGES,
     ]) + "\n"
 
@@ -103,6 +105,7 @@ def build(tag: str | None = None, *, registry: bool = False, profile: str = "bas
               "--customize-hook=rm -rf \"$1\"/var/cache/apt/archives/*.deb \"$1\"/var/lib/apt/lists/*",
               "--customize-hook=" + sealed_copies(root='"$1"'),
               f"--customize-hook=chroot \"$1\" sh -c '{cxx.precompile()}'",
+              f"--customize-hook=chroot \"$1\" sh -c '{jvm.archive()}'",
               SUITE, rootfs])
         changes = [arg for c in CHANGES for arg in ("--change", c)]
         _run(["docker", "import", *changes, rootfs, tag])

@@ -1,0 +1,36 @@
+"""How the sandbox compiles Java, in one place: the javac command line the Java harnesses use
+(``execution/languages/_java_harness.py``, ``_stdio.py``), and the class-data archive the image
+holds for it (``docker/image.py``).
+
+A Java suite runs javac twice (the program with its process, the checker), and most of a small
+compile is javac's own start: loading and verifying the compiler's classes, then compiling them
+with the JIT's optimising tier.  The image keeps an archive of the classes javac loads (the JDK's
+AppCDS, ``-XX:ArchiveClassesAtExit``, made by compiling a small program once as the image is
+built), and javac runs on the JIT's first tier only (``TieredStopAtLevel=1``), which suits a run
+of a second or two.  Neither changes what javac compiles or reports.
+"""
+
+from __future__ import annotations
+
+ARCHIVE = "/usr/lib/jvm/sejury-javac.jsa"
+_VM = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
+JAVAC = "javac " + " ".join(f"-J{opt}" for opt in (f"-XX:SharedArchiveFile={ARCHIVE}", *_VM)) + " -nowarn"
+
+# compiled once as the image is built, to make the archive: generics, lambdas, streams, records of
+# what the harnesses' files use, so the classes javac loads for them are in it
+_SAMPLE = ("import java.util.*; import java.util.function.*; import java.util.stream.*; "
+           "public class SejuryWarm { interface Codec<T> { String show(T v); } "
+           "static <T extends Comparable<T>> List<T> sorted(Collection<T> xs) { List<T> out = new ArrayList<>(xs); "
+           "Collections.sort(out); return out; } "
+           "public static void main(String[] args) throws Exception { Map<String, List<Long>> m = new HashMap<>(); "
+           "m.computeIfAbsent(\\\"a\\\", k -> new ArrayList<>()).add(1L); Function<Long, Long> f = x -> x * 2; "
+           "System.out.println(m.values().stream().flatMap(List::stream).map(f).collect(Collectors.toList())); "
+           "Codec<Object> c = String::valueOf; try { throw new IllegalStateException(c.show(sorted(List.of(3, 1)))); } "
+           "catch (RuntimeException e) { System.out.println(e.getMessage()); } } }")
+
+
+def archive() -> str:
+    """The shell command, run inside the image as it is built, that makes javac's class archive."""
+    return (f'd=$(mktemp -d) && printf "%s\\n" "{_SAMPLE}" > "$d/SejuryWarm.java" && '
+            f'javac {" ".join(f"-J{opt}" for opt in _VM)} -J-XX:ArchiveClassesAtExit={ARCHIVE} -nowarn '
+            f'-d "$d" "$d/SejuryWarm.java" && chmod 0644 {ARCHIVE} && rm -rf "$d"')
