@@ -220,7 +220,10 @@ async def judged(judge: Any, sandbox: DockerSandbox, candidate: str, *alongside:
     """``candidate``'s verdict by ``judge``, judged once in a test session (the plain wrong one is
     compared with every hack of its language); the ``alongside`` candidates not judged yet are judged
     with it, side by side: one judgment's runs wait on each other (the tests on the reference, then on
-    the candidate), so alone it leaves one of the sandbox's two containers idle much of the time."""
+    the candidate), so alone it leaves one of the sandbox's two containers idle much of the time.  So
+    the first hack test of a language (in sorted order: exit_early, Python's always_equal) judges all
+    of the language's hacks, and its duration is theirs, not its own hack's; the suites on the
+    reference run once for all of them (``execution/reference.py``)."""
     todo = [c for c in dict.fromkeys((candidate, *alongside)) if (judge, c) not in _JUDGED]
     outcomes = await asyncio.gather(*(judge(sandbox, c) for c in todo), return_exceptions=True)
     _JUDGED.update(zip([(judge, c) for c in todo], outcomes, strict=True))

@@ -13,6 +13,7 @@ from sejury.execution import languages
 from sejury.execution.differential import HELPER, DifferentialRun, compare, record_calls, unrecord
 from sejury.execution.domain import MAX_SHOWN, Domain
 from sejury.execution.languages import Suite
+from sejury.execution.reference import run_reference
 from sejury.execution.runner import RunReport, run_suite, split_tests
 from sejury.sandbox.base import SandboxProvider
 from sejury.sandbox.libraries import missing_library, missing_note
@@ -174,36 +175,6 @@ class TestExecution(BaseModel):
         if isinstance(value, str):
             return cls(status="not_requested", reason=value.removeprefix("not run: "))
         return cls.model_validate(value)
-
-
-MAX_ADAPT_ROUNDS = 3
-
-
-async def run_reference(provider: SandboxProvider, language: str, reference: str, suite: Suite,
-                        ) -> tuple[RunReport, list[str]]:
-    """Run ``suite`` on the reference.  A reference that does not load is adapted to the signature
-    it is joined to (the language's ``adapt_reference``, guided by the compiler; up to three
-    rounds) and kept only if it then loads; returns the report and a note per change made."""
-    report, notes, _ = await run_reference_program(provider, language, reference, suite)
-    return report, notes
-
-
-async def run_reference_program(provider: SandboxProvider, language: str, reference: str, suite: Suite, *,
-                                timeout: float | None = None) -> tuple[RunReport, list[str], str]:
-    """``run_reference``, also returning the program that ran (the adapted one, when kept)."""
-    lang = languages.get(language)
-    report = first = await run_suite(provider, language, reference, suite, timeout=timeout)
-    program, notes = reference, []
-    for _ in range(MAX_ADAPT_ROUNDS):
-        if report.loaded or lang is None or lang.adapt_reference is None:
-            break
-        adapted = lang.adapt_reference(program, report.load_error)
-        if adapted is None:
-            break
-        program, more = adapted
-        notes += more
-        report = await run_suite(provider, language, program, suite, timeout=timeout)
-    return (report, notes, program) if report.loaded else (first, [], reference)
 
 
 @dataclass

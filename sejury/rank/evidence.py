@@ -22,8 +22,9 @@ from sejury.execution import languages
 from sejury.execution.calls import LANGUAGES, call_writer, example_calls
 from sejury.execution.differential import HELPER, record_calls, recorded_function, states_raises
 from sejury.execution.domain import MAX_SHOWN, Domain
-from sejury.execution.evidence import SuiteRun, run_reference_program
+from sejury.execution.evidence import SuiteRun
 from sejury.execution.languages import Suite
+from sejury.execution.reference import run_reference_program
 from sejury.execution.runner import RunReport, assemble_program, call_form, run_suite, split_tests
 from sejury.execution.stated import Stated, stated_examples
 from sejury.rank import agreement

@@ -22,13 +22,13 @@ from sejury.execution.evidence import (
     SuiteRun,
     load_error_line,
     reference_load_failure,
-    run_reference_program,
 )
 from sejury.execution.fuzz import mutate_inputs
 from sejury.execution.io_fuzz import VERSION as IO_FUZZ
 from sejury.execution.languages import Suite
 from sejury.execution.patching import PatchError
 from sejury.execution.programs import programs
+from sejury.execution.reference import run_reference_program
 from sejury.execution.runner import RUNNERS_VERSION, run_suite
 from sejury.execution.typed_literals import LANGUAGES as TYPED
 from sejury.sandbox.libraries import missing_library, missing_note
