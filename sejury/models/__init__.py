@@ -15,11 +15,10 @@ from langchain_core.language_models import BaseChatModel
 
 from sejury.errors import ModelSetupError
 from sejury.llm import ChatClient
+from sejury.models.backends.llama_inprocess import EMBEDDED_INPROCESS
+from sejury.models.backends.llama_server import EMBEDDED
 from sejury.models.base import Backend, ModelSettings, openai_compatible, openai_compatible_cap
 from sejury.registry import Registry
-
-EMBEDDED = "embedded"
-EMBEDDED_INPROCESS = "embedded-inprocess"
 
 # the model backends: every module of ``sejury/models/backends/`` (its ``BACKEND``), then the
 # ``sejury.backends`` entry points (``sejury.registry``), tried in rank order

@@ -11,14 +11,14 @@ same flags, so the image holds one for each set below, in ``bits/stdc++.h.gch/``
 
 from __future__ import annotations
 
-CXX = "g++ -std=c++17"
 # the name the program's own ``main`` is compiled under, so the checker's ``main`` is the one that runs
 CANDIDATE_MAIN = "sejury_candidate_main"
 
+_STD = "-std=c++17"
 FLAGS = {  # the precompiled header's file name -> the flags it was made with (and is used for)
-    "O0": "-std=c++17 -O0",
-    "O0-main": f"-std=c++17 -O0 -Dmain={CANDIDATE_MAIN}",
-    "O2": "-std=c++17 -O2",
+    "O0": f"{_STD} -O0",
+    "O0-main": f"{_STD} -O0 -Dmain={CANDIDATE_MAIN}",
+    "O2": f"{_STD} -O2",
 }
 BUILD = f"g++ {FLAGS['O0']}"  # a test program (the checker, the program's process)
 SYNTAX = f"g++ {FLAGS['O0-main']} -fsyntax-only"  # does the program compile at all (executability)

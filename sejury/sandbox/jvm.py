@@ -14,7 +14,14 @@ from __future__ import annotations
 
 ARCHIVE = "/usr/lib/jvm/sejury-javac.jsa"
 _VM = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
-JAVAC = "javac " + " ".join(f"-J{opt}" for opt in (f"-XX:SharedArchiveFile={ARCHIVE}", *_VM)) + " -nowarn"
+
+
+def _javac(*vm: str) -> str:
+    """javac with these options for its own JVM (``-J``), warnings off."""
+    return " ".join(["javac", *(f"-J{opt}" for opt in vm), "-nowarn"])
+
+
+JAVAC = _javac(f"-XX:SharedArchiveFile={ARCHIVE}", *_VM)
 
 # compiled once as the image is built, to make the archive: generics, lambdas, streams, records of
 # what the harnesses' files use, so the classes javac loads for them are in it
@@ -32,5 +39,5 @@ _SAMPLE = ("import java.util.*; import java.util.function.*; import java.util.st
 def archive() -> str:
     """The shell command, run inside the image as it is built, that makes javac's class archive."""
     return (f'd=$(mktemp -d) && printf "%s\\n" "{_SAMPLE}" > "$d/SejuryWarm.java" && '
-            f'javac {" ".join(f"-J{opt}" for opt in _VM)} -J-XX:ArchiveClassesAtExit={ARCHIVE} -nowarn '
-            f'-d "$d" "$d/SejuryWarm.java" && chmod 0644 {ARCHIVE} && rm -rf "$d"')
+            f'{_javac(*_VM, f"-XX:ArchiveClassesAtExit={ARCHIVE}")} -d "$d" "$d/SejuryWarm.java" && '
+            f'chmod 0644 {ARCHIVE} && rm -rf "$d"')

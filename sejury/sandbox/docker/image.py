@@ -19,8 +19,7 @@ from sejury.sandbox.libraries import PROFILES, SCIENTIFIC_PACKAGES
 
 SUITE = "bookworm"
 # Python 3.11 + pytest, Node 18, Java 17 (with javac's classes archived: ``sandbox/jvm.py``), g++ 12
-# (with <bits/stdc++.h> precompiled: ``sandbox/cxx.py``),
-# Go 1.19; coreutils gives `timeout`; what the
+# (with <bits/stdc++.h> precompiled: ``sandbox/cxx.py``), Go 1.19; coreutils gives `timeout`; what the
 # benchmarks' harnesses rely on: goimports (golang-golang-x-tools) and javatuples (MultiPL-E's Pair)
 PACKAGES = ["python3", "python3-pytest", "nodejs", "default-jdk-headless", "g++", "golang-go",
             "golang-golang-x-tools", "libjavatuples-java", "ca-certificates", "coreutils"]
