@@ -333,3 +333,32 @@ async def test_passing_only_the_stated_exceptions_is_no_evidence_of_correctness(
                 assert got.parsed is None and got.detail == ONLY_ERROR_PATHS.format(function="safe_div"), (name, got)
             else:  # it returned where the problem says raise: evidence against it
                 assert got.parsed is not None and got.parsed.score == 0, (name, got)
+
+
+MIDPOINT = ("#include<bits/stdc++.h>\n// The midpoint of a and b, rounded toward a.\nint midpoint(int a, int b) {\n",
+            "    return a + (b - a) / 2;\n}\n", "    return (a + b) / 2;\n}\n")
+
+
+@pytest.mark.docker
+async def test_a_cpp_call_whose_signed_arithmetic_overflows_fails_on_either_side(sandbox: DockerSandbox) -> None:
+    """Signed overflow is undefined in C++: the program's process is built to stop there.  A
+    reference that overflows on an input gives no expected value for it (the test is invalid, the
+    input not counted); a candidate that overflows where the reference does not fails that call,
+    and the reason says why."""
+    problem, safe, naive = MIDPOINT
+    tests = ("assert(midpoint(2, 8) == 5);\nassert(midpoint(2000000000, 2000000010) == 2000000005);\n"
+             "assert(midpoint(-4, 4) == 0);")
+    ex, valid, probe = await check_on_reference(sandbox, "cpp", assemble_program("cpp", problem, safe), tests,
+                                                record="midpoint")
+    assert ex.status == "ran" and ex.valid == 3 and probe is not None, ex
+    done = await run_on_candidate(sandbox, ex, valid, assemble_program("cpp", problem, naive), probe=probe)
+    assert done.differential is not None and (done.differential.inputs, done.differential.agreed) == (3, 2)
+    assert done.pass_ratio is not None and round(done.pass_ratio, 2) == 0.67
+    assert "overflowed" in str(done.model_dump()), done
+    # the naive midpoint as the reference: its overflow is no answer, so the wide one is not held to it
+    ex, valid, probe = await check_on_reference(sandbox, "cpp", assemble_program("cpp", problem, naive), tests,
+                                                record="midpoint")
+    assert ex.valid == 2 and ex.invalid_on_reference == 1 and "overflowed" in str(ex.model_dump()), ex
+    done = await run_on_candidate(sandbox, ex, valid, assemble_program("cpp", problem, safe), probe=probe)
+    assert done.differential is not None and (done.differential.inputs, done.differential.agreed) == (2, 2)
+    assert done.pass_ratio == 1.0

@@ -415,7 +415,7 @@ async def test_a_candidates_builtin_exception_reaches_the_tests_as_itself(sandbo
 
 
 @pytest.mark.docker
-@pytest.mark.parametrize("command", ["SYNTAX", "BUILD", "OPTIMISED"])
+@pytest.mark.parametrize("command", ["SYNTAX", "BUILD", "PROGRAM", "OPTIMISED"])
 async def test_each_cpp_compile_reads_the_images_precompiled_header(sandbox: DockerSandbox, command: str) -> None:
     """The sandbox image holds <bits/stdc++.h> precompiled for each of the harnesses' g++ command
     lines (``sandbox/cxx.py``): GCC uses one only when it was made with the same flags, so a change

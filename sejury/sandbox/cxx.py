@@ -23,6 +23,13 @@ FLAGS = {  # the precompiled header's file name -> the flags it was made with (a
 BUILD = f"g++ {FLAGS['O0']}"  # a test program (the checker, the program's process)
 SYNTAX = f"g++ {FLAGS['O0-main']} -fsyntax-only"  # does the program compile at all (executability)
 OPTIMISED = f"g++ {FLAGS['O2']}"  # a program reading standard input, timed as a contest judge would
+# the program's process in the function harness (reference and candidate alike): a call whose signed
+# arithmetic overflows stops there (SIGILL) instead of returning a value the language leaves undefined,
+# so a reference that overflows on an input gives no expected value for it (the input is dropped, as
+# any call that fails on the reference), and a candidate that overflows fails that call.  The trap
+# needs no run-time library and the ``O0`` precompiled header still applies.
+TRAP_OVERFLOW = "-fsanitize=signed-integer-overflow -fsanitize-undefined-trap-on-error"
+PROGRAM = f"{BUILD} {TRAP_OVERFLOW}"
 
 
 def precompile() -> str:

@@ -162,10 +162,9 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
     body += "\n  sejury::kill_server();\n  sejury::emit(\"@@DONE\");\n  return 0;\n}\n"
     prog = "#include <bits/stdc++.h>\nusing namespace std;\n" + program
     server = _SEALED["server"].replace("      /*DISPATCH*/", dispatch)
-    build = f"{cxx.BUILD} -o"
     command = (f"({cxx.SYNTAX} solution.cpp 2>&1 || "
                "{ echo '@@LOAD FAIL'; exit 3; }) && echo '@@LOAD OK' && "
-               f"({build} sejury_srv srv.cpp 2>&1 && {build} chk test_main.cpp 2>&1 || "
+               f"({cxx.PROGRAM} -o sejury_srv srv.cpp 2>&1 && {cxx.BUILD} -o chk test_main.cpp 2>&1 || "
                "{ echo '@@TESTS NOCOMPILE'; exit 4; }) && rm -f srv.cpp && ./chk")
     return Harness({"solution.cpp": prog, "codec.hpp": _SEALED["codec.hpp"], "checker.hpp": _SEALED["checker.hpp"],
                     "srv.cpp": server, "test_main.cpp": body, "seal": key},

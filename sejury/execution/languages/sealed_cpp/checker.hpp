@@ -118,6 +118,27 @@ inline bool start() {
   if (!read_line(line, 20000) || line != "ready") { kill_server(); return false; }
   return true;
 }
+// why the program's process stopped answering during a call; it is gone afterwards (the next call
+// starts it again).  SIGILL is the trap the program is built with for a signed integer overflow.
+inline std::string gone() {
+  std::string why = "the program's process ended or took too long during the call";
+  int st = 0;
+  for (int i = 0; i < 20 && server > 0; i++) {
+    if (waitpid(server, &st, WNOHANG) == server) {
+      server = -1;  // reaped: kill_server must not signal its pid again
+      if (WIFSIGNALED(st) && WTERMSIG(st) == SIGILL)
+        why = "the program's signed integer arithmetic overflowed during the call (undefined behaviour in C++)";
+      else if (WIFSIGNALED(st))
+        why = "the program's process was ended by signal " + std::to_string(WTERMSIG(st)) + " during the call";
+      else if (WIFEXITED(st))
+        why = "the program's process exited with status " + std::to_string(WEXITSTATUS(st)) + " during the call";
+      break;
+    }
+    usleep(5000);
+  }
+  kill_server();
+  return why;
+}
 template <class R> R call(const std::string& name, const std::string& args) {
   if (server < 0 && !start()) throw std::runtime_error("the program's process did not start");
   std::string msg = name + "\t" + args + "\n";
@@ -126,10 +147,7 @@ template <class R> R call(const std::string& name, const std::string& args) {
     throw std::runtime_error("the program's process ended");
   }
   std::string line;
-  if (!read_line(line, 5000)) {
-    kill_server();
-    throw std::runtime_error("the program's process ended or took too long during the call");
-  }
+  if (!read_line(line, 5000)) throw std::runtime_error(gone());
   if (!line.empty() && line[0] == '!') throw std::runtime_error("the program threw: " + line.substr(1));
   if constexpr (!std::is_void_v<R>) {
     SejuryIn in{line};
