@@ -36,6 +36,45 @@ class ModelError(SejuryError):
         super().__init__(message)
 
 
+class APIError(Exception):
+    """A model call that did not return a completion, as ``OpenAICompatibleChat`` raises it.
+
+    These classes mirror the openai SDK's (same names, same tree: ``APITimeoutError`` is an
+    ``APIConnectionError``; ``RateLimitError`` and ``InternalServerError`` are ``APIStatusError``s), so
+    a call's failure reads the same whichever client made it.  ``sejury.llm.is_transient`` retries
+    ``APIConnectionError``, ``RateLimitError`` and ``InternalServerError``.  ``ChatClient`` wraps each
+    in a ``ModelError``.
+    """
+
+
+class APIConnectionError(APIError):
+    """The server could not be reached, or the connection broke: transient."""
+
+
+class APITimeoutError(APIConnectionError):
+    """The call took longer than its timeout: transient."""
+
+
+class APIStatusError(APIError):
+    """The server answered with an HTTP error status (4xx other than 408, 409 and 429: not transient)."""
+
+    def __init__(self, status: int, body: str) -> None:
+        super().__init__(f"Error code: {status} - {body[:1000]}")
+        self.status_code = status
+
+
+class RateLimitError(APIStatusError):
+    """HTTP 429: transient."""
+
+
+class InternalServerError(APIStatusError):
+    """HTTP 5xx, 408 or 409: transient."""
+
+
+class APIResponseValidationError(APIError):
+    """The server answered, but not with a chat completion: not transient."""
+
+
 class ModelSetupError(SejuryError):
     """The model could not be prepared (missing packages, bad checksum, server did not start)."""
 

@@ -145,7 +145,7 @@ def codegen() -> Sample:
 def make_judge(tmp_path: Path) -> Callable[..., tuple[Judge, ScriptedChatModel]]:
     def make(script: Callable[..., str] = good_script, **kwargs: Any) -> tuple[Judge, ScriptedChatModel]:
         model = ScriptedChatModel(script=script, delay=kwargs.pop("delay", 0.0),
-                                  fail_times=kwargs.pop("fail_times", 0))
+                                  fail_times=kwargs.pop("fail_times", 0), failure=kwargs.pop("failure", None))
         kwargs.setdefault("cache", False)
         return Judge(model, **kwargs), model
 

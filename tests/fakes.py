@@ -83,6 +83,7 @@ class ScriptedChatModel(SimpleChatModel):
     calls: int = 0
     delay: float = 0.0
     fail_times: int = 0  # raise a transient-looking error this many times first
+    failure: Any = None  # what those failures raise: a function making the exception (ConnectionError's)
 
     @property
     def _llm_type(self) -> str:
@@ -97,7 +98,7 @@ class ScriptedChatModel(SimpleChatModel):
         self.calls += 1
         if self.fail_times > 0:
             self.fail_times -= 1
-            raise ConnectionError("scripted transient failure")
+            raise self.failure() if self.failure else ConnectionError("scripted transient failure")
         text = self._call(messages, stop, run_manager, **kwargs)
         msg = AIMessage(content=text, usage_metadata={
             "input_tokens": sum(len(str(m.content).split()) for m in messages),

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import tarfile
 from collections.abc import Callable
 from pathlib import Path
 
+import httpx
+import openai
 import pytest
-from fakes import GOOD_REPLIES, ScriptedChatModel, step_of
+from fakes import GOOD_REPLIES, ScriptedChatModel, good_script, step_of
 from langchain_core.messages import BaseMessage, HumanMessage
 
 from sejury import InputError, Judge, Sample, Status, Strategy, TeamFile
+from sejury import errors as sejury_errors
+from sejury.llm import ChatClient, is_transient
 from sejury.strategies import spec
 
 MakeJudge = Callable[..., tuple[Judge, ScriptedChatModel]]
@@ -141,6 +146,71 @@ async def test_transient_errors_are_retried_by_the_graph(make_judge: MakeJudge, 
     v = await judge.ajudge(codegen)
     assert v.strategies["direct"].status is Status.SCORED
     assert model.calls == 3
+
+
+_REQUEST = httpx.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
+
+
+def _status(cls: type[openai.APIStatusError], status: int) -> Callable[[], BaseException]:
+    return lambda: cls(f"HTTP {status}", response=httpx.Response(status, request=_REQUEST), body=None)
+
+
+# each kind of failure a model call meets, by its real type: retried or not
+TRANSIENT: dict[str, Callable[[], BaseException]] = {
+    "TimeoutError": lambda: TimeoutError("timed out"),
+    "ConnectionResetError": lambda: ConnectionResetError("reset by peer"),
+    "openai.APIConnectionError": lambda: openai.APIConnectionError(request=_REQUEST),
+    "openai.APITimeoutError": lambda: openai.APITimeoutError(request=_REQUEST),
+    "openai.RateLimitError": _status(openai.RateLimitError, 429),
+    "openai.InternalServerError": _status(openai.InternalServerError, 503),
+    "httpx.ConnectError": lambda: httpx.ConnectError("refused"),
+    "httpx.ConnectTimeout": lambda: httpx.ConnectTimeout("slow"),
+    "httpx.ReadTimeout": lambda: httpx.ReadTimeout("slow"),
+    "httpx.ReadError": lambda: httpx.ReadError("broken"),
+    "httpx.RemoteProtocolError": lambda: httpx.RemoteProtocolError("closed mid-reply"),
+    "httpx.PoolTimeout": lambda: httpx.PoolTimeout("no connection free"),
+    "sejury.APIConnectionError": lambda: sejury_errors.APIConnectionError("Connection error"),
+    "sejury.APITimeoutError": lambda: sejury_errors.APITimeoutError("Request timed out."),
+    "sejury.RateLimitError": lambda: sejury_errors.RateLimitError(429, "slow down"),
+    "sejury.InternalServerError": lambda: sejury_errors.InternalServerError(500, "oops"),
+    "ModelError(transient=True)": lambda: sejury_errors.ModelError("busy", transient=True),
+}
+NOT_TRANSIENT: dict[str, Callable[[], BaseException]] = {
+    "ValueError": lambda: ValueError("bad input"),
+    "openai.BadRequestError": _status(openai.BadRequestError, 400),
+    "httpx.UnsupportedProtocol": lambda: httpx.UnsupportedProtocol("ftp://"),
+    "sejury.APIStatusError": lambda: sejury_errors.APIStatusError(404, "no such model"),
+    "sejury.APIResponseValidationError": lambda: sejury_errors.APIResponseValidationError("not JSON"),
+    "ModelError(transient=False)": lambda: sejury_errors.ModelError("refused", transient=False),
+    # a transient-sounding class name is not a transient type (a name match once retried it)
+    "tarfile.ReadError": lambda: tarfile.ReadError("not a tar file"),
+}
+
+
+@pytest.mark.parametrize(("name", "transient"), [*((n, True) for n in TRANSIENT), *((n, False) for n in NOT_TRANSIENT)])
+async def test_each_transient_error_type_is_marked_for_retry_and_no_other(name: str, transient: bool) -> None:
+    failure = {**TRANSIENT, **NOT_TRANSIENT}[name]
+    assert is_transient(failure()) is transient
+    # the client wraps the model's error in a ModelError that says whether the graph retries it
+    client = ChatClient(ScriptedChatModel(script=good_script, fail_times=1, failure=failure), name="m")
+    with pytest.raises(sejury_errors.ModelError) as info:
+        await client.complete([HumanMessage(content="x")])
+    assert info.value.transient is transient and is_transient(info.value) is transient
+
+
+# one of each family through the graph (each retry waits a second, so not all of them)
+@pytest.mark.parametrize(("name", "transient"), [
+    ("ConnectionResetError", True), ("openai.RateLimitError", True), ("httpx.ReadTimeout", True),
+    ("sejury.InternalServerError", True), ("openai.BadRequestError", False), ("tarfile.ReadError", False)])
+async def test_the_graph_retries_a_transient_error_and_no_other(make_judge: MakeJudge, codegen: Sample,
+                                                                name: str, transient: bool) -> None:
+    failure = {**TRANSIENT, **NOT_TRANSIENT}[name]
+    judge, model = make_judge(team=["direct"], fail_times=1, failure=failure, retry_attempts=2)
+    v = await judge.ajudge(codegen)
+    if transient:  # the failed call is made again, and the second one answers
+        assert model.calls == 2 and v.strategies["direct"].status is Status.SCORED
+    else:  # one call, and the member fails with the error
+        assert model.calls == 1 and v.strategies["direct"].status is Status.FAILED
 
 
 async def test_member_failing_after_retries_is_failed_not_fatal(make_judge: MakeJudge, codegen: Sample) -> None:

@@ -11,8 +11,9 @@ callback: then LangChain's run bookkeeping is skipped too).  At 32 calls in flig
 the bottleneck of a batch (``bench/throughput.py``).  ``ChatOpenAI`` stays the client where
 structured output is asked for.
 
-Errors carry the openai SDK's class names (``APIConnectionError``, ``RateLimitError``,
-``InternalServerError`` ...), so ``sejury.llm.is_transient`` reads them as it reads the SDK's.
+Its errors are ``sejury.errors``' mirror of the openai SDK's (``APIConnectionError``,
+``RateLimitError``, ``InternalServerError`` ...): ``sejury.llm.is_transient`` retries those types as it
+retries the SDK's.
 """
 
 from __future__ import annotations
@@ -36,37 +37,16 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import RunnableConfig, ensure_config
 from pydantic import ConfigDict, Field, PrivateAttr, SecretStr
 
+from sejury.errors import (
+    APIConnectionError,
+    APIResponseValidationError,
+    APIStatusError,
+    APITimeoutError,
+    InternalServerError,
+    RateLimitError,
+)
+
 _ROLES = {"system": "system", "human": "user", "ai": "assistant"}
-
-
-class APIError(Exception):
-    """A call that did not return a completion."""
-
-
-class APIConnectionError(APIError):
-    pass
-
-
-class APITimeoutError(APIConnectionError):
-    pass
-
-
-class APIStatusError(APIError):
-    def __init__(self, status: int, body: str) -> None:
-        super().__init__(f"Error code: {status} - {body[:1000]}")
-        self.status_code = status
-
-
-class RateLimitError(APIStatusError):
-    pass
-
-
-class InternalServerError(APIStatusError):
-    pass
-
-
-class APIResponseValidationError(APIError):
-    pass
 
 
 def status_error(status: int, body: str) -> APIStatusError:
