@@ -12,15 +12,24 @@ without the reference (CodeT's dual agreement) and with it (tests validated on i
   reference, in every language);
 - model calls, sandbox runs and seconds per problem.
 
+``--tie-break model`` measures the model's tie-break (``Judge.rank(..., tie_break="model")``): each
+ranking without and with the reference is ranked again with it (``noref_tb``, ``ref_tb``), and the
+summary adds its pass@1, the problems where it was asked (the top score shared by different
+behaviours), where the model settled the tie, the choices it changed (failing to passing and
+back), its model calls per problem, and its choices on the tied pairs where exactly one attempt
+passes (right, wrong, no choice).  Its rows go to ``OUT/rank-tiebreak-LANG.jsonl``.
+
 Resumable: each problem's row is appended to ``OUT/rank-LANG.jsonl`` and skipped when re-run.
 
     .venv/bin/python bench/rank_best_of_n.py --langs python,javascript,java,cpp --n 40 --seed 11 --out bench-runs/rank
+    .venv/bin/python bench/rank_best_of_n.py --langs python --n 40 --seed 11 --tie-break model
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import random
 import time
@@ -30,7 +39,9 @@ from pathlib import Path
 from typing import Any
 
 from sejury.api import Judge
-from sejury.rank.evidence import Problem, collect, order
+from sejury.rank.evidence import Collected, Problem, collect, order
+from sejury.rank.records import Ranking, TieBreakOption
+from sejury.rank.tiebreak import break_ties
 
 SETS = {"python": "humaneval_python", "javascript": "humaneval_js", "java": "humaneval_java", "cpp": "humaneval_cpp"}
 
@@ -46,7 +57,8 @@ def problems(data: Path, language: str, n: int, seed: int) -> list[list[dict[str
     return [groups[k] for k in random.Random(seed).sample(keys, min(n, len(keys)))]
 
 
-async def one(judge: Judge, language: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
+async def one(judge: Judge, language: str, rows: list[dict[str, Any]], *,
+              tie_break: TieBreakOption = "none") -> dict[str, Any]:
     pid = rows[0]["id"].rsplit("-", 1)[0]
     p = Problem(id=pid, problem=rows[0]["problem"], candidates=[r["candidate"] for r in rows], language=language,
                 reference=rows[0]["reference"], ids=[r["id"] for r in rows])
@@ -66,12 +78,55 @@ async def one(judge: Judge, language: str, rows: list[dict[str, Any]]) -> dict[s
                      "order": [c.index for c in r.candidates], "scores": [c.score for c in r.candidates],
                      "tests_valid": r.tests_valid,
                      "examples": [(c.examples_passed, c.examples_total) for c in r.candidates]}
+        if tie_break == "model" and stated:
+            out[f"{name}_tb"] = await tie_broken(judge, got, r, use, labels)
     # what was collected, to rank again offline under another rule
     out["collected"] = {"behaviours": [b.model_dump(exclude={"seconds", "load_error"}) for b in got.behaviours],
                         "reference": got.reference.model_dump(exclude={"seconds", "load_error"})
                         if got.reference else None, "tests": got.probe.tests, "units": len(got.probe.units),
                         "stated": [[u, repr(v), t] for u, v, t in got.probe.stated], "labels": labels}
     return out
+
+
+async def tie_broken(judge: Judge, got: Collected, r: Ranking, use_reference: bool,
+                     labels: list[bool]) -> dict[str, Any]:
+    """``r`` with the model's tie-break: what it chose, and what it asked and said."""
+    t = await break_ties(judge.context, got, r, use_reference=use_reference)
+    tb = t.tie_break
+    return {"chosen": t.chosen, "pass": t.chosen is not None and labels[t.chosen], "needs_review": t.needs_review,
+            "reasons": t.reasons, "order": [c.index for c in t.candidates], "asked": tb is not None,
+            "settled": tb is not None and tb.chosen is not None, "model_calls": tb.model_calls if tb else 0,
+            "seconds": tb.seconds if tb else 0.0, "changed": t.chosen != r.chosen,
+            "pairs": [{"a": p.a, "b": p.b, "verdicts": p.verdicts, "winner": p.winner, "flipped": p.flipped,
+                       "labels": [labels[p.a], labels[p.b]]} for p in tb.pairs] if tb else []}
+
+
+def tie_break_summary(rows: list[dict[str, Any]], name: str, rnd: float, ora: float) -> dict[str, Any]:
+    """What the tie-break did to the ``name`` ranking: pass@1, where it was asked and settled, the
+    choices it changed (failing to passing and back), its model calls."""
+    n, tb = len(rows), f"{name}_tb"
+    top = sum(r[tb]["pass"] for r in rows) / n
+    asked = [r for r in rows if r[tb]["asked"]]
+    changed = [r for r in rows if r[tb]["changed"]]
+    return {f"{tb}": round(top, 3), f"{tb}_gap_closed": round((top - rnd) / (ora - rnd), 3) if ora > rnd else None,
+            f"{tb}_asked": len(asked), f"{tb}_settled": sum(1 for r in asked if r[tb]["settled"]),
+            f"{tb}_changed": len(changed),
+            f"{tb}_fail_to_pass": sum(1 for r in changed if r[tb]["pass"] and not r[name]["pass"]),
+            f"{tb}_pass_to_fail": sum(1 for r in changed if r[name]["pass"] and not r[tb]["pass"]),
+            f"{tb}_needs_review": sum(1 for r in rows if r[tb]["needs_review"]),
+            f"{tb}_model_calls_per_problem": round(sum(r[tb]["model_calls"] for r in rows) / n, 2),
+            f"{tb}_model_calls_per_asked": round(sum(r[tb]["model_calls"] for r in asked) / len(asked), 2)
+            if asked else None,
+            f"{tb}_pairs_flipped": sum(1 for r in asked for p in r[tb]["pairs"] if p["flipped"]),
+            # the model's accuracy on tied pairs where exactly one attempt passes: right, wrong, no choice
+            f"{tb}_mixed_pairs": _mixed_pairs([p for r in asked for p in r[tb]["pairs"]])}
+
+
+def _mixed_pairs(pairs: list[dict[str, Any]]) -> dict[str, int]:
+    mixed = [p for p in pairs if p["labels"][0] != p["labels"][1]]
+    right = sum(1 for p in mixed if p["winner"] != "tie" and p["labels"][0 if p["winner"] == "a" else 1])
+    undecided = sum(1 for p in mixed if p["winner"] == "tie")
+    return {"pairs": len(mixed), "right": right, "wrong": len(mixed) - right - undecided, "no_choice": undecided}
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -89,6 +144,9 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         s[f"{name}_needs_review"] = len(flagged)
         s[f"{name}_wrong_unflagged"] = sum(1 for r in rows if not r[name]["pass"] and r["oracle"]
                                            and not r[name]["needs_review"])
+    for name in ("noref", "ref"):
+        if all(f"{name}_tb" in r for r in rows):
+            s.update(tie_break_summary(rows, name, rnd, ora))
     s["seconds_per_problem"] = round(sum(r["seconds"] for r in rows) / n, 1)
     s["model_calls_per_problem"] = round(sum(r["model_calls"] for r in rows) / n, 2)
     s["sandbox_runs_per_problem"] = round(sum(r["sandbox_runs"] for r in rows) / n, 1)
@@ -138,8 +196,17 @@ def arguments(doc: str) -> argparse.ArgumentParser:
     return ap
 
 
+def _shown(r: dict[str, Any]) -> str:
+    tb = "".join(f" {name}_tb {r[f'{name}_tb']['pass']} ({r[f'{name}_tb']['model_calls']} calls)"
+                 for name in ("noref", "ref") if f"{name}_tb" in r)
+    return (f"{r['passing']} / {r['n']} noref {r['noref']['pass']} unstated {r['noref_unstated']['pass']} "
+            f"ref {r['ref']['pass']}{tb} {r['seconds']}s")
+
+
 if __name__ == "__main__":
-    asyncio.run(over_problems(arguments(__doc__).parse_args(), "rank", one, summary,
-                              lambda r: f"{r['passing']} / {r['n']} noref {r['noref']['pass']} "
-                                        f"unstated {r['noref_unstated']['pass']} ref {r['ref']['pass']} "
-                                        f"{r['seconds']}s"))
+    ap = arguments(__doc__)
+    ap.add_argument("--tie-break", choices=["model", "none"], default="none",
+                    help="also rank with the model's tie-break (rows in OUT/rank-tiebreak-LANG.jsonl)")
+    args = ap.parse_args()
+    asyncio.run(over_problems(args, "rank-tiebreak" if args.tie_break == "model" else "rank",
+                              functools.partial(one, tie_break=args.tie_break), summary, _shown))

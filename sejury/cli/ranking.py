@@ -23,6 +23,7 @@ from rich.table import Table
 from sejury.cli.common import err, error, fail, judge_options, loading, out, read_samples
 from sejury.config import JudgeConfig
 from sejury.errors import InputError, SejuryError
+from sejury.rank.records import RankRequest, TieBreakOption
 from sejury.schema import Sample, Task
 
 if TYPE_CHECKING:
@@ -91,6 +92,8 @@ def rank(
     as_json: Annotated[bool, typer.Option("--json", help="Print rankings as JSON lines.")] = False,
     trace: Annotated[bool, typer.Option("--trace/--no-trace",
                                         help="Keep the model call and runs in the JSON.")] = False,
+    tie_break: Annotated[TieBreakOption, typer.Option(
+        "--tie-break", help=RankRequest.model_fields["tie_break"].description or "")] = "none",
     *, config: JudgeConfig,
 ) -> None:
     """Rank the attempts at each problem (tests written once per problem, run on every attempt in the
@@ -110,7 +113,7 @@ def rank(
         for p in problems:
             try:
                 r = run_sync(j.arank(p.problem, p.candidates, language=p.language, reference=p.reference,
-                                     tests=p.tests, problem_id=p.id, ids=p.ids))
+                                     tests=p.tests, problem_id=p.id, ids=p.ids, tie_break=tie_break))
             except SejuryError as exc:
                 failed += 1
                 error(f"problem {p.id}: {exc}")
@@ -155,6 +158,11 @@ def print_ranking(r: Ranking) -> None:
     out.print(t)
     for w in r.reasons:
         out.print(f"  [yellow]review:[/yellow] {escape(w)}")
+    if r.tie_break is not None:
+        tb = r.tie_break
+        out.print(f"  [dim]tie-break, the model asked in both orders ({tb.model_calls} call(s)): "
+                  + escape("; ".join(x.outcome for x in tb.pairs))
+                  + (f"; not asked: {', '.join(map(str, tb.not_asked))}" if tb.not_asked else "") + "[/dim]")
     if r.trace_id:
         out.print(f"  [dim]`sejury trace {r.trace_id}` shows its trace[/dim]")
     out.print(f"  [dim]{escape(r.rule)}; {r.tests_total} tests written once"

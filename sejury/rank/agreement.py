@@ -28,7 +28,7 @@ from typing import Any
 from sejury.execution.differential import as_compared, compare
 from sejury.execution.evidence import load_error_line
 from sejury.execution.stated import matches
-from sejury.rank.records import Behaviour, RankedCandidate
+from sejury.rank.records import Behaviour, RankedCandidate, TieBreak
 
 NO_REFERENCE_RULE = ("without a reference (CodeT's dual agreement): 100 x (attempts behaving alike / attempts "
                      "that load) x (generated tests passed / tests, averaged with the problem's stated examples "
@@ -166,8 +166,59 @@ def _evidence(c: RankedCandidate, b: Behaviour, validated: bool, n_loaded: int, 
     return out
 
 
-def review(ranked: list[RankedCandidate], behaviours: list[Behaviour], probe: Probe, validated: bool) -> list[str]:
-    """Why the choice needs a human's look ([] when the evidence settles it); marks the candidates."""
+def _tied(c: RankedCandidate, top: RankedCandidate, behaviours: list[Behaviour]) -> bool:
+    """``c`` ties with ``top`` on the evidence: it loads, fails as many of the user's tests and has
+    the same score (scores are rounded to 0.01: that is the tolerance)."""
+    return c.loaded and c.score == top.score and _user_failed(behaviours[c.index]) == _user_failed(
+        behaviours[top.index])
+
+
+def tied_behaviours(ranked: list[RankedCandidate], behaviours: list[Behaviour]) -> list[RankedCandidate]:
+    """The first attempt of each behaviour (``group``) that shares the top score, in the ranking's
+    order: two or more are a tie the evidence cannot break."""
+    if not ranked or not ranked[0].loaded:
+        return []
+    seen: set[int] = set()
+    out = []
+    for c in ranked:
+        if _tied(c, ranked[0], behaviours) and c.group not in seen:
+            seen.add(c.group)
+            out.append(c)
+    return out
+
+
+def reorder(ranked: list[RankedCandidate], behaviours: list[Behaviour], first: list[int]) -> list[RankedCandidate]:
+    """``ranked`` with the tied behaviours of the attempts ``first`` in that order at the top, each
+    behaviour's attempts together (in their order), then the other tied ones, then the rest as they
+    were; ranks and groups renumbered (group 1: the top one's)."""
+    n = sum(1 for c in ranked if _tied(c, ranked[0], behaviours)) if ranked and ranked[0].loaded else 0
+    block, rest = ranked[:n], ranked[n:]
+    lead = [next(c.group for c in block if c.index == i) for i in first]
+    moved = [c for g in lead for c in block if c.group == g] + [c for c in block if c.group not in lead]
+    out = moved + rest
+    groups: dict[int, int] = {}
+    for k, c in enumerate(out, 1):
+        c.rank, c.group = k, groups.setdefault(c.group, len(groups) + 1)
+    return out
+
+
+def _tie_reason(top: RankedCandidate, tied: list[RankedCandidate], tie: TieBreak | None) -> str:
+    """Why a tie of different behaviours needs review: the model's choice where it settled it."""
+    beyond = (f"; {len(tie.not_asked)} more tied behaviour(s) not asked (at most {len(tie.attempts)} are): "
+              + ", ".join(map(str, tie.not_asked[:5]))) if tie is not None and tie.not_asked else ""
+    if tie is not None and tie.chosen == top.index:
+        won = [p.outcome for p in tie.pairs if top.index in (p.a, p.b)]
+        return (f"the model chose attempt {top.index} among attempts that behave differently and score the same "
+                f"({top.score:g}), asked in both orders: {'; '.join(won)}{beyond}; an opinion, not evidence")
+    said = "; the model did not settle it: " + "; ".join(p.outcome for p in tie.pairs) if tie is not None else ""
+    return (f"attempts that behave differently score the same ({top.score:g}): "
+            + ", ".join(str(c.index) for c in [top, *tied][:5]) + said + beyond)
+
+
+def review(ranked: list[RankedCandidate], behaviours: list[Behaviour], probe: Probe, validated: bool,
+           tie: TieBreak | None = None) -> list[str]:
+    """Why the choice needs a human's look ([] when the evidence settles it); marks the candidates.
+    ``tie``: the model's tie-break, already applied to the order (``reorder``)."""
     if not ranked or not ranked[0].loaded:
         return ["no attempt loads or compiles"]
     top = ranked[0]
@@ -178,11 +229,9 @@ def review(ranked: list[RankedCandidate], behaviours: list[Behaviour], probe: Pr
         why.append("no generated test could be read or run: the order rests on agreement on the inputs alone")
     if _user_failed(behaviours[top.index]):
         why.append("every attempt fails at least one of your tests")
-    tied = [c for c in ranked[1:] if c.loaded and c.group != top.group and c.score == top.score
-            and _user_failed(behaviours[c.index]) == _user_failed(behaviours[top.index])]
+    tied = [c for c in ranked[1:] if c.group != top.group and _tied(c, top, behaviours)]
     if tied:
-        why.append(f"attempts that behave differently score the same ({top.score:g}): "
-                   + ", ".join(str(c.index) for c in [top, *tied][:5]))
+        why.append(_tie_reason(top, tied, tie))
         for c in tied:
             c.needs_review = True
     n_loaded = sum(1 for c in ranked if c.loaded)

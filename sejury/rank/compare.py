@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -21,11 +22,11 @@ from sejury.errors import ScoreParseError
 from sejury.rank import agreement
 from sejury.rank.evidence import Collected, Problem, collect, stored
 from sejury.rank.records import RankedCandidate
+from sejury.rank.records import Winner as Winner  # compare's own name for it, as before
 from sejury.schema import Task, TraceEvent
 from sejury.scoring import ParsedReply, parse_bullets
-from sejury.strategies._calls import ask_score
+from sejury.strategies._calls import Recorder, ask_score
 
-Winner = Literal["a", "b", "tie"]
 DecidedBy = Literal["loading", "your tests", "reference", "stated examples", "generated tests", "same behaviour",
                     "model", "undecided"]
 _CHOICE = re.compile(r"^\W*better\W*\s*(A|B|tie)\b", re.IGNORECASE | re.MULTILINE)
@@ -130,33 +131,62 @@ def _user_failed(c: RankedCandidate) -> int:
 async def by_model(ctx: JudgeContext, out: Comparison, c: Collected) -> None:
     """The model's choice, asked in both orders (a choice that follows the position is a tie)."""
     p = c.problem
+    m = await ask_both_orders(ctx, c.rec, p, p.candidates[0], p.candidates[1], reference=p.reference)
+    out.model_verdicts = m.verdicts
+    out.decided_by = "model" if m.read else "undecided"
+    out.winner, out.flipped = m.winner, m.flipped
+    out.reasons.append(m.reason)
+
+
+@dataclass(frozen=True)
+class ModelChoice:
+    """The model's choice between two attempts a and b, asked in both orders."""
+
+    verdicts: list[Winner | None]  # with a shown first, then with b shown first; None: unreadable (no vote)
+    replies: list[str]  # the last reply in each order
+    winner: Winner
+    flipped: bool  # the choice followed the position (the one shown first both times): a tie
+    read: bool  # at least one order's reply was read
+    reason: str
+
+    @property
+    def both_read(self) -> bool:
+        return None not in self.verdicts
+
+
+async def ask_both_orders(ctx: JudgeContext, rec: Recorder, p: Problem, a: str, b: str, *, reference: str | None,
+                          steps: tuple[str, str] = ("compare_ab", "compare_ba")) -> ModelChoice:
+    """Compare's question on ``a`` and ``b``: asked with a shown first, then b (``steps`` name the two
+    calls in the trace); an unreadable reply gets the repair turn, then is no vote."""
     verdicts: list[Winner | None] = []
-    for shown_first, shown_second, flip in ((p.candidates[0], p.candidates[1], False),
-                                            (p.candidates[1], p.candidates[0], True)):
+    replies: list[str] = []
+    for shown_first, shown_second, flip, step in ((a, b, False, steps[0]), (b, a, True, steps[1])):
         user = prompts.render("compare", Task.CODE_GENERATION, None, language=p.language, problem=p.problem,
-                              reference=p.reference or "", first=shown_first, second=shown_second)
-        parsed, _ = await ask_score(ctx, c.rec, "compare_ba" if flip else "compare_ab", user, parse=parse_choice,
-                                    repair="repair_choice")
+                              reference=reference or "", first=shown_first, second=shown_second)
+        before = len(rec.events)
+        parsed, _ = await ask_score(ctx, rec, step, user, parse=parse_choice, repair="repair_choice")
         verdicts.append(None if parsed is None else _as_winner(parsed.score, flip))
-    out.model_verdicts = verdicts
+        replies.append(next((e.reply or "" for e in reversed(rec.events[before:]) if e.kind == "llm_call"), ""))
+    return model_choice(verdicts, replies)
+
+
+def model_choice(verdicts: list[Winner | None], replies: list[str]) -> ModelChoice:
+    """What two orders' verdicts decide: the same choice twice decides; a choice that follows the
+    position (a, then b) is a tie; one unreadable order leaves the other's vote alone."""
     first, second = verdicts
-    out.decided_by = "model"
     if first is None or second is None:
         known = first or second
-        out.winner = known or "tie"
-        out.reasons.append("the model's reply could not be read in one order" if known else
+        return ModelChoice(verdicts, replies, known or "tie", False, known is not None,
+                           "the model's reply could not be read in one order" if known else
                            "the model's reply could not be read in either order")
-        if known is None:
-            out.decided_by = "undecided"
-    elif first == second:
-        out.winner = first
-        out.reasons.append(f"the model chose {first} in both orders" if first != "tie" else
+    if first == second:
+        return ModelChoice(verdicts, replies, first, False, True,
+                           f"the model chose {first} in both orders" if first != "tie" else
                            "the model found them alike in both orders")
-    else:
-        out.flipped = {first, second} == {"a", "b"}
-        out.winner = "tie" if out.flipped else (first if second == "tie" else second)
-        out.reasons.append(f"the model chose {first} with a first and {second} with b first"
-                           + (": the position decided, not the code (a tie)" if out.flipped else ""))
+    flipped = {first, second} == {"a", "b"}
+    return ModelChoice(verdicts, replies, "tie" if flipped else (first if second == "tie" else second), flipped, True,
+                       f"the model chose {first} with a first and {second} with b first"
+                       + (": the position decided, not the code (a tie)" if flipped else ""))
 
 
 def _as_winner(score: float, flipped: bool) -> Winner:

@@ -28,7 +28,7 @@ from sejury.execution.reference import run_reference_program
 from sejury.execution.runner import RunReport, assemble_program, call_form, run_suite, split_tests
 from sejury.execution.stated import Stated, stated_examples
 from sejury.rank import agreement
-from sejury.rank.records import Behaviour, Ranking
+from sejury.rank.records import Behaviour, Ranking, TieBreak, TieBreakOption
 from sejury.roster import Strategy
 from sejury.sandbox.base import SandboxProvider
 from sejury.sandbox.libraries import sample_profile
@@ -80,10 +80,18 @@ class Collected:
     seconds: float
 
 
-async def rank_problem(ctx: JudgeContext, p: Problem) -> Ranking:
-    """Write the tests once, run everything, and order the attempts (``agreement``)."""
+async def rank_problem(ctx: JudgeContext, p: Problem, *, tie_break: TieBreakOption = "none") -> Ranking:
+    """Write the tests once, run everything, and order the attempts (``agreement``); with
+    ``tie_break`` "model", the model chooses among different behaviours that share the top score
+    (``tiebreak``)."""
     collected = await collect(ctx, p)
-    return stored(ctx, "rank", order(collected, use_reference=p.reference is not None))
+    use_reference = p.reference is not None
+    ranking = order(collected, use_reference=use_reference)
+    if tie_break == "model":
+        from sejury.rank.tiebreak import break_ties  # it asks compare's question; compare imports this module
+
+        ranking = await break_ties(ctx, collected, ranking, use_reference=use_reference)
+    return stored(ctx, "rank", ranking)
 
 
 R = TypeVar("R", Ranking, "Comparison")
@@ -134,12 +142,15 @@ async def collect(ctx: JudgeContext, p: Problem) -> Collected:
                      time.perf_counter() - started)
 
 
-def order(c: Collected, *, use_reference: bool, use_stated: bool = True) -> Ranking:
+def order(c: Collected, *, use_reference: bool, use_stated: bool = True, tie: TieBreak | None = None) -> Ranking:
     """The ranking of collected evidence; ``use_reference`` False ranks as if there were none,
-    ``use_stated`` False without the problem's stated examples (``agreement.rank``)."""
+    ``use_stated`` False without the problem's stated examples (``agreement.rank``); ``tie``: the
+    model's tie-break, its order applied to the tied behaviours at the top."""
     reference = c.reference if use_reference else None
     ranked = agreement.rank(c.behaviours, c.probe, reference=reference, ids=c.problem.ids, use_stated=use_stated)
-    why = agreement.review(ranked, c.behaviours, c.probe, reference is not None)
+    if tie is not None and any(tie.wins):  # where the model won no pair, the evidence's order stays
+        ranked = agreement.reorder(ranked, c.behaviours, tie.order)
+    why = agreement.review(ranked, c.behaviours, c.probe, reference is not None, tie)
     if use_reference and c.reference is None:
         why.insert(0, "the reference does not load or compile, so the tests could not be validated on it")
     return Ranking(
@@ -150,7 +161,7 @@ def order(c: Collected, *, use_reference: bool, use_stated: bool = True) -> Rank
         tests_valid=sum(reference.passed[:c.probe.tests]) if reference is not None else None,
         tests_out_of_domain=len(c.probe.outside_domain), outside_domain=list(c.probe.outside_domain[:MAX_SHOWN]),
         probe_inputs=len(c.probe.units), model_calls=c.rec.calls, sandbox_runs=c.sandbox_runs,
-        seconds=round(c.seconds, 3), events=list(c.rec.events))
+        seconds=round(c.seconds, 3), events=list(c.rec.events), tie_break=tie)
 
 
 async def _write_tests(ctx: JudgeContext, rec: Recorder, p: Problem) -> tuple[str, int]:

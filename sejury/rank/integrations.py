@@ -2,6 +2,7 @@
 
     tool = judge.as_rank_tool()          # an agent passes the problem and its attempts, reads the choice
     graph = rank_graph(judge)            # {"request": RankRequest} in, {"ranking": Ranking} out
+                                         # (RankRequest's options too: tie_break="model", ...)
     compare_tool(judge), compare_graph(judge)   # the same for two attempts ({"comparison": Comparison})
 """
 
@@ -36,7 +37,7 @@ class CompareState(TypedDict, total=False):
 
 async def rank_request(judge: Judge, req: RankRequest) -> Ranking:
     return await judge.arank(req.problem, req.candidates, language=req.language, reference=req.reference,
-                             tests=req.tests, problem_id=req.problem_id, ids=req.ids)
+                             tests=req.tests, problem_id=req.problem_id, ids=req.ids, tie_break=req.tie_break)
 
 
 def rank_graph(judge: Judge) -> CompiledStateGraph[RankState, Any, RankState, RankState]:
@@ -124,4 +125,5 @@ def as_rank_tool(judge: Judge, *, name: str = "rank_attempts") -> StructuredTool
     return _tool(arun, name, RankRequest, (
         "Pick the best of several attempts at one coding problem. Tests are written once and run on every "
         "attempt in a sandbox; attempts that behave alike and pass the tests rank first. Give your own tests in "
-        "`tests` when you have them. Returns the chosen attempt's index and why."))
+        "`tests` when you have them; `tie_break: \"model\"` lets the model choose where attempts that behave "
+        "differently score the same. Returns the chosen attempt's index and why."))

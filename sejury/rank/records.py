@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from sejury.execution.languages import canonical_language
 from sejury.schema import TraceEvent
+
+Winner = Literal["a", "b", "tie"]  # the model's choice between two attempts (``compare``)
+TieBreakOption = Literal["model", "none"]
+MAX_TIED_BEHAVIOURS = 4  # the tie-break's round-robin: k tied behaviours cost k(k-1) model calls
+TIE_BREAK_HELP = (
+    "'model': where attempts that behave differently share the top score, the model chooses between them "
+    "(compare's question, asked in both orders: a choice that follows the order is none; at most "
+    f"{MAX_TIED_BEHAVIOURS} behaviours, 2 model calls per pair; the choice still needs review). 'none' (the "
+    "default until it is measured): agreement, then the input order.")
 
 
 class Behaviour(BaseModel):
@@ -43,6 +54,33 @@ class RankedCandidate(BaseModel):
     reasons: list[str] = Field(default_factory=list)  # what the score rests on, and why to review it
 
 
+class TiePair(BaseModel):
+    """Two tied behaviours, one attempt each, put to the model in both orders (``compare``'s prompt)."""
+
+    a: int  # the attempts (their index in the input)
+    b: int
+    verdicts: list[Winner | None]  # with a shown first, then with b shown first, as a/b; None: unreadable, no vote
+    replies: list[str]  # the model's (last) reply in each order, as the trace keeps it
+    winner: Winner  # "tie" unless both orders were read and the choice did not follow the position
+    flipped: bool = False  # the choice followed the position (the one shown first both times): a tie
+    outcome: str = ""  # in words, by attempt
+
+
+class TieBreak(BaseModel):
+    """The model's round-robin among the behaviours that share the top score (``tie_break="model"``)."""
+
+    score: float  # the score they share
+    attempts: list[int]  # one attempt per tied behaviour asked (the first in the evidence's order), in that order
+    not_asked: list[int] = Field(default_factory=list)  # tied behaviours beyond the cap: they follow, in order
+    pairs: list[TiePair] = Field(default_factory=list)
+    wins: list[int] = Field(default_factory=list)  # per attempt asked: the pairs it won
+    # the attempts asked, by wins, then the evidence's order (applied where some pair was won)
+    order: list[int] = Field(default_factory=list)
+    chosen: int | None = None  # the attempt whose behaviour won every pair it was in (None: not settled)
+    model_calls: int = 0
+    seconds: float = 0.0
+
+
 class Ranking(BaseModel):
     """The attempts at one problem, best first, and the one chosen."""
 
@@ -65,6 +103,8 @@ class Ranking(BaseModel):
     seconds: float = 0.0
     events: list[TraceEvent] = Field(default_factory=list)  # the trace: the model call and every run
     trace_id: str | None = None  # where the trace store keeps it (``sejury trace ID``)
+    # the model's tie-break, where it was asked (``tie_break="model"`` and a tie of different behaviours)
+    tie_break: TieBreak | None = None
 
     @property
     def left_out(self) -> str:
@@ -95,6 +135,7 @@ class RankRequest(BaseModel):
     tests: str | None = Field(None, description="Your own tests: an attempt failing one ranks below all that pass.")
     problem_id: str = "problem"
     ids: list[str | None] | None = Field(None, description="The attempts' own ids, one per attempt.")
+    tie_break: TieBreakOption = Field("none", description=TIE_BREAK_HELP)
 
     @field_validator("language")
     @classmethod

@@ -5,7 +5,7 @@ cache), which it closes when the server shuts down.
     POST /judge/invoke | batch | stream | stream_log, GET /judge/*_schema, /judge/playground/
                                 the judge, by LangServe (``routes.py``)
     GET  /judge/event_schema    the JSON schema of a /judge/stream chunk (``JudgeEvent``)
-    POST /rank                  {"problem", "candidates", ...} -> a Ranking (needs --execute)
+    POST /rank                  {"problem", "candidates", ..., "tie_break"} -> a Ranking (needs --execute)
     POST /compare               {"problem", "a", "b", ...} -> a Comparison (needs --execute)
     GET  /docs, /openapi.json   OpenAPI (with a key set, these need it too, like the playground)
 """
@@ -84,8 +84,9 @@ def create_app(judge: Judge, settings: ServeSettings | None = None) -> FastAPI:
 
     @app.post("/rank", tags=["rank"])
     async def rank(req: RankRequest, trace: bool = False) -> dict[str, Any]:
-        """Rank the attempts at one problem, best first (``Judge.rank``); ``?trace=true`` keeps the
-        model call and the sandbox runs."""
+        """Rank the attempts at one problem, best first (``Judge.rank``); ``"tie_break": "model"`` lets
+        the model choose among different behaviours that share the top score; ``?trace=true`` keeps the
+        model calls and the sandbox runs."""
         return await in_a_slot(lambda: rank_request(judge, req), trace)
 
     @app.post("/compare", tags=["rank"])
