@@ -21,6 +21,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from sejury import paths
 from sejury.errors import InputError
+from sejury.roster import MODEL_NAME
 from sejury.schema import Scale, Strategy, TeamFile, parse_strategy
 
 DEFAULT_PASS_MARK = 50.0
@@ -70,8 +71,6 @@ def parse_jury_models(value: Any) -> dict[str, str]:
             if not eq or not model.strip():
                 raise InputError(f"{entry!r}: a jury model is NAME=MODEL or NAME=MODEL@URL", field="jury_models")
             items.append((name, model))
-    from sejury.strategies.base import MODEL_NAME  # the jurors load when used (``sejury --help`` needs none)
-
     out: dict[str, str] = {}
     for name, model in items:
         key = name.strip().lower()

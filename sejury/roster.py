@@ -11,10 +11,17 @@ loads no juror).
 ``Strategy`` behaves like the string enum it replaces: ``Strategy("rethink") is Strategy.RETHINK``,
 ``Strategy.RETHINK.value == "rethink"``, ``for s in Strategy`` walks the registered jurors in the
 paper's order, and pydantic fields typed ``Strategy`` accept a value or a paper alias (``S2``).
+
+``Strategy(value)`` only looks a registered juror up.  A juror asked of a jury model (``S1@second``)
+comes to be by one named operation, ``derive``, which registers its spec; the places that take a
+juror's name from outside call it: ``parse_strategy`` (the CLI's ``--team`` and ``--also``, team
+files, the settings, the API's and the servers' team lists, pydantic fields typed ``Strategy``) and
+``resolve`` (a juror's value as run files and pickles hold it).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol
@@ -53,6 +60,11 @@ class JurorInfo(Protocol):
     def anchor(self) -> bool: ...
     @property
     def rank(self) -> float: ...
+    @property
+    def model(self) -> str | None: ...  # the jury model it asks (``S1@second``), None: the judge's model
+    def asked_of(self, model: str) -> JurorInfo:
+        """This juror asked of the jury model named ``model`` (``derive`` calls it)."""
+        ...
 
 
 # the registered jurors, by value and alias, in rank order; filled from ``sejury.strategies`` (and the
@@ -97,11 +109,11 @@ class Strategy(str, metaclass=_Roster):
     ICE_SCORE_REF: ClassVar[Strategy]
 
     def __new__(cls, value: str) -> Strategy:
+        """The registered juror of this value: a lookup, which registers nothing (a juror asked of a
+        jury model is made by ``derive``, through ``parse_strategy`` or ``resolve``)."""
         if isinstance(value, Strategy):
             return value
         if JURORS.exact(str(value)) is None:
-            if (derived := _derived(str(value))) is not None and derived.value == str(value):
-                return derived
             raise ValueError(f"{value!r} is not a registered strategy")
         return _constant(str(value))
 
@@ -109,7 +121,7 @@ class Strategy(str, metaclass=_Roster):
         return f"Strategy({self.value!r})"
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
-        return (Strategy, (self.value,))
+        return (resolve, (self.value,))  # another process (a Ray worker) may not have derived S1@second yet
 
     def __copy__(self) -> Strategy:
         return self
@@ -206,23 +218,58 @@ def unregister(value: str) -> None:
     JURORS.unregister(value)
 
 
-def _derived(name: str) -> Strategy | None:
-    """``S1@second`` (a juror asked of another model), registered when first named."""
-    if "@" not in name:
-        return None
-    from sejury.strategies.base import derive  # the jurors' layer, loaded by the first read anyway
+MODEL_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")  # a jury model's name: ``S1@second``, ``--jury-model second=...``
 
-    return derive(name)
+
+def derive(name: str) -> Strategy | None:
+    """``S1@second``: the juror S1 asked of the jury model named ``second`` (a multi-model jury),
+    registered here when first named, with its feeders asked of the same model (``S5-exec@second``
+    reads ``S5@second``'s tests); its prompts, parsers and version are its base's (``asked_of``).
+    The one operation that adds a juror by naming it.  None when ``name`` names no model or its base
+    is unknown; InputError for a bad model name or a juror that asks no model."""
+    base_name, _, model = name.strip().lower().partition("@")
+    if not model:
+        return None
+    if not MODEL_NAME.fullmatch(model):
+        raise InputError(f"{name!r}: a jury model's name is a letter, then letters, digits, - or _ (at most 32)",
+                         field="team")
+    try:
+        base = parse_strategy(base_name).spec  # base_name has no "@": a lookup
+    except InputError:
+        return None
+    if base.model is not None:
+        raise InputError(f"{name!r}: {base.paper_name} already names its model", field="team")
+    if base.kind not in (Kind.LLM, Kind.BASELINE) and not base.feeders:
+        raise InputError(f"{name!r}: {base.paper_name} calls no model, so there is nothing to ask of {model!r}",
+                         field="team")
+    value = f"{base.value}@{model}"
+    if JURORS.exact(value) is not None:
+        return _constant(value)
+    for feeder in base.feeders:
+        derive(f"{feeder}@{model}")
+    return register(base.asked_of(model))
+
+
+def resolve(value: str) -> Strategy:
+    """A juror by its value, as a run file or a pickle holds it: a registered one, or a juror asked of
+    a jury model (``direct@second``), derived now if this process has not named it yet.  ValueError
+    when it is neither."""
+    if isinstance(value, Strategy) or JURORS.exact(str(value)) is not None:
+        return Strategy(value)
+    if (derived := derive(str(value))) is not None and derived.value == str(value):
+        return derived
+    raise ValueError(f"{value!r} is not a registered strategy")
 
 
 def parse_strategy(name: str) -> Strategy:
     """Accept a strategy's name (``rethink``) or its paper alias (``S2``, ``S1-ref``), or either
-    with a jury model's name (``S1@second``: S1 asked of the model named ``second``)."""
+    with a jury model's name (``S1@second``: S1 asked of the model named ``second``, see ``derive``).
+    Every team a user gives is read by this."""
     key = name.strip().lower()
     value = JURORS.canonical(key)
     if JURORS.exact(value) is not None:
         return _constant(value)
-    if (derived := _derived(key)) is not None:
+    if (derived := derive(key)) is not None:
         return derived
     known = ", ".join([*JURORS.names(), *(i.paper_name for i in JURORS)])
     raise InputError(f"unknown strategy {name!r}; known: {known}", field="team")

@@ -5,6 +5,7 @@ with a second endpoint in ``test_embedded``)."""
 from __future__ import annotations
 
 import json
+import pickle
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +19,7 @@ from sejury import InputError, Judge, Strategy
 from sejury.calibrate import candidate_teams, read_run, score_team
 from sejury.cli import app
 from sejury.config import JudgeConfig
-from sejury.roster import parse_strategy
+from sejury.roster import JURORS, derive, parse_strategy, resolve
 from sejury.strategies import all_specs, unregister
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -54,6 +55,25 @@ def test_a_member_asked_of_a_second_model_is_a_juror_of_its_own() -> None:
         JudgeConfig.build(jury_models=["second"])
     cfg = JudgeConfig.build(team="S1,S1@second", jury_models="second=m@http://127.0.0.1:1/v1")
     assert cfg.jury_models == {"second": "m@http://127.0.0.1:1/v1"}
+
+
+def test_naming_an_unknown_juror_is_a_lookup_and_deriving_is_explicit() -> None:
+    """``Strategy(value)`` registers nothing: a juror asked of a jury model comes to be only through
+    ``derive`` (``parse_strategy`` and ``resolve`` call it); a pickle carries it to a process that
+    has not derived it yet."""
+    with pytest.raises(ValueError, match="not a registered strategy"):
+        Strategy("direct@third")
+    assert JURORS.exact("direct@third") is None
+    third = derive("S1@third")
+    assert third is not None and third.value == "direct@third" and Strategy("direct@third") is third
+    assert derive("S1@third") is third and derive("S1") is None and derive("S9@third") is None
+    s5 = resolve("test_pass@third")  # as a run file holds it: its feeders are derived with it
+    assert s5.spec.feeders == ("generate_tests@third", "generate_tests_nl@third")
+    assert Strategy("generate_tests@third").spec.model == "third"
+    with pytest.raises(ValueError, match="not a registered strategy"):
+        resolve("s9@third")
+    unregister("direct@third")  # as in a process that never named it
+    assert pickle.loads(pickle.dumps(third)) is Strategy("direct@third")
 
 
 def test_each_member_asks_its_own_server_and_the_team_merges_them(tmp_path: Path) -> None:

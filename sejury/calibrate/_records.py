@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from sejury.errors import InputError
 from sejury.io import text_lines
+from sejury.roster import resolve
 from sejury.schema import Scale, Strategy, Task
 
 
@@ -58,7 +59,7 @@ def read_run(path: str | Path, *, label: str = "human_score", repeats: bool = Fa
                                  field=f"metadata.{label}")
             scores, calls, tokens, unscored, weights, against = {}, {}, {}, [], {}, []
             for name, r in v["strategies"].items():
-                s = Strategy(name)
+                s = resolve(name)  # ``direct@second``: a juror asked of a jury model, derived on first reading
                 if r.get("against"):
                     against.append(s)
                 calls[s] = int(r.get("llm_calls", 0))

@@ -25,14 +25,12 @@ Modules in ``sejury/strategies/`` are loaded (and so registered) when a strategy
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from sejury import prompts, roster
 from sejury.context import JudgeContext
-from sejury.errors import InputError
 from sejury.roster import Kind, Strategy
 from sejury.schema import Sample, StrategyResult, Task
 from sejury.scoring import PARSER_VERSION, ParsedReply
@@ -119,7 +117,7 @@ class StrategySpec:
     joins_default: Callable[[Sample, bool], bool] | None = None  # (sample, execute): in that sample's default team
     detail_lines: Callable[[StrategyResult], list[str]] | None = None  # extra lines for the CLI's table
     prompt_root: str | None = None  # where its templates live when shipped outside sejury/prompts
-    model: str | None = None  # a jury model's name: this juror asks that model (``S1@second``; ``derive``)
+    model: str | None = None  # a jury model's name: this juror asks that model (``S1@second``; ``asked_of``)
 
     def __post_init__(self) -> None:
         if self.kind in (Kind.LLM, Kind.BASELINE) and not self.steps:
@@ -156,6 +154,16 @@ class StrategySpec:
         if why is None and self.needs_execute and not execute:
             why = NEEDS_EXECUTE
         return why
+
+    def asked_of(self, model: str) -> StrategySpec:
+        """This juror asked of the jury model named ``model`` (``S1@second``; ``roster.derive`` registers
+        it, after checking the juror asks a model): its base's prompts, parsers and version, its
+        feeders asked of the same model, opt-in."""
+        return dataclasses.replace(
+            self, value=f"{self.value}@{model}", paper_name=f"{self.paper_name}@{model}", aliases=(), model=model,
+            feeders=tuple(f"{f}@{model}" for f in self.feeders), rank=self.rank + 0.001,
+            version=self.version_id, default_member=False, opt_in=True, joins_default=None,
+            summary=f"{self.summary} (asked of the jury model {model!r})")
 
     def feeder_for(self, sample: Sample) -> Strategy | None:
         """The strategy whose result this one reads for this sample (the first that applies)."""
@@ -195,42 +203,6 @@ def spec(strategy: str) -> StrategySpec:
     if not isinstance(found, StrategySpec):
         raise KeyError(f"no strategy {strategy!r} is registered")
     return found
-
-
-MODEL_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
-
-
-def derive(name: str) -> Strategy | None:
-    """``S1@second``: the juror S1 asked of the jury model named ``second`` (a multi-model jury).
-    Registered on first use, with its feeders asked of the same model (``S5-exec@second`` reads
-    ``S5@second``'s tests); its prompts, parsers and version are its base's.  None when ``name``
-    has no ``@`` or its base is unknown; InputError for a juror that asks no model."""
-    base_name, _, model = name.strip().lower().partition("@")
-    if not model:
-        return None
-    if not MODEL_NAME.fullmatch(model):
-        raise InputError(f"{name!r}: a jury model's name is a letter, then letters, digits, - or _ (at most 32)",
-                         field="team")
-    try:
-        base = spec(roster.parse_strategy(base_name).value)
-    except InputError:
-        return None
-    if base.model is not None:
-        raise InputError(f"{name!r}: {base.paper_name} already names its model", field="team")
-    if base.kind not in (Kind.LLM, Kind.BASELINE) and not base.feeders:
-        raise InputError(f"{name!r}: {base.paper_name} calls no model, so there is nothing to ask of {model!r}",
-                         field="team")
-    value = f"{base.value}@{model}"
-    if roster.JURORS.exact(value) is not None:
-        return Strategy(value)
-    for feeder in base.feeders:
-        derive(f"{feeder}@{model}")
-    register(dataclasses.replace(
-        base, value=value, paper_name=f"{base.paper_name}@{model}", aliases=(), model=model,
-        feeders=tuple(f"{f}@{model}" for f in base.feeders), rank=base.rank + 0.001,
-        version=base.version_id, default_member=False, opt_in=True, joins_default=None,
-        summary=f"{base.summary} (asked of the jury model {model!r})"))
-    return Strategy(value)
 
 
 def all_specs() -> list[StrategySpec]:
