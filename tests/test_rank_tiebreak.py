@@ -178,6 +178,16 @@ def test_the_option_is_checked_at_the_edges() -> None:
     judge = Judge(ScriptedChatModel(script=_tests_script), cache=False)
     with pytest.raises(InputError, match="tie_break 'maybe'"):
         judge.rank(ADD, ["    return a + b\n"], tie_break="maybe")
+    import httpx
+    from test_serve import running
+
+    from sejury.serve import create_app
+
+    with running(create_app(judge)) as url:
+        r = httpx.post(f"{url}/rank", json={"problem": ADD, "candidates": ["x"], "tie_break": "maybe"})
+        assert r.status_code == 400 and r.json()["field"] == "tie_break"
+        r = httpx.post(f"{url}/rank", json={"problem": ADD, "candidates": ["x"], "tie_break": "model"})
+        assert r.status_code == 503  # a valid request; this server runs without the sandbox
 
 
 def test_the_rank_command_takes_the_option_with_the_requests_help() -> None:
