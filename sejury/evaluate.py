@@ -38,6 +38,8 @@ from sejury.stats import cohen_kappa, wilcoxon
 from sejury.variance import Repeatability
 
 DEFAULT_NS = (2, 6, 18, 20, 50)
+# the papers' RQ1 comparators a run should hold: the LLM-judge baselines, then the similarity metrics
+_RQ1_BASELINES = ("vanilla", "ice_score", "ice_score_ref", "bleu", "chrf", "rouge_l", "meteor", "codebleu")
 
 
 class Row(BaseModel):
@@ -127,9 +129,7 @@ def evaluate(records: Sequence[Record], *, team: TeamFile | None = None, n_label
     chosen = _Team(team_members, rule)
 
     rows = _rq1(rest, chosen, members, scale, resamples, seed)
-    missing = [s.paper_name for s in (Strategy.VANILLA, Strategy.ICE_SCORE, Strategy.ICE_SCORE_REF, Strategy.BLEU,
-                                      Strategy.CHRF, Strategy.ROUGE_L, Strategy.METEOR, Strategy.CODEBLEU)
-               if s not in members]
+    missing = [s.paper_name for s in map(Strategy, _RQ1_BASELINES) if s not in members]
     if missing:
         notes.append(f"Not in this run (judge them with `sejury batch --team ...`): {', '.join(missing)}.")
     hh, ht, pairs = _rq2(rest, chosen, scale, kappa_weights)

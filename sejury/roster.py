@@ -8,7 +8,8 @@ strategies can all use the name type; the built-in jurors (``sejury.strategies``
 the roster is first read, so importing the schema or the settings stays cheap (``sejury --help``
 loads no juror).
 
-``Strategy`` behaves like the string enum it replaces: ``Strategy("rethink") is Strategy.RETHINK``,
+``Strategy`` behaves like the string enum it replaces: ``Strategy("rethink") is Strategy.RETHINK``
+(a constant only for the four jurors named most, S1, S2, S5 and S5-exec: any other is ``Strategy("bleu")``),
 ``Strategy.RETHINK.value == "rethink"``, ``for s in Strategy`` walks the registered jurors in the
 paper's order, and pydantic fields typed ``Strategy`` accept a value or a paper alias (``S2``).
 
@@ -90,23 +91,13 @@ class Strategy(str, metaclass=_Roster):
 
     __slots__ = ()
 
-    # the built-in jurors, for code and tests that name them (defined by their specs, not here)
+    # the four built-in jurors code and tests name most (defined by their specs, not here): S1, the
+    # anchor of every calibrated team; S2, which S1 feeds; S5, whose tests S5-exec runs; S5-exec, the
+    # evidence juror.  Any other is named by its value, ``Strategy("bleu")``: a lookup in the specs.
     DIRECT: ClassVar[Strategy]
-    DIRECT_REF: ClassVar[Strategy]
     RETHINK: ClassVar[Strategy]
-    EQUIVALENCE: ClassVar[Strategy]
-    REFERENCE_ANALYSIS: ClassVar[Strategy]
     GENERATE_TESTS: ClassVar[Strategy]
     TEST_PASS: ClassVar[Strategy]
-    TEST_DIFF: ClassVar[Strategy]
-    BLEU: ClassVar[Strategy]
-    CHRF: ClassVar[Strategy]
-    ROUGE_L: ClassVar[Strategy]
-    CODEBLEU: ClassVar[Strategy]
-    METEOR: ClassVar[Strategy]
-    VANILLA: ClassVar[Strategy]
-    ICE_SCORE: ClassVar[Strategy]
-    ICE_SCORE_REF: ClassVar[Strategy]
 
     def __new__(cls, value: str) -> Strategy:
         """The registered juror of this value: a lookup, which registers nothing (a juror asked of a
@@ -200,9 +191,7 @@ def _constant(value: str) -> Strategy:
     return found
 
 
-for _name in ("direct", "direct_ref", "rethink", "equivalence", "reference_analysis", "generate_tests",
-              "test_pass", "test_diff", "bleu", "chrf", "rouge_l", "codebleu", "meteor", "vanilla", "ice_score",
-              "ice_score_ref"):
+for _name in ("direct", "rethink", "generate_tests", "test_pass"):
     setattr(Strategy, _name.upper(), _constant(_name))
 
 

@@ -45,10 +45,10 @@ def write(tmp_path: Path, rows: list[dict[str, object]]) -> Path:
 
 
 def test_candidate_teams_contain_s1_and_two_members() -> None:
-    teams = candidate_teams([S.DIRECT, S.DIRECT_REF, S.RETHINK])
-    assert teams == [[S.DIRECT, S.DIRECT_REF], [S.DIRECT, S.RETHINK], [S.DIRECT_REF, S.RETHINK],
-                     [S.DIRECT, S.DIRECT_REF, S.RETHINK]]
-    assert candidate_teams([S.RETHINK, S.EQUIVALENCE]) == []
+    teams = candidate_teams([S.DIRECT, S("direct_ref"), S.RETHINK])
+    assert teams == [[S.DIRECT, S("direct_ref")], [S.DIRECT, S.RETHINK], [S("direct_ref"), S.RETHINK],
+                     [S.DIRECT, S("direct_ref"), S.RETHINK]]
+    assert candidate_teams([S.RETHINK, S("equivalence")]) == []
 
 
 def test_labelled_draw_is_the_papers() -> None:
@@ -126,7 +126,7 @@ def test_calibration_picks_the_informative_team_and_excludes_the_labelled(tmp_pa
                                         if i not in set(labelled_indices(40, 20, 7))}
     assert cal.evaluation.ci is not None and cal.evaluation.ci.low <= cal.evaluation.mean <= cal.evaluation.ci.high
     assert all(cal.teams[i].mean >= cal.teams[i + 1].mean for i in range(len(cal.teams) - 1))
-    assert S.EQUIVALENCE not in {m for t in cal.teams for m in t.members}  # never scored: not a member
+    assert S("equivalence") not in {m for t in cal.teams for m in t.members}  # never scored: not a member
     text = report(cal, max_teams=2)
     assert f"(best first; 2 of {len(cal.teams)})" in text and f"{len(cal.teams) - 2} more teams" in text
 
@@ -177,30 +177,30 @@ def test_the_report_says_how_settled_the_choice_is_on_resamples_of_the_labelled_
 
 def test_ties_go_to_the_cheaper_team() -> None:
     recs = [Record(sample_id=str(i), task="code_generation", human=i,
-                   scores={S.DIRECT: i * 10, S.RETHINK: i * 10, S.BLEU: i * 10},
-                   calls={S.DIRECT: 1, S.RETHINK: 1, S.BLEU: 0}, scale=Scale(low=0, high=100)) for i in range(6)]
+                   scores={S.DIRECT: i * 10, S.RETHINK: i * 10, S("bleu"): i * 10},
+                   calls={S.DIRECT: 1, S.RETHINK: 1, S("bleu"): 0}, scale=Scale(low=0, high=100)) for i in range(6)]
     cal = calibrate(recs, labelled=[0, 1, 2, 3], resamples=50, protocol="paper")
-    assert cal.chosen.members == [S.DIRECT, S.BLEU]  # as good as any, and one LLM call fewer
+    assert cal.chosen.members == [S.DIRECT, S("bleu")]  # as good as any, and one LLM call fewer
     # the default protocol also tries one juror alone: BLEU is as good and makes no call
-    assert calibrate(recs, labelled=[0, 1, 2, 3], resamples=50).chosen.members == [S.BLEU]
+    assert calibrate(recs, labelled=[0, 1, 2, 3], resamples=50).chosen.members == [S("bleu")]
 
 
 def test_baselines_are_never_chosen_and_a_feeder_is_paid_for() -> None:
     # vanilla tracks the grade perfectly, but a baseline is only reported, never a team member
     recs = [Record(sample_id=str(i), task="code_generation", human=i,
-                   scores={S.DIRECT: (i * 37) % 100, S.VANILLA: i * 10, S.TEST_PASS: i * 10},
-                   calls={S.DIRECT: 1, S.VANILLA: 1, S.GENERATE_TESTS: 2, S.TEST_PASS: 0},
+                   scores={S.DIRECT: (i * 37) % 100, S("vanilla"): i * 10, S.TEST_PASS: i * 10},
+                   calls={S.DIRECT: 1, S("vanilla"): 1, S.GENERATE_TESTS: 2, S.TEST_PASS: 0},
                    scale=Scale(low=0, high=100)) for i in range(8)]
     cal = calibrate(recs, labelled=[0, 1, 2, 3, 4], resamples=0, protocol="paper")
-    assert all(S.VANILLA not in t.members for t in cal.teams)
-    assert S.VANILLA not in [m.members[0] for m in cal.strategies]
+    assert all(S("vanilla") not in t.members for t in cal.teams)
+    assert S("vanilla") not in [m.members[0] for m in cal.strategies]
     assert cal.chosen.members == [S.DIRECT, S.TEST_PASS]
     # the pass ratio makes no call itself, but S5 (its feeder) runs for it: 1 + 2 calls
     assert cal.chosen.llm_calls == 3
     # the default protocol: the evidence alone wins, still paying for S5, and the report says so
     alone = calibrate(recs, labelled=[0, 1, 2, 3, 4], resamples=0)
     assert alone.chosen.members == [S.TEST_PASS] and alone.chosen.llm_calls == 2
-    assert all(S.VANILLA not in t.members for t in alone.teams)
+    assert all(S("vanilla") not in t.members for t in alone.teams)
     assert "**The evidence alone won**: S5-exec beat every team" in report(alone)
     assert "S5 writes the tests" in report(alone) and "no model call at all" not in report(alone)
     # a juror that needs no feeder (Ex-fuzz: the problem's own examples) makes no call at all

@@ -226,7 +226,7 @@ def test_judge_estimate_marks_feeders_and_replies_it_cannot_know(make_judge: Mak
     est = judge.estimate([codegen])
     assert model.calls == 0
     members = {m.strategy: m for m in est.samples[0].members}
-    assert not members[Strategy.DIRECT_REF].in_team and members[Strategy.RETHINK].fed_by is Strategy.DIRECT_REF
+    assert not members[Strategy("direct_ref")].in_team and members[Strategy.RETHINK].fed_by is Strategy("direct_ref")
     assert [c.from_reply for c in members[Strategy.RETHINK].calls] == [True]
     assert [(c.step, c.from_reply) for c in members[Strategy.GENERATE_TESTS].calls] == [("write", False),
                                                                                          ("predict", True)]

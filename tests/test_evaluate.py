@@ -49,7 +49,7 @@ def test_tables_exclude_the_labelled_samples_and_rank_the_informative_juror(run:
     assert ev.excluded_labelled == 20 and all(r.n == 40 for r in ev.rq1)
     by_name = {r.name: r for r in ev.rq1}
     assert by_name["S1"].mean > 0.8 and abs(by_name["S2"].mean) < 0.4
-    assert by_name["calibrated team"].members == [Strategy.DIRECT, Strategy.BLEU]
+    assert by_name["calibrated team"].members == [Strategy.DIRECT, Strategy("bleu")]
     assert by_name["S2"].p_vs_team is not None and by_name["S2"].p_vs_team < 0.05  # S2's errors are larger
     # the vanilla baseline is a row of its own, outside "all LLM strategies merged" and every team
     assert "Vanilla (baseline)" in by_name
@@ -147,13 +147,13 @@ def test_the_needs_review_flag_is_measured_against_the_outcome() -> None:
     from sejury.schema import Scale
 
     def rec(i: int, a: float, b: float | None, passed: bool) -> Record:
-        scores = {Strategy.TEST_PASS: a} | ({} if b is None else {Strategy.TEST_DIFF: b})
+        scores = {Strategy.TEST_PASS: a} | ({} if b is None else {Strategy("test_diff"): b})
         return Record(sample_id=f"q{i}", task="code_generation", human=float(passed), scores=scores,
                       scale=Scale(low=0, high=1), test_passed=passed)
 
     agree = [rec(i, 100, 90, True) for i in range(6)] + [rec(i + 6, 0, 10, False) for i in range(6)]
     split = [rec(20 + i, 100, 0, i % 2 == 1) for i in range(4)]  # mean 50: thresholded at 50 as right
-    team = [Strategy.TEST_PASS, Strategy.TEST_DIFF]
+    team = [Strategy.TEST_PASS, Strategy("test_diff")]
     r = agreement.review_flag([], [*agree, *split, rec(30, 70, None, True)], team, Scale(low=0, high=1))
     assert r is not None and (r.n, r.flagged) == (17, 5)  # the split four, and one with one juror scored
     assert (r.flagged_wrong, r.unflagged_wrong) == (2, 0)

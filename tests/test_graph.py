@@ -226,7 +226,7 @@ async def test_team_file_is_used_and_checked(make_judge: MakeJudge, codegen: Sam
     path.write_text(TeamFile(task="code_generation", strategies=["S1", "S3"]).model_dump_json())
     judge, model = make_judge(team=str(path))
     v = await judge.ajudge(codegen)
-    assert v.team == [Strategy.DIRECT, Strategy.EQUIVALENCE] and model.calls == 2
+    assert v.team == [Strategy.DIRECT, Strategy("equivalence")] and model.calls == 2
     summary = Sample(id="s", task="code_summarization", problem="c", candidate="d")
     with pytest.raises(InputError, match="calibrated for code_generation"):
         await judge.ajudge(summary)
@@ -285,7 +285,7 @@ async def test_candidates_of_one_problem_in_flight_ask_a_shared_step_once(make_j
 async def test_per_call_team_override(make_judge: MakeJudge, codegen: Sample) -> None:
     judge, model = make_judge()
     v = await judge.ajudge(codegen, team=["S3"])
-    assert v.team == [Strategy.EQUIVALENCE] and model.calls == 1
+    assert v.team == [Strategy("equivalence")] and model.calls == 1
 
 
 async def test_many_samples_share_one_llm_bound(make_judge: MakeJudge, codegen: Sample) -> None:

@@ -38,7 +38,7 @@ def test_every_template_renders_with_its_data_inside_delimiters(strategy: Strate
     assert begins >= (1 if one_block else 2) and begins == text.count("[END ")
     # the data each step must see
     assert ("PROBLEM-TEXT" in text) == (strategy is not Strategy("generate_tests_code"))  # S5-code: the reference alone
-    reads_candidate = not (strategy is Strategy.REFERENCE_ANALYSIS and step == "analyze") and \
+    reads_candidate = not (strategy is Strategy("reference_analysis") and step == "analyze") and \
         not (strategy in (Strategy.GENERATE_TESTS, *S5_FORMATS) and step == "write")
     assert ("CANDIDATE-TEXT" in text) == reads_candidate
     # S5 writes its tests from the problem and reference, never from the candidate; S5-nl never sees the reference
@@ -46,9 +46,9 @@ def test_every_template_renders_with_its_data_inside_delimiters(strategy: Strate
         assert "REFERENCE-TEXT" in text
     if strategy is Strategy("generate_tests_nl"):
         assert "REFERENCE-TEXT" not in text
-    if strategy in (Strategy.ICE_SCORE, Strategy.ICE_SCORE_REF):  # ICE-Score's own 0-4 form
+    if strategy in (Strategy("ice_score"), Strategy("ice_score_ref")):  # ICE-Score's own 0-4 form
         assert "one integer from 0 to 4" in text
-        assert ("REFERENCE-TEXT" in text) == (strategy is Strategy.ICE_SCORE_REF)
+        assert ("REFERENCE-TEXT" in text) == (strategy is Strategy("ice_score_ref"))
     elif step in (None, "assess", "predict"):
         assert "Score: <one integer from 0 to 100>" in text
 
