@@ -362,3 +362,83 @@ async def test_a_cpp_call_whose_signed_arithmetic_overflows_fails_on_either_side
     done = await run_on_candidate(sandbox, ex, valid, assemble_program("cpp", problem, safe), probe=probe)
     assert done.differential is not None and (done.differential.inputs, done.differential.agreed) == (2, 2)
     assert done.pass_ratio == 1.0
+
+
+def test_a_test_on_which_the_reference_reached_for_the_network_is_no_input() -> None:
+    """The sandbox has no network: what a call that reached for it answered (an error string it
+    caught, an exception) is the sandbox's doing.  A test on which the reference did is no input,
+    whatever the problem states; the juror's reason says so."""
+    from sejury.execution.differential import NETWORK, compare
+
+    units = ["f('http://a')", "f('x')", "f('file:b')"]
+    reference = {0: [NETWORK + "|0"], 1: ["!raises ValueError|0"], 2: ["'b'|3"]}
+    candidate = {0: ["'URL Error: no name'|20"], 1: ["!raises ValueError|0"], 2: ["'b'|3"]}
+    run = compare("f", units, reference, candidate, valid=set(), reasons={}, typed_raises=True)
+    assert (run.inputs, run.agreed, run.network) == (2, 2, 1)
+    alone = compare("f", units[:2], reference, candidate, valid={1}, reasons={}, typed_raises=True)
+    assert alone.only_error_paths() and alone.network == 1
+    none = compare("f", units[:1], reference, candidate, valid=set(), reasons={}, typed_raises=True)
+    assert none.ratio is None and "reached for the network" in none.no_inputs("no call of f returned")
+    assert compare("f", units[1:], {0: reference[1]}, {0: candidate[1]}, set(), {}).no_inputs("x") == "x"
+
+
+FETCH = ('import urllib.request\nimport urllib.error\n\n\ndef fetch(url: str) -> str:\n    """The text at url '
+         '("file:<name>": the name, upper-cased), or "URL Error: <reason>" when it cannot be read."""\n')
+FETCH_REF = FETCH + ("    if url.startswith('file:'):\n        return url[5:].upper()\n    try:\n"
+                     "        return urllib.request.urlopen(url, timeout=3).read().decode()\n"
+                     "    except urllib.error.URLError as e:\n        return f'URL Error: {e.reason}'\n")
+
+
+@pytest.mark.docker
+async def test_a_call_that_reaches_for_the_network_gives_no_value_and_no_valid_test(sandbox: DockerSandbox) -> None:
+    """A test the reference passes only because the sandbox has no network (it returns its caught
+    error) is not valid, and its call gives S5-diff no input: a candidate answering the same error
+    is not thereby right.  A test that stays off the network counts as before."""
+    tests = "assert fetch('http://example.com').startswith('URL Error')\nassert fetch('file:a') == 'A'\n"
+    ex, valid, probe = await check_on_reference(sandbox, "python", FETCH_REF, tests, record="fetch")
+    assert ex.valid == 1 and valid.units[0].endswith("'A'"), (ex, valid)
+    assert probe is not None and probe.values[0] == ["!network|0"] and probe.values[1] == ["'A'|3"], probe.values
+    assert ex.reference is not None and "NetworkUnavailable" in ex.reference.failures[0]["why"]
+    done = await run_on_candidate(sandbox, ex, valid, FETCH_REF, probe=probe)
+    diff = done.differential
+    assert diff is not None and (diff.inputs, diff.agreed, diff.network) == (1, 1, 1), diff
+
+
+SETTINGS = ('import argparse\n\n\ndef settings(debug: bool) -> argparse.Namespace:\n    """The run\'s settings: '
+            'debug as given, and the log level: 10 when debugging, else 20."""\n')
+SETTINGS_REF = SETTINGS + "    return argparse.Namespace(debug=debug, level=10 if debug else 20)\n"
+SETTINGS_WRONG = SETTINGS + "    return argparse.Namespace(debug=debug, level=20)\n"
+LONG = 'def zeros_then(n: int) -> list:\n    """n zeros, then n."""\n'
+
+
+@pytest.mark.docker
+async def test_a_library_object_is_asked_by_the_tests_and_shown_by_its_state(sandbox: DockerSandbox) -> None:
+    """An object of a library's class (here the standard library's ``argparse.Namespace``; a Flask
+    app, a fitted model) lives in the program's process: the tests read its attributes there, and
+    the differential record shows its class and public state as plain data the program's process
+    sends (the checker compares those pictures; it never asks the object).  Two objects of the same
+    class with different states no longer look alike."""
+    tests = "s = settings(True)\nassert s.debug is True\nassert settings(False).level == 20\n"
+    ex, valid, probe = await check_on_reference(sandbox, "python", SETTINGS_REF, tests, record="settings")
+    assert ex.valid == 2, ex  # an attribute of the object is read in the program's process
+    assert probe is not None and "'level': 10" in probe.values[0][0] and "argparse:Namespace" in probe.values[0][0]
+    right = await run_on_candidate(sandbox, ex, valid, SETTINGS_REF, probe=probe)
+    wrong = await run_on_candidate(sandbox, ex, valid, SETTINGS_WRONG, probe=probe)
+    assert right.pass_ratio == 1.0 and wrong.pass_ratio == 1.0  # the valid tests do not see it
+    assert right.differential is not None and right.differential.ratio == 1.0
+    assert wrong.differential is not None and (wrong.differential.inputs, wrong.differential.agreed) == (2, 1)
+
+
+@pytest.mark.docker
+async def test_a_long_value_is_compared_whole(sandbox: DockerSandbox) -> None:
+    """The record shows a long value's head and a digest of the whole: two values that differ only
+    past the head (a long list, a large frame) do not agree."""
+    reference, wrong = LONG + "    return [0] * n + [n]\n", LONG + "    return [0] * n + [n + 1 if n > 500 else n]\n"
+    tests = "assert len(zeros_then(600)) == 601\nassert zeros_then(2) == [0, 0, 2]\n"
+    ex, valid, probe = await check_on_reference(sandbox, "python", reference, tests, record="zeros_then")
+    assert probe is not None and " ...#" in probe.values[0][0] and probe.values[0][0].endswith("|1805")
+    right = await run_on_candidate(sandbox, ex, valid, reference, probe=probe)
+    caught = await run_on_candidate(sandbox, ex, valid, wrong, probe=probe)
+    assert right.differential is not None and right.differential.ratio == 1.0
+    assert caught.pass_ratio == 1.0 and caught.differential is not None
+    assert (caught.differential.inputs, caught.differential.agreed) == (2, 1)

@@ -164,6 +164,16 @@ class DifferentialRun(BaseModel):
     # no valid test calls the function (a test that only writes a file passes on any program), while
     # the other tests' calls were recorded: the valid tests are no evidence either way
     valid_without_calls: bool = False
+    # tests left out because the reference reached for the network on them (``NETWORK``)
+    network: int = 0
+
+    def no_inputs(self, what: str) -> str:
+        """Why there is no input: ``what`` (the juror's words), and the tests on which the
+        reference needed the network, when there were any."""
+        if not self.network:
+            return what
+        return (f"{what}: on {self.network} test(s) the reference reached for the network, which the sandbox "
+                "does not have (the tests give the function no stand-in for it)")
 
     def only_error_paths(self) -> bool:
         """Every input is an error path, so agreeing on all of them is no evidence of correctness."""
@@ -180,6 +190,9 @@ ONLY_ERROR_PATHS = ("every call of {function} in the valid tests raised on the r
 # ``!timeout``, ``!exited`` (a value the harness shows never starts with "!")
 NO_VALUE = "!"
 RAISES = "!raises "
+# a call that reached for the network (a name lookup, a connection), which the sandbox does not
+# have: what it answered is the sandbox's doing, so a test on which the reference did is no input
+NETWORK = "!network"
 _STATES_RAISES = re.compile(r"\b(?:raise[sd]?|throws?|exceptions?)\b", re.I)
 
 
@@ -211,7 +224,8 @@ def compare(function: str, units: list[str], reference: dict[int, list[str]], ca
     problem states what its function raises."""
     reference = {i: as_compared(v, typed_raises) for i, v in reference.items()}
     candidate = {i: as_compared(v, typed_raises) for i, v in candidate.items()}
-    usable = [i for i in range(len(units)) if reference.get(i) and defined(reference[i])
+    network = {i for i, v in reference.items() if any(bare(x) == NETWORK for x in v)}
+    usable = [i for i in range(len(units)) if reference.get(i) and defined(reference[i]) and i not in network
               and (typed_raises or any(not v.startswith(NO_VALUE) for v in reference[i]))]
     agreed, shown = 0, list[Mismatch]()
     for i in usable:
@@ -230,5 +244,6 @@ def compare(function: str, units: list[str], reference: dict[int, list[str]], ca
                            ratio=agreed / len(usable) if usable else None, mismatches=shown,
                            returned=sum(1 for i in usable if _returned(candidate.get(i, []), reference[i])),
                            error_paths=sum(1 for i in usable if i in raising),
+                           network=len(network),
                            valid_only_error_paths=bool(valid_calls) and all(i in raising for i in valid_calls),
                            valid_without_calls=bool(valid) and not valid_calls and any(reference.values()))

@@ -33,8 +33,9 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
                        against=ex.against())
     diff = ex.differential
     if diff is None or not diff.inputs:
-        return Outcome(None, detail="no call of the problem's function returned on the reference, so there is no "
-                                    "input to run the candidate on")
+        what = "no call of the problem's function returned on the reference, so there is no input to run the " \
+               "candidate on"
+        return Outcome(None, detail=diff.no_inputs(what) if diff is not None else what)
     if diff.returned is None:
         return Outcome(None, detail="S5's run was recorded before executability was counted: judge again with "
                                     "--no-cache")

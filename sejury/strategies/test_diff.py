@@ -34,7 +34,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
         return Outcome(None, detail="no call of the problem's function was recorded on the reference (a prose "
                                     "problem, a function without a return value, or no test calls it)")
     if diff.ratio is None:
-        return Outcome(None, detail=f"no call of {diff.function} returned on the reference")
+        return Outcome(None, detail=diff.no_inputs(f"no call of {diff.function} returned on the reference"))
     if diff.only_error_paths() and diff.agreed == diff.inputs:
         return Outcome(None, detail=ONLY_ERROR_PATHS.format(function=diff.function))
     artifacts = {"agreement": diff.ratio, "inputs": diff.inputs, "agreed": diff.agreed,

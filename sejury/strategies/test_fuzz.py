@@ -116,8 +116,8 @@ async def agree_on(sample: Sample, ctx: JudgeContext, rec: Recorder, function: s
     if on_cand.tampering:
         artifacts["tampering"] = on_cand.tampering
     if diff.ratio is None:
-        return Outcome(None, detail=f"the reference raised or hung on every one of the {len(calls)} inputs",
-                       artifacts=artifacts)
+        return Outcome(None, detail=diff.no_inputs(f"the reference raised or hung on every one of the {len(calls)} "
+                                                   "inputs"), artifacts=artifacts)
     against = ("tampering suspected: " + "; ".join(on_cand.tampering) if on_cand.tampering else
                None if on_cand.loaded else "the candidate does not load or compile (the reference does): "
                + load_error_line(on_cand.load_error)[:200])

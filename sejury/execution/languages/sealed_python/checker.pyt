@@ -46,6 +46,9 @@ def emit(line):
 exec(compile(open("codec.py").read(), "codec.py", "exec"))  # noqa: S102  enc / dec, shared with the server
 
 
+NETWORK_FAILURE = "NetworkUnavailable the program reached for the network, which the sandbox does not have"
+
+
 class CandidateError(Exception):
     """An exception the candidate's code raised that is not one of Python's own."""
 
@@ -127,6 +130,8 @@ class Remote:
         if not isinstance(reply, dict) or reply.get("id") != self.n:
             self.kill()
             raise CandidateExited("the program broke the protocol")
+        if reply.get("net"):  # the call reached for the network: the unit and the next recorded value say so
+            NET[0] = NET[1] = True
         if "raise" in reply:
             name, msg = str(reply.get("raise")), str(reply.get("msg", ""))[:300]
             RAISED[0] = name
@@ -147,6 +152,8 @@ class Remote:
 
 REMOTE = Remote()
 RAISED = [""]  # the name of the exception the program's last call raised
+# a call reached for the network (the program's process says so): [since the last recorded value, in the unit]
+NET = [False, False]
 
 
 class Handle:
@@ -255,10 +262,12 @@ def stub(name):
             return REMOTE.call(payload)
         except (Exception, CandidateExited) as e:  # the differential record: the call raised, and what
             if _unit[0] >= 0:
-                what = (f"!raises {RAISED[0]}" if RAISED[0] else "!exited" if isinstance(e, CandidateExited)
+                what = ("!network" if NET[0] else f"!raises {RAISED[0]}" if RAISED[0]
+                        else "!exited" if isinstance(e, CandidateExited)
                         else "!timeout" if isinstance(e, TimeoutError) else f"!raises {type(e).__name__}")
                 emit(f"@@V {_unit[0]} {_unit[2]} {what}|0")
                 _unit[2] += 1
+                NET[0] = False
             raise
 
     call.__name__ = call.__qualname__ = name
@@ -339,9 +348,15 @@ class TestNames(dict):
 base["__builtins__"] = TestNames(builtins.__dict__)
 
 
+SHOWN = 1000  # the longest value the record shows whole
+_ADDRESS = re.compile(r"(?:0x[0-9a-fA-F]{6,}|@[0-9a-f]{5,8}\b)")  # differential.py's: an object's address
+
+
 def _show(v):
     if type(v) is Handle:
-        return repr(v)
+        return _show_handle(v)
+    if type(v) is Opaque:
+        return f"<{v.kind}>"
     if type(v).__module__.split(".")[0] in ("numpy", "pandas"):
         return _show_data(v)
     if isinstance(v, float):
@@ -355,6 +370,24 @@ def _show(v):
     if isinstance(v, (set, frozenset)):
         return "{" + ", ".join(sorted(map(_show, v))) + "}"
     return repr(v)
+
+
+def _show_handle(h):
+    """A library's object by its class and, unless it is a plot or of the program's own classes
+    (whose attributes are its author's choice), by the plain-data picture its process sends of its
+    public state (``render``): two apps configured differently do not look alike."""
+    kind = object.__getattribute__(h, "_kind")
+    first = kind.split("|")[0]
+    if ":" not in first or first.partition(":")[0].split(".")[0] in _PLOTS:
+        return repr(h)
+    net = NET[:]
+    try:
+        state = REMOTE.call({"render": object.__getattribute__(h, "_ref")})
+    except BaseException:
+        return repr(h)
+    finally:
+        NET[:] = net  # showing a value is not the test's doing
+    return f"<{first.rpartition(':')[2]} {_show(state)}>"
 
 
 def _show_data(v):
@@ -388,12 +421,20 @@ def sejury_rec(i, k, v):  # differential testing: the value of a call, shown, th
         _unit[1] += 1
     else:
         _unit[2] = k + 1
+    if NET[0]:  # a value the sandbox's missing network made is no value
+        NET[0] = False
+        emit(f"@@V {i} {k} !network|0")
+        return v
     try:
         s = _show(v)
     except BaseException as e:
         s = "<unshowable %s>" % type(e).__name__
     s = s.replace("\n", "\\n")
-    emit(f"@@V {i} {k} {s[:1000]}|{len(s)}")
+    n = len(s)
+    if n > SHOWN:  # its head, then a digest of the whole: values that differ past the head differ here too
+        whole = _ADDRESS.sub("@", s).encode("utf-8", "replace")  # addresses blanked, as the host does
+        s = s[:SHOWN - 40] + " ...#" + hashlib.sha256(whole).hexdigest()[:24]
+    emit(f"@@V {i} {k} {s}|{n}")
     return v
 
 
@@ -405,16 +446,20 @@ except BaseException as e:
 for i, src in SUITE["units"]:
     env = dict(base)
     _unit[:] = [i, 0, 0]
+    NET[:] = [False, False]
     seed_random()  # every unit starts from one random state, in both programs' runs (its inputs too)
     signal.alarm(PER_TEST)
     try:
         exec(compile(src, f"test_{i}", "exec"), env)  # noqa: S102
         signal.alarm(0)
-        emit(f"@@T {i} PASS")
+        outcome = "PASS"
     except BaseException as e:
         signal.alarm(0)
         if isinstance(e, TimeoutError):
             REMOTE.kill()  # it may still be computing: the next call starts a fresh one
-        emit(f"@@T {i} FAIL {type(e).__name__} {str(e)[:200]}")
+        outcome = f"FAIL {type(e).__name__} {str(e)[:200]}"
+    if NET[1]:  # what the test saw was the sandbox's missing network, not the program's answer
+        outcome = "FAIL " + NETWORK_FAILURE
+    emit(f"@@T {i} {outcome}")
 REMOTE.kill()
 emit("@@DONE")

@@ -16,6 +16,20 @@ os.close(_null)
 os.close(_log)
 exec(compile(open("codec.py").read(), "codec.py", "exec"))  # noqa: S102
 HANDLES = []
+# Did the call reach for the network (a name lookup, a connection)?  The sandbox has none, so what
+# such a call answers is the sandbox's doing: the answer says so ("net"), and the checker counts no
+# value or test of it (``differential.NETWORK``).
+NET = [False]
+_NET_EVENTS = frozenset({"socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyaddr", "socket.getnameinfo",
+                         "socket.connect", "socket.sendto", "socket.sendmsg"})
+
+
+def _audit(event, args):
+    if event in _NET_EVENTS and not (event == "socket.connect" and len(args) > 1 and isinstance(args[1], (str, bytes))):
+        NET[0] = True  # (a connection to a local socket's path is not the network)
+
+
+sys.addaudithook(_audit)
 
 
 def own(ref, kind, **kw):  # an object of the program's, sent back by the checker
@@ -23,6 +37,8 @@ def own(ref, kind, **kw):  # an object of the program's, sent back by the checke
 
 
 def send(obj):
+    if NET[0] and obj.get("id"):
+        obj["net"] = True
     answers.write(json.dumps(obj) + "\n")
     answers.flush()
 
@@ -54,7 +70,11 @@ for line in requests:
         rid = req["id"]
     except Exception:
         break
+    NET[0] = False
     try:
+        if "render" in req:  # the differential record's picture of a handle (``render``)
+            send({"id": rid, "ok": render(HANDLES[int(req["render"])])})
+            continue
         if "attr" in req:
             ref, name = req["attr"]
             got = getattr(HANDLES[ref], name)
