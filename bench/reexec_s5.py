@@ -1,9 +1,11 @@
 """Re-run the tests S5 wrote, as recorded in `bench/exec_agreement.py`'s run files, under the
 current runners: S5-exec and S5-diff against the benchmark's outcomes with the model's tests held
 fixed, so a change to the harness is measured apart from the model's sampling (no model call).
+S5-runs, which reads the same execution, is re-scored too, and with ``--fuzz`` S5-fuzz is re-run
+(its mutations of the same tests' literal calls); ``bench/merge_compare.py --rerun`` splices them in.
 
     .venv/bin/python bench/reexec_s5.py [--runs bench-runs/exec19] [--langs java] [--n 20] [--seed 11]
-                                        [--out bench-runs/reexec] [--unsealed] [--every-test]
+                                        [--out bench-runs/reexec] [--unsealed] [--every-test] [--fuzz]
 
 ``--every-test``: keep the tests that call the function outside the domain the problem's examples
 show (``sejury/execution/domain.py``), as before that rule.
@@ -12,7 +14,7 @@ show (``sejury/execution/domain.py``), as before that rule.
 sealed harness (the same tests, the same rows): the two runs side by side show what sealing changes
 for honest candidates.
 
-Writes ``<out>/exec-<language>.jsonl`` (the two jurors' scores and reasons per sample, in the
+Writes ``<out>/exec-<language>.jsonl`` (the jurors' scores and reasons per sample, in the
 verdict shape `exec_agreement.report` reads) and prints the same table as `exec_agreement.py`.
 """
 
@@ -24,6 +26,7 @@ import contextlib
 import json
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -40,15 +43,18 @@ from sejury.sandbox.base import SandboxProvider
 from sejury.sandbox.docker import DockerSandbox
 from sejury.sandbox.libraries import sample_profile
 from sejury.schema import Sample, Status, Strategy, StrategyResult
-from sejury.strategies import test_diff, test_pass
+from sejury.strategies import executability, test_diff, test_fuzz, test_pass
+from sejury.strategies._calls import Recorder
 
 
-async def rerun(sandbox: SandboxProvider, sample: Sample, tests: str, every_test: bool = False) -> dict[str, Any]:
-    """The two jurors' results as S5's execution makes them (``generate_tests._validate`` then
-    its ``execute``), minus the model's prediction and the sample's own tests."""
+async def rerun(sandbox: SandboxProvider, sample: Sample, tests: str, every_test: bool = False,
+                fuzz: bool = False) -> dict[str, Any]:
+    """The jurors' results as S5's execution makes them (``generate_tests._validate`` then its
+    ``execute``), minus the model's prediction and the sample's own tests: S5-exec, S5-diff and
+    S5-runs, which read that execution; with ``fuzz``, S5-fuzz too (its own runs)."""
     def unscored(why: str) -> dict[str, Any]:
-        return {"test_pass": {"score": None, "detail": f"S5's tests did not run: {why}"},
-                "test_diff": {"score": None, "detail": f"S5's tests did not run: {why}"}}
+        return {name: {"score": None, "detail": f"S5's tests did not run: {why}"}
+                for name in ("test_pass", "test_diff", "executability")}
 
     try:
         reference, candidate, why_not = programs(sample.task.value, sample.language, sample.problem,
@@ -68,16 +74,20 @@ async def rerun(sandbox: SandboxProvider, sample: Sample, tests: str, every_test
     feed = StrategyResult(strategy=Strategy("generate_tests"), status=Status.SCORED,
                           artifacts={"execution": done.model_dump()})
     out = {}
-    for name, juror in (("test_pass", test_pass), ("test_diff", test_diff)):
-        got = await juror.run(sample, None, None, feed)  # neither reads ctx nor rec
+    for name, juror in (("test_pass", test_pass), ("test_diff", test_diff), ("executability", executability)):
+        got = await juror.run(sample, None, None, feed)  # none of them reads ctx or rec
         out[name] = {"score": got.parsed.score if got.parsed else None, "detail": got.detail or ""}
+    if fuzz:  # S5-fuzz: the same tests' literal calls, mutated, answered by the reference then the candidate
+        s5 = StrategyResult(strategy=Strategy("generate_tests"), status=Status.SCORED, artifacts={"tests": tests})
+        got = await test_fuzz.run(sample, SimpleNamespace(sandbox=sandbox), Recorder(Strategy("test_fuzz")), s5)
+        out["test_fuzz"] = {"score": got.parsed.score if got.parsed else None, "detail": got.detail or ""}
     return out
 
 
 def mean_of(jurors: dict[str, Any]) -> float | None:
-    """The verdict's score for the "mean of both" row: the plain mean of the jurors that scored
-    (the run's mutation weights are not recomputed here)."""
-    scores = [float(j["score"]) for j in jurors.values() if j.get("score") is not None]
+    """The verdict's score for the "mean of both" row: the plain mean of S5-exec and S5-diff where
+    they scored (the run's mutation weights are not recomputed here)."""
+    scores = [float(j["score"]) for n, j in jurors.items() if n in JURORS and j.get("score") is not None]
     return sum(scores) / len(scores) if scores else None
 
 
@@ -106,7 +116,8 @@ async def main(args: argparse.Namespace) -> None:
             path = out / f"exec-{language}.jsonl"
             with path.open("w") as fh:
                 for s in samples:
-                    jurors = await rerun(sandbox, s, written[s.id], args.every_test) if s.id in written else {}
+                    jurors = (await rerun(sandbox, s, written[s.id], args.every_test, args.fuzz)
+                              if s.id in written else {})
                     fh.write(json.dumps({"sample_id": s.id, "strategies": jurors, "score": mean_of(jurors)}) + "\n")
             rows += [report(language, samples, path, juror, {**JURORS, "mean": "mean of both"}) for juror in JURORS]
     finally:
@@ -126,6 +137,7 @@ if __name__ == "__main__":
     ap.add_argument("--out", default="bench-runs/reexec")
     ap.add_argument("--data", default=str(Path(__file__).resolve().parent.parent.parent / "shared" / "data"))
     ap.add_argument("--unsealed", action="store_true", help="Python and JavaScript as before sealing")
+    ap.add_argument("--fuzz", action="store_true", help="re-run S5-fuzz too (it runs the mutated calls itself)")
     ap.add_argument("--every-test", action="store_true", help="keep the tests outside the problem's domain "
                     "(as before the domain rule)")
     asyncio.run(main(ap.parse_args()))
