@@ -442,3 +442,30 @@ async def test_a_long_value_is_compared_whole(sandbox: DockerSandbox) -> None:
     assert right.differential is not None and right.differential.ratio == 1.0
     assert caught.pass_ratio == 1.0 and caught.differential is not None
     assert (caught.differential.inputs, caught.differential.agreed) == (2, 1)
+
+
+@pytest.mark.docker
+async def test_a_cpp_function_named_like_a_standard_one_is_called_not_the_standard_one(sandbox: DockerSandbox) -> None:
+    """HumanEval's C++ ``unique`` shares its name with ``std::unique``, which ``using namespace
+    std;`` brings in: the program's process must call the program's function (by its own signature), or
+    no test compiles on the reference and every execution juror is unscored."""
+    problem = ("#include<bits/stdc++.h>\n// Return sorted unique elements in a list\n"
+               "std::vector<long> unique(std::vector<long> l) {\n")
+    reference = ("    sort(l.begin(), l.end());\n    l.erase(std::unique(l.begin(), l.end()), l.end());\n"
+                 "    return l;\n}\n")
+    wrong = "    sort(l.begin(), l.end());\n    return l;\n}\n"  # sorted, not de-duplicated
+    tests = ("assert(unique({5, 3, 5, 2}) == std::vector<long>({2, 3, 5}));\n"
+             "assert(unique({1, 2}) == std::vector<long>({1, 2}));")
+    ex, valid, probe = await check_on_reference(sandbox, "cpp", assemble_program("cpp", problem, reference), tests,
+                                                record="unique")
+    assert ex.status == "ran" and ex.valid == 2, ex
+    done = await run_on_candidate(sandbox, ex, valid, assemble_program("cpp", problem, wrong), probe=probe)
+    assert done.pass_ratio == 0.5 and done.differential is not None and done.differential.agreed == 1, done
+    # a name the C library already declares in the global namespace (``strlen(const char*)``): the
+    # program's process now builds (``&::strlen`` alone is ambiguous).  The tests' own call with a
+    # string literal still picks C's ``strlen``, as in HumanEval-X's own tests: not compared here.
+    problem = "#include<bits/stdc++.h>\n// Return length of given string\nint strlen(string str) {\n"
+    program = assemble_program("cpp", problem, "    return str.length();\n}\n")
+    ex, valid, probe = await check_on_reference(sandbox, "cpp", program, 'assert(strlen("abc") == 3);\n'
+                                                'assert(strlen("") == 0);', record="strlen")
+    assert ex.status == "ran" and ex.valid == 2, ex

@@ -145,7 +145,11 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
     key = new_seal()
     said = suite.setup + "\n" + "\n".join(active.values())
     sigs = {n: s for n, s in signatures(program).items() if re.search(rf"\b{re.escape(n)}\b", said)}
-    dispatch = "\n".join(f'      else if (name == "{n}") out = sejury_invoke(&{n}, in);' for n in sigs)
+    # the program's function, not a standard one of the same name (``unique``, ``max_element``, ``strlen``:
+    # ``using namespace std;`` and the C library bring those in): its own signature picks it
+    dispatch = "\n".join(f'      else if (name == "{n}") '
+                         f'out = sejury_invoke(static_cast<{r} (*)({", ".join(p)})>(&::{n}), in);'
+                         for n, (r, p) in sigs.items())
     recorder = [ln.replace('printf("@@V %d %d %s|%zu\\n", i, k, s.substr(0, 1000).c_str(), s.size());',
                            'sejury::emit("@@V " + std::to_string(i) + " " + std::to_string(k) + " " + '
                            's.substr(0, 1000) + "|" + std::to_string(s.size()));') for ln in RECORDER]
