@@ -13,6 +13,9 @@ mean mutation score (before and after S5's second rounds) and the weighted mean 
 (each by its weight, as the supervisor merges them).  "wrong accepted": the share of the candidates
 the benchmark's tests fail that the juror scores 50 or more.
 
+``--ids A,B``: only those rows of the draw (the rows where an evidence-only run found no evidence,
+judged again with the opinion jurors: there the opinion decides the default team's verdict).
+
 Verdicts go to ``<out>/exec-<language>.jsonl`` and are resumed, so a killed run loses nothing.
 Needs the Docker engine and the sandbox image; the embedded model takes ~30-60 s a sample here.
 """
@@ -119,6 +122,9 @@ async def main(args: argparse.Namespace) -> None:
     try:
         for language in args.langs.split(","):
             samples = draw(Path(args.data), language, args.n, args.seed)
+            if args.ids:
+                wanted = set(args.ids.split(","))
+                samples = [s for s in samples if s.id in wanted]
             run = RunFile(out / f"exec-{language}.jsonl")
             try:
                 todo = [s for s in samples if s.id not in run.done]
@@ -150,5 +156,7 @@ if __name__ == "__main__":
     ap.add_argument("--model", default="embedded")
     ap.add_argument("--team", default="S5-exec,S5-diff", help="evidence jurors, e.g. S5-exec,S5-diff,S5-fuzz")
     ap.add_argument("--mutation-check", type=int, default=0)
+    ap.add_argument("--ids", default="", help="judge only these sample ids of the draw (comma-separated), e.g. the "
+                                              "rows an evidence-only run left to opinion")
     ap.add_argument("--mutation-rounds", type=int, default=1)
     asyncio.run(main(ap.parse_args()))
