@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from sejury.execution import clike_literals, js_literals, typed_literals
+from sejury.execution import array_exprs, clike_literals, js_literals, typed_literals
 from sejury.execution.languages import _clike
 
 Args = tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]  # positional, keyword (name, value)
@@ -23,9 +23,11 @@ Args = tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]  # positional, keywor
 LANGUAGES = ("python", "javascript", *typed_literals.LANGUAGES)
 
 
-def seed_calls(tests: str, function: str, language: str = "python") -> list[Args]:
+def seed_calls(tests: str, function: str, language: str = "python", built: bool = False) -> list[Args]:
     """The literal arguments of every call of ``function`` in ``tests``, in order, once each
-    (JavaScript's literals are read by ``js_literals``, Java's and C++'s by ``clike_literals``)."""
+    (JavaScript's literals are read by ``js_literals``, Java's and C++'s by ``clike_literals``).
+    ``built`` (Python): an argument may also be a numpy or pandas value built from literals, there
+    or bound to a name before the call (``array_exprs``)."""
     if language == "javascript":
         return _dedupe(js_literals.seed_calls(tests, function))
     if language in clike_literals.LANGUAGES:
@@ -33,8 +35,10 @@ def seed_calls(tests: str, function: str, language: str = "python") -> list[Args
     try:
         tree = ast.parse(tests)
     except SyntaxError:
-        return _seed_lines(tests, function)
-    return _dedupe(_calls(tree, function))
+        return _seed_lines(tests, function, built)
+    except (RecursionError, MemoryError, ValueError):  # nested too deep for the parser
+        return []
+    return _dedupe(_calls(tree, function, built))
 
 
 def example_calls(problem: str, function: str, language: str = "python") -> list[Args]:
@@ -159,23 +163,35 @@ def literal_at(text: str, i: int) -> str | None:
     return m.group(0) if m else None
 
 
-def _seed_lines(tests: str, function: str) -> list[Args]:
+def _seed_lines(tests: str, function: str, built: bool = False) -> list[Args]:
     """Line by line, when the whole text does not parse (a reply cut off mid-line)."""
     found: list[Args] = []
     for line in tests.splitlines():
         try:
-            found += _calls(ast.parse(line.strip()), function)
+            found += _calls(ast.parse(line.strip()), function, built)
         except SyntaxError:
             continue
     return _dedupe(found)
 
 
-def _calls(tree: ast.AST, function: str) -> Iterator[Args]:
+def _calls(tree: ast.AST, function: str, built: bool = False) -> Iterator[Args]:
+    reader = array_exprs.Reader(tree) if built else None
+    envs = reader.bindings(tree) if reader is not None else {}
+
+    def value(node: ast.expr, call: ast.Call) -> Any:
+        try:
+            return ast.literal_eval(node)
+        except ValueError:
+            got = reader.value(node, envs.get(id(call), {})) if reader is not None else None
+            if got is None:
+                raise
+            return got
+
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == function:
             try:
-                args = tuple(ast.literal_eval(a) for a in node.args)
-                kwargs = tuple((k.arg, ast.literal_eval(k.value)) for k in node.keywords if k.arg is not None)
+                args = tuple(value(a, node) for a in node.args)
+                kwargs = tuple((k.arg, value(k.value, node)) for k in node.keywords if k.arg is not None)
             except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
                 continue
             if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):

@@ -49,6 +49,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from sejury.execution.arrays import Built
 from sejury.execution.calls import Args, render_call
 
 MAX_INT = 10 ** 6
@@ -152,7 +153,9 @@ def _some(variants: list[Any], rng: random.Random, k: int = 3) -> list[Any]:
 def mutations(value: Any, rng: random.Random, depth: int = 0, seen: list[Any] | None = None) -> list[Any]:
     """Type-keeping variants of ``value`` (none for a type without rules, e.g. None).  ``seen``:
     the seeds' values at the same place, when known; a string of words whose seeds are strings of
-    words is mutated by words (``Sentences``)."""
+    words is mutated by words (``Sentences``); a numpy or pandas value by its cells (``arrays``)."""
+    if isinstance(value, Built):
+        return value.mutations(rng, seen or [])
     if isinstance(value, bool):
         return [not value]
     if isinstance(value, int):
@@ -232,6 +235,8 @@ def fits(value: Any, seen: list[Any]) -> bool:
         return True
     if isinstance(value, bool) or value is None:
         return True
+    if isinstance(value, Built):
+        return value.fits(seen)
     if isinstance(value, (int, float)):
         return sign_fits(value, seen)
     if isinstance(value, str):

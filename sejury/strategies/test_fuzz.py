@@ -8,7 +8,11 @@ makes up to ``FUZZ_INPUTS`` new inputs from them by EvalPlus's type-aware mutati
 outside the problem's domain) and the score is ``100 * agreed / inputs``: the share on which the
 candidate returns the reference's value.  All five languages (their literals are read in
 ``execution/fuzz.py``, ``js_literals.py`` and ``clike_literals.py``; Java's, C++'s and Go's new
-inputs are written back by the signature's parameter types, ``typed_literals.py``).  Inputs that
+inputs are written back by the signature's parameter types, ``typed_literals.py``).  In Python a
+seed's argument may also be a numpy array or a pandas frame or series built from literals
+(``np.array([[1, 2]])``, ``-np.ones((3, 2))``, ``pd.DataFrame({'a': [1, 2]})``, or a name bound to
+one earlier in the test): its cells are mutated, its shape, dtype and column names kept
+(``execution/array_exprs.py``, ``execution/arrays.py``).  Inputs that
 are legal for the reference may still lie outside the problem's stated domain, where a correct
 candidate may differ: calibration weighs it with the others.
 """
@@ -63,9 +67,11 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     function = recorded_function(sample.problem)
     if function is None:
         return Outcome(None, detail="the problem declares no function returning a value")
-    seeds = seed_calls(str(feed.artifacts["tests"]), function, sample.language)
+    seeds = seed_calls(str(feed.artifacts["tests"]), function, sample.language, built=True)
     if not seeds:
-        return Outcome(None, detail=f"no call of {function} with literal arguments in S5's tests")
+        return Outcome(None, detail=f"no call of {function} with literal arguments in S5's tests"
+                                    + (" (nor numpy or pandas values built from literals)"
+                                       if sample.language == "python" else ""))
     write = call_writer(sample.problem, function, sample.language)
     if write is None:
         return Outcome(None, detail=f"the parameter types of {function}'s signature are not read")
@@ -135,7 +141,8 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="test_fuzz", paper_name="S5-fuzz", aliases=("fuzz",), kind=Kind.EVIDENCE, run=run, rank=54,
-    version=lambda: f"fuzz-9|{FUZZ_INPUTS}|runners:{RUNNERS_VERSION}|io:{IO_FUZZ}", applies=applies, needs_execute=True,
+    version=lambda: f"fuzz-10|{FUZZ_INPUTS}|runners:{RUNNERS_VERSION}|io:{IO_FUZZ}", applies=applies,
+    needs_execute=True,
     feeders=("generate_tests",),
     detail_lines=detail_lines,
     summary="the share of new inputs (S5's calls, mutated by type) on which the candidate returns the "
