@@ -462,10 +462,13 @@ async def test_a_cpp_function_named_like_a_standard_one_is_called_not_the_standa
     done = await run_on_candidate(sandbox, ex, valid, assemble_program("cpp", problem, wrong), probe=probe)
     assert done.pass_ratio == 0.5 and done.differential is not None and done.differential.agreed == 1, done
     # a name the C library already declares in the global namespace (``strlen(const char*)``): the
-    # program's process now builds (``&::strlen`` alone is ambiguous).  The tests' own call with a
-    # string literal still picks C's ``strlen``, as in HumanEval-X's own tests: not compared here.
+    # program's process builds (``&::strlen`` alone is ambiguous), and the tests' ``strlen("abc")``,
+    # where C++ would pick C's ``strlen`` (an exact match), reaches the program: a wrong one fails
     problem = "#include<bits/stdc++.h>\n// Return length of given string\nint strlen(string str) {\n"
     program = assemble_program("cpp", problem, "    return str.length();\n}\n")
     ex, valid, probe = await check_on_reference(sandbox, "cpp", program, 'assert(strlen("abc") == 3);\n'
                                                 'assert(strlen("") == 0);', record="strlen")
     assert ex.status == "ran" and ex.valid == 2, ex
+    done = await run_on_candidate(sandbox, ex, valid, assemble_program("cpp", problem, "    return 3;\n}\n"),
+                                  probe=probe)
+    assert done.pass_ratio == 0.5 and done.differential is not None and done.differential.agreed == 1, done

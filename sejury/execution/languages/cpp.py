@@ -133,10 +133,14 @@ def signatures(program: str) -> dict[str, tuple[str, list[str]]]:
 
 
 def _stub(name: str, ret: str, params: list[str]) -> str:
+    """The checker's stand-in for the program's function ``name``: it sends the call to the
+    program's process.  It is defined as ``sejury_fn_<name>`` and the tests' ``name`` is made to
+    mean it (``#define``), so a test's call reaches the program even where C++ would pick another
+    function of that name (C's ``strlen(const char*)`` for ``strlen("abc")``, an exact match)."""
     args = ", ".join(f"{t} p{i}" for i, t in enumerate(params))
     enc = " a += \",\";".join(f" sejury_enc(a, p{i});" for i in range(len(params)))
-    return (f"{ret} {name}({args}) {{\n  std::string a = \"[\";{enc} a += \"]\";\n"
-            f"  return sejury::call<{ret}>(\"{name}\", a);\n}}")
+    return (f"{ret} sejury_fn_{name}({args}) {{\n  std::string a = \"[\";{enc} a += \"]\";\n"
+            f"  return sejury::call<{ret}>(\"{name}\", a);\n}}\n#define {name} sejury_fn_{name}")
 
 
 def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
