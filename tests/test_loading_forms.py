@@ -194,6 +194,12 @@ MISMATCHED = [
      "    vector<int> out;\n    stringstream ss(text);\n    string w;\n"
      "    while (ss >> w) out.push_back(w.size());\n    return out;\n}\n",
      'assert((lengths("ab c") == std::vector<long>({2, 1})));\nassert(lengths("").empty());'),
+    ("cpp", "a map<char, int> for a map<string, long>",  # HumanEval-X's histogram body, MultiPL-E's signature
+     "#include<assert.h>\n#include<bits/stdc++.h>\n// Letters and their counts.\n"
+     "std::map<std::string,long> histogram(std::string test) {\n",
+     "    map<char,int> out;\n    for (char c : test) if (c != ' ') out[c] += 1;\n    return out;\n}\n",
+     'assert((histogram("a b b") == std::map<std::string,long>({{"a", 1}, {"b", 2}})));\n'
+     'assert(histogram("").empty());'),
 ]
 
 

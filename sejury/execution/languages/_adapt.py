@@ -44,6 +44,7 @@ class Rules:
     undeclared: re.Pattern[str]  # a message naming an undeclared variable (group 1)
     convert: Callable[[str, str], str | None]  # (declared return type, expression) -> converted
     alias: Callable[[str, str], str]  # (undeclared name, parameter) -> a declaration line
+    prelude: str = ""  # what a conversion calls, put before the first function converted (once)
 
 
 def errors(rules: Rules, output: str) -> list[Error]:
@@ -82,6 +83,7 @@ def adapt(rules: Rules, program: str, output: str) -> tuple[str, list[str]] | No
     lines = program.splitlines()
     notes: list[str] = []
     aliased: dict[int, dict[str, str]] = {}  # signature line -> undeclared name -> its declaration
+    converted_at: list[int] = []  # signature lines of the functions a return was converted in
     for err in errors(rules, output):
         if not 0 <= err.line < len(lines):
             continue
@@ -98,6 +100,7 @@ def adapt(rules: Rules, program: str, output: str) -> tuple[str, list[str]] | No
             if converted and converted != ret.group(0):
                 notes.append(f"line {err.line + 1}: `{ret.group(0)}` -> `{converted}`")
                 lines[err.line] = line[:ret.start()] + converted + line[ret.end():]
+                converted_at.append(at)
         elif undeclared:
             name = undeclared.group(1)
             param = _parameter_named(name, m.group("params"), "\n".join(lines[at + 1:]))
@@ -107,6 +110,9 @@ def adapt(rules: Rules, program: str, output: str) -> tuple[str, list[str]] | No
     for at in sorted(aliased, reverse=True):
         indent = re.match(r"\s*", lines[at + 1] if at + 1 < len(lines) else "")
         lines[at + 1:at + 1] = [(indent.group(0) if indent else "") + decl for decl in aliased[at].values()]
+    if converted_at and rules.prelude and rules.prelude not in program:
+        at = min(converted_at)  # the aliases went in after their signature lines: this one has not moved
+        lines[at:at] = rules.prelude.splitlines()
     return ("\n".join(lines) + "\n", notes) if notes else None
 
 
@@ -139,9 +145,27 @@ JAVA = Rules(
 )
 
 
+# the value as the declared type: a number cast, a char made a one-letter string, a pair by its
+# halves, a container element by element (vector<int> for vector<long>, map<char, int> for
+# map<string, long>), each element converted the same way
+_CPP_AS = r"""template <class T> struct sejury_adapt_pair : std::false_type {};
+template <class A, class B> struct sejury_adapt_pair<std::pair<A, B>> : std::true_type {};
+template <class To, class From> To sejury_as(const From& v) {
+  using T = std::remove_cv_t<To>;
+  if constexpr (std::is_convertible_v<From, T>) return T(v);
+  else if constexpr (std::is_same_v<T, std::string> && std::is_same_v<std::decay_t<From>, char>) return T(1, v);
+  else if constexpr (sejury_adapt_pair<T>::value)
+    return T(sejury_as<typename T::first_type>(v.first), sejury_as<typename T::second_type>(v.second));
+  else {
+    T out;
+    for (const auto& x : v) out.insert(out.end(), sejury_as<typename T::value_type>(x));
+    return out;
+  }
+}"""
+
+
 def _cpp_convert(declared: str, expr: str) -> str | None:
-    # a container of the other element type (vector<int> for vector<long>): copied element by element
-    return f"{{ auto&& sejury_value = {expr}; return {{sejury_value.begin(), sejury_value.end()}}; }}"
+    return f"return sejury_as<{declared}>({expr});"
 
 
 CPP = Rules(
@@ -151,4 +175,5 @@ CPP = Rules(
     undeclared=re.compile(r"[‘'`](\w+)[’'] was not declared in this scope"),
     convert=_cpp_convert,
     alias=lambda name, param: f"auto& {name} = {param};",
+    prelude=_CPP_AS,
 )
