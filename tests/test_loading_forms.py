@@ -200,6 +200,11 @@ MISMATCHED = [
      "    map<char,int> out;\n    for (char c : test) if (c != ' ') out[c] += 1;\n    return out;\n}\n",
      'assert((histogram("a b b") == std::map<std::string,long>({{"a", 1}, {"b", 2}})));\n'
      'assert(histogram("").empty());'),
+    ("cpp", "a parameter named string, the body's str",  # MultiPL-E's std::string string hides the type
+     "#include<assert.h>\n#include<bits/stdc++.h>\n// The string, then it reversed.\n"
+     "std::string mirrored(std::string string) {\n",
+     "    string rstr(str.rbegin(), str.rend());\n    return str + rstr;\n}\n",
+     'assert(mirrored("ab") == "abba");\nassert(mirrored("") == "");'),
 ]
 
 
@@ -215,7 +220,7 @@ async def test_a_reference_for_another_signature_is_adapted_and_a_candidate_is_n
     report, notes = await run_reference(sandbox, language, program, suite)
     assert report.loaded, report.load_error
     assert report.passed == [True] * len(suite.units), report.reasons
-    assert notes and all("->" in n or "is the parameter" in n for n in notes), notes
+    assert notes and all("->" in n or "is the parameter" in n or "as a type" in n for n in notes), notes
     ex, valid = await validate_on_reference(sandbox, language, program, tests)
     assert ex.status == "ran" and ex.reference_adapted == notes and len(valid.units) == len(suite.units)
     assert "adapted to the signature" in ex.reason

@@ -45,6 +45,9 @@ class Rules:
     convert: Callable[[str, str], str | None]  # (declared return type, expression) -> converted
     alias: Callable[[str, str], str]  # (undeclared name, parameter) -> a declaration line
     prelude: str = ""  # what a conversion calls, put before the first function converted (once)
+    # type names a parameter may be named after (C++'s ``std::string string``): where the body uses
+    # the name as its type, the parameter is renamed, and the body's own name for it is then aliased
+    type_names: frozenset[str] = frozenset()
 
 
 def errors(rules: Rules, output: str) -> list[Error]:
@@ -77,11 +80,43 @@ def _parameter_named(name: str, params: str, body: str) -> str | None:
     return alike[0] if len(alike) == 1 else None
 
 
+def _declares(name: str, body: str) -> bool:
+    """Does ``body`` declare ``name`` itself (``string rstr(...)``, ``int n = 0;``)?  Then it is
+    undeclared only because its type could not be read, and no parameter stands for it."""
+    return re.search(rf"\b[A-Za-z_][\w:<>,]*\s*[&*]?\s+{re.escape(name)}\s*[=;(\[{{,]", body) is not None
+
+
+def _rename_type_named(rules: Rules, lines: list[str], errs: list[Error], notes: list[str]) -> None:
+    """MultiPL-E names C++ parameters after their type (``std::string string``), which hides the
+    type from a body written for another signature (``string rstr = ...`` no longer declares a
+    string): such a parameter of a function the compiler complains in is renamed ``sejury_<name>``
+    where the body uses the name as a type, in the signature line only."""
+    done: set[int] = set()
+    for err in errs:
+        sig = _enclosing(lines, err.line) if 0 <= err.line < len(lines) else None
+        if sig is None or sig[0] in done:
+            continue
+        at, m = sig
+        done.add(at)
+        body = "\n".join(lines[at + 1:])
+        for name in sorted(rules.type_names):
+            if re.search(rf"\b{name}\s*$", m.group("params").split(",")[-1]) or \
+                    re.search(rf"\b{name}\s*,", m.group("params")):
+                if not re.search(rf"(?:^|[;{{(]|\s)(?:const\s+)?{name}\s+[A-Za-z_]\w*\s*[=;(,{{]", body, re.M):
+                    continue
+                start, end = m.span("params")
+                params = re.sub(rf"\b{name}(\s*(?:,|$))", rf"sejury_{name}\1", lines[at][start:end])
+                lines[at] = lines[at][:start] + params + lines[at][end:]
+                notes.append(f"the parameter `{name}` is `sejury_{name}` (line {at + 1}): the body uses `{name}` "
+                             "as a type")
+
+
 def adapt(rules: Rules, program: str, output: str) -> tuple[str, list[str]] | None:
     """The program with the lines the compiler names rewritten, and a note per rewrite; None when
     no rule applies."""
     lines = program.splitlines()
     notes: list[str] = []
+    _rename_type_named(rules, lines, errors(rules, output), notes)
     aliased: dict[int, dict[str, str]] = {}  # signature line -> undeclared name -> its declaration
     converted_at: list[int] = []  # signature lines of the functions a return was converted in
     for err in errors(rules, output):
@@ -101,7 +136,7 @@ def adapt(rules: Rules, program: str, output: str) -> tuple[str, list[str]] | No
                 notes.append(f"line {err.line + 1}: `{ret.group(0)}` -> `{converted}`")
                 lines[err.line] = line[:ret.start()] + converted + line[ret.end():]
                 converted_at.append(at)
-        elif undeclared:
+        elif undeclared and not _declares(undeclared.group(1), "\n".join(lines[at + 1:])):
             name = undeclared.group(1)
             param = _parameter_named(name, m.group("params"), "\n".join(lines[at + 1:]))
             if param and name not in aliased.setdefault(at, {}):
@@ -176,4 +211,5 @@ CPP = Rules(
     convert=_cpp_convert,
     alias=lambda name, param: f"auto& {name} = {param};",
     prelude=_CPP_AS,
+    type_names=frozenset({"string"}),
 )
