@@ -483,3 +483,12 @@ def test_a_cut_off_text_keeps_its_statements_with_trailing_comments() -> None:
              "        assert Problem.f(")
     suite = split_tests("java", tests)
     assert suite.units == ['assert Problem.f(2); // 2 is "a prime"', "assert Problem.f(4); // 4 is not"]
+
+
+def test_a_name_the_body_declares_is_not_taken_for_a_parameter() -> None:
+    """``string rstr(...)`` declares ``rstr`` (undeclared only because a parameter hid the type);
+    ``or operato[i]`` and ``return n;`` declare nothing: there the parameter may stand for it."""
+    assert _adapt._declares("rstr", "    string rstr(str.rbegin(), str.rend());\n")
+    assert _adapt._declares("n", "    int n = 0;\n")
+    assert not _adapt._declares("operato", "    if (operato[i]==\"*\" or operato[i]==\"//\")\n")
+    assert not _adapt._declares("n", "    return n;\n")

@@ -80,10 +80,16 @@ def _parameter_named(name: str, params: str, body: str) -> str | None:
     return alike[0] if len(alike) == 1 else None
 
 
+# words a name follows without being declared by them (``or operato[i]``, ``return n;``)
+_NOT_TYPES = frozenset({"return", "or", "and", "not", "xor", "bitand", "bitor", "else", "case", "new", "delete",
+                        "throw", "goto", "sizeof", "typeid", "do", "co_return", "co_yield", "co_await"})
+
+
 def _declares(name: str, body: str) -> bool:
     """Does ``body`` declare ``name`` itself (``string rstr(...)``, ``int n = 0;``)?  Then it is
     undeclared only because its type could not be read, and no parameter stands for it."""
-    return re.search(rf"\b[A-Za-z_][\w:<>,]*\s*[&*]?\s+{re.escape(name)}\s*[=;(\[{{,]", body) is not None
+    found = re.finditer(rf"\b([A-Za-z_][\w:<>,]*)\s*[&*]?\s+{re.escape(name)}\s*[=;(\[{{,]", body)
+    return any(m.group(1) not in _NOT_TYPES for m in found)
 
 
 def _rename_type_named(rules: Rules, lines: list[str], errs: list[Error], notes: list[str]) -> None:
