@@ -5,12 +5,15 @@ MultiPL-E signatures, so a correct reference returns ``List<Integer>`` where the
 ``ArrayList<Integer>``, a ``vector<int>`` for a ``vector<long>``, or names the parameter
 ``string`` where the signature calls it ``music_string``.  Such a reference does not compile,
 and no test can be validated on it: the harness's problem, never the candidate's.  These rules
-rewrite only the lines the compiler names, in two ways that keep the reference's behaviour:
+rewrite only the lines the compiler names, in ways that keep the reference's behaviour:
 
 - a ``return`` of the wrong type converts the value to the declared type (a copy into the
-  declared collection, a numeric cast);
+  declared collection, a numeric cast; in C++ ``sejury_as``, element by element, keys included);
 - an undeclared name in a one-parameter function whose body never mentions the parameter is
-  that parameter under its other edition's name (an alias is declared).
+  that parameter under its other edition's name (an alias is declared), unless the body
+  declares that name itself;
+- C++: a parameter named after a type the body uses as one (``std::string string``) is renamed
+  in the signature line, so the type is visible again.
 
 Candidates are never adapted: a candidate that does not compile fails, as in the benchmark.
 """
