@@ -13,6 +13,7 @@ from sejury import Judge, Sample, Status
 from sejury.execution.arrays import SHOWN, Frame, NdArray, Series
 from sejury.execution.calls import render_call, seed_calls
 from sejury.execution.fuzz import fits, mutate_inputs, mutations
+from sejury.sandbox.docker import DockerSandbox
 
 
 def one(text: str) -> object:
@@ -131,26 +132,20 @@ def script(messages: list[BaseMessage]) -> str:
 
 
 @pytest.mark.docker
-async def test_s5_fuzz_mutates_a_constant_array_and_catches_a_wrong_candidate() -> None:
-    from sejury.sandbox.docker import DockerSandbox
+async def test_s5_fuzz_mutates_a_constant_array_and_catches_a_wrong_candidate(sandbox: DockerSandbox) -> None:
+    judge = Judge(ScriptedChatModel(script=script), team="S5-exec,S5-fuzz", cache=False, execute=True,
+                  sandbox=sandbox)
 
-    sandbox = DockerSandbox(size=1)
-    try:
-        judge = Judge(ScriptedChatModel(script=script), team="S5-exec,S5-fuzz", cache=False, execute=True,
-                      sandbox=sandbox)
+    def sample(candidate: str) -> Sample:
+        return Sample(id="rows", task="code_generation", language="python", problem=PROBLEM,
+                      candidate=candidate, reference=RIGHT)
 
-        def sample(candidate: str) -> Sample:
-            return Sample(id="rows", task="code_generation", language="python", problem=PROBLEM,
-                          candidate=candidate, reference=RIGHT)
-
-        wrong = await judge.ajudge(sample(WRONG))
-        assert wrong.strategies["test_pass"].score == 100  # the constant array: last - first is 0 too
-        fuzz = wrong.strategies["test_fuzz"]
-        assert fuzz.status is Status.SCORED and fuzz.score is not None and fuzz.score < 100, fuzz
-        a = fuzz.artifacts
-        assert a["seeds"] == 1 and a["inputs"] > 0 and a["agreed"] < a["inputs"] and fuzz.llm_calls == 0
-        assert any("task_func(np.array([[" in m["test"] for m in a["mismatches"]), a["mismatches"]
-        right = await judge.ajudge(sample(OTHER_RIGHT))
-        assert right.strategies["test_fuzz"].score == 100, right.strategies["test_fuzz"]
-    finally:
-        await sandbox.close()
+    wrong = await judge.ajudge(sample(WRONG))
+    assert wrong.strategies["test_pass"].score == 100  # the constant array: last - first is 0 too
+    fuzz = wrong.strategies["test_fuzz"]
+    assert fuzz.status is Status.SCORED and fuzz.score is not None and fuzz.score < 100, fuzz
+    a = fuzz.artifacts
+    assert a["seeds"] == 1 and a["inputs"] > 0 and a["agreed"] < a["inputs"] and fuzz.llm_calls == 0
+    assert any("task_func(np.array([[" in m["test"] for m in a["mismatches"]), a["mismatches"]
+    right = await judge.ajudge(sample(OTHER_RIGHT))
+    assert right.strategies["test_fuzz"].score == 100, right.strategies["test_fuzz"]
