@@ -94,6 +94,9 @@ async def test_the_model_breaks_a_tie_when_both_orders_agree_and_each_behaviour_
     assert [e.step for e in r.events if e.kind == "llm_call"] == ["tie_break_0_1", "tie_break_1_0"]
     assert "[BEGIN PROGRAM A]" in r.events[-1].messages[-1]["content"]  # compare's prompt, not another
     assert Ranking.model_validate_json(r.model_dump_json()).tie_break == tb  # the record round-trips
+    assert r.tie_break_line == ("the model chose #1 among 2 tied behaviours at score 83.33: it won its pair, asked in "
+                                "both orders (2 model calls)")  # what the table and the page say
+    assert pair.counted == "won" and plain.tie_break_line == ""
 
 
 async def test_a_choice_that_follows_the_position_leaves_the_tie_and_its_reason() -> None:
@@ -103,6 +106,9 @@ async def test_a_choice_that_follows_the_position_leaves_the_tie_and_its_reason(
     assert tb is not None and tb.chosen is None and tb.wins == [0, 0]
     pair = tb.pairs[0]
     assert (pair.verdicts, pair.winner, pair.flipped) == (["a", "b"], "tie", True)
+    assert pair.counted == "flipped" and r.tie_break_line == (
+        "the model did not settle the tie of 2 behaviours at score 83.33: 1 pair chosen by the position, not the code "
+        "(counted a tie); the order stays the evidence's, so #0 comes first (2 model calls)")
     assert r.needs_review and r.reasons[0] == (
         "attempts that behave differently score the same (83.33): 0, 1, 3; the model did not settle it: 0 vs 1: "
         "the position decided, not the code (chose 0 with 0 shown first, chose 1 with 1 shown first)")
@@ -119,6 +125,8 @@ async def test_an_unreadable_reply_is_no_vote_never_a_verdict() -> None:
     pair = tb.pairs[0]
     assert (pair.verdicts, pair.winner, pair.flipped) == ([None, "b"], "tie", False)
     assert pair.replies == ["I cannot decide.", "Reasons:\n- scripted\nBetter: A"]
+    assert pair.counted == "unreadable" and "1 pair with a reply unreadable (no vote); the order stays the " \
+        "evidence's, so #0 comes first (3 model calls)" in r.tie_break_line
     assert r.chosen == plain.chosen == 0 and r.reasons[0].startswith(
         "attempts that behave differently score the same (83.33): 0, 1, 3; the model did not settle it: 0 vs 1: "
         "no choice, a reply could not be read (unreadable with 0 shown first, chose 1 with 1 shown first)")
@@ -130,16 +138,34 @@ async def test_no_model_call_where_the_evidence_separates_the_top_or_one_behavio
     def never(messages: list[Any]) -> str:
         raise AssertionError("the model was asked")
 
+    def same(plain: Ranking, r: Ranking) -> bool:  # the ranking unchanged, but for why nothing was asked
+        return r.model_dump(exclude={"tie_break_skipped"}) == plain.model_dump(exclude={"tie_break_skipped"})
+
     # one behaviour shared by two attempts outranks the third
     plain, r, model = await _broken(never, [_b(ONE, [True] * 3), _b(TWO, [True] * 3), _b(ONE, [True] * 3)])
-    assert model.calls == 0 and r is plain and r.tie_break is None and not r.reasons
+    assert model.calls == 0 and same(plain, r) and r.tie_break is None and not r.reasons
+    assert plain.tie_break_skipped == "" and plain.tie_break_line == ""  # not asked for: nothing said
+    assert r.tie_break_line == "asked for, not needed: the 2 attempts that share the top score (88.89) behave " \
+                               "alike: #0, #2"
     # the attempts that share the top score all behave alike: one group, nothing to choose
     plain, r, model = await _broken(never, [_b(ONE, [True] * 3), _b(ONE, [True] * 3), _b(TWO, [False] * 3)])
-    assert model.calls == 0 and r is plain and r.tie_break is None and [c.index for c in r.candidates][:2] == [0, 1]
+    assert model.calls == 0 and same(plain, r) and r.tie_break is None and [c.index for c in r.candidates][:2] == [0, 1]
+    assert r.tie_break_skipped.startswith("not needed: the 2 attempts that share the top score (")
+    # the evidence separates the top: the better attempt passes more tests
+    _, r, model = await _broken(never, [_b(ONE, [True, True, False]), _b(TWO, [True] * 3)])
+    assert model.calls == 0 and r.chosen == 1 and r.tie_break_skipped.startswith(
+        "not needed: the evidence separates the top: #1 scores ") and ", the next (#0) " in r.tie_break_skipped
     # the same score, but one fails the user's tests: not a tie
     split = [_b(ONE, [True] * 3, user_passed=[True]), _b(TWO, [True] * 3, user_passed=[False])]
     plain, r, model = await _broken(never, split)
-    assert model.calls == 0 and r is plain and r.chosen == 0
+    assert model.calls == 0 and same(plain, r) and r.chosen == 0
+    assert r.tie_break_skipped == "not needed: the evidence separates the top: #0 fails fewer of your tests than " \
+                                  "#1, at the same score"
+    # one attempt; no attempt that loads
+    _, r, model = await _broken(never, [_b(ONE, [True] * 3)])
+    assert model.calls == 0 and r.tie_break_skipped == "not needed: one attempt (#0)"
+    _, r, model = await _broken(never, [Behaviour(loaded=False), Behaviour(loaded=False)])
+    assert model.calls == 0 and r.chosen is None and r.tie_break_skipped == "not possible: no attempt loads or compiles"
 
 
 async def test_more_tied_behaviours_a_round_robin_of_at_most_four_ordered_by_wins() -> None:
@@ -154,6 +180,9 @@ async def test_more_tied_behaviours_a_round_robin_of_at_most_four_ordered_by_win
                                    "the same (20), asked in both orders: 3 over 0 (")
     assert "3 over 1 (" in r.reasons[0] and "3 over 2 (" in r.reasons[0]
     assert "1 more tied behaviour(s) not asked (at most 4 are): 4" in r.reasons[0]
+    assert r.tie_break_line == ("the model chose #3 among 4 tied behaviours at score 20: it won all 3 of its pairs, "
+                                "asked in both orders (12 model calls); 1 more tied behaviour(s) not asked (at most 4 "
+                                "are): #4")
     # a cycle: no behaviour wins all its pairs, so the model did not settle it (order by wins, then evidence)
     three = five[:3]
 
@@ -168,6 +197,9 @@ async def test_more_tied_behaviours_a_round_robin_of_at_most_four_ordered_by_win
     assert [c.index for c in r.candidates] == [0, 1, 2]
     assert r.reasons[0].startswith("attempts that behave differently score the same (33.33): 0, 1, 2; the model "
                                    "did not settle it: 0 over 1 (")
+    assert r.tie_break_line == ("the model did not settle the tie of 3 behaviours at score 33.33: no attempt won "
+                                "every pair it was in; the order is by pairs won, then the evidence's, so #0 comes "
+                                "first (6 model calls)")
 
 
 def test_the_option_is_checked_at_the_edges() -> None:
@@ -259,6 +291,7 @@ async def test_the_tie_break_through_the_sandbox_the_command_the_tool_and_the_gr
     res = CliRunner().invoke(app, ["rank", str(data), "--tie-break", "model"], env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
     assert "chose #1 (sq-1)" in res.output and "1 over 0 (chose 1 with 0 shown first" in res.output
+    assert "tie-break: the model chose #1 (sq-1) among 2 tied behaviours" in " ".join(res.output.split())
     assert "3 model call(s)" in res.output
 
 

@@ -180,3 +180,57 @@ def test_a_ranking_page_in_chromium(browser: Any, tmp_path: Path) -> None:
         assert visit.network() == [] and visit.errors == [] and visit.dialogs == []
     finally:
         visit.close()
+
+
+def test_a_ranking_pages_tie_break_in_chromium(browser: Any, tmp_path: Path) -> None:
+    """`sejury rank --tie-break model`'s record on the page: the outcome in the summary and in its own
+    section, who was tied, each pair in both orders with both replies side by side; an attempt id and
+    a reply with a script in them read as text, nothing run, nothing loaded."""
+    from ranking_pages import EVIL_ID, SEPARATED, TIED, store_one
+    from typer.testing import CliRunner
+
+    from sejury.cli import app
+
+    paths = {}
+    for name, record in (("tied", TIED), ("separated", SEPARATED)):
+        rid = store_one(tmp_path / "traces.sqlite", "rank", record)
+        paths[name] = tmp_path / f"{name}.html"
+        res = CliRunner().invoke(app, ["trace", rid, "--html", str(paths[name]),
+                                       "--store", str(tmp_path / "traces.sqlite")])
+        assert res.exit_code == 0, res.output
+    visit = Visit(browser, paths["tied"])
+    page = visit.page
+    try:
+        assert page.locator("script, img").count() == 0
+        facts = page.locator("#summary dl.facts").inner_text()
+        assert "tie-break" in facts and "the model did not settle the tie of 3 behaviours at score 50" in facts
+        section = page.locator("#tie-break")
+        section.scroll_into_view_if_needed()
+        assert section.is_visible() and section.locator("h2").inner_text() == "The model's tie-break"
+        assert "so #0 (add-0) comes first" in section.locator(".tie-outcome").inner_text()
+        tied = section.locator("tr.tied-row")
+        assert tied.count() == 3 and f"#1 ({EVIL_ID})" in tied.nth(1).inner_text()  # the id, as text
+        pairs = section.locator("tr.tie-pair")
+        assert pairs.count() == 3
+        assert "#0 (add-0) wins" in pairs.nth(0).inner_text()
+        assert "flipped: the position chose" in pairs.nth(1).inner_text()
+        assert "unreadable" in pairs.nth(2).inner_text() and "no vote" in pairs.nth(2).inner_text()
+        replies = section.locator("details.tie-replies")
+        assert replies.count() == 3
+        first = replies.nth(0)
+        first.scroll_into_view_if_needed()
+        one, other = first.locator(".col").nth(0), first.locator(".col").nth(1)
+        assert one.is_visible() and other.is_visible()  # open, side by side
+        a, b = one.bounding_box(), other.bounding_box()
+        assert a and b and b["x"] >= a["x"] + a["width"] - 1 and abs(a["y"] - b["y"]) < 1
+        assert HOSTILE in other.locator("pre").inner_text()  # the reply shown as text, not run
+        assert HOSTILE in replies.nth(2).locator(".col").nth(0).locator("pre").inner_text()
+        assert visit.network() == [] and visit.errors == [] and visit.dialogs == []
+    finally:
+        visit.close()
+    visit = Visit(browser, paths["separated"])
+    try:
+        assert visit.page.locator("#tie-break").count() == 0
+        assert "asked for, not needed: the evidence separates the top" in visit.page.locator("#summary").inner_text()
+    finally:
+        visit.close()

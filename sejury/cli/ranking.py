@@ -158,11 +158,11 @@ def print_ranking(r: Ranking) -> None:
     out.print(t)
     for w in r.reasons:
         out.print(f"  [yellow]review:[/yellow] {escape(w)}")
-    if r.tie_break is not None:
-        tb = r.tie_break
-        out.print(f"  [dim]tie-break, the model asked in both orders ({tb.model_calls} call(s)): "
-                  + escape("; ".join(x.outcome for x in tb.pairs))
-                  + (f"; not asked: {', '.join(map(str, tb.not_asked))}" if tb.not_asked else "") + "[/dim]")
+    if r.tie_break_line:  # --tie-break model: what the model chose, or why it was not asked
+        out.print(f"  [cyan]tie-break:[/cyan] {escape(r.tie_break_line)}")
+        if r.tie_break is not None:
+            out.print("  [dim]asked in both orders: " + escape("; ".join(x.outcome for x in r.tie_break.pairs))
+                      + "[/dim]")
     if r.trace_id:
         out.print(f"  [dim]`sejury trace {r.trace_id}` shows its trace[/dim]")
     out.print(f"  [dim]{escape(r.rule)}; {r.tests_total} tests written once"

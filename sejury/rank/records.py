@@ -65,6 +65,15 @@ class TiePair(BaseModel):
     flipped: bool = False  # the choice followed the position (the one shown first both times): a tie
     outcome: str = ""  # in words, by attempt
 
+    @property
+    def counted(self) -> str:
+        """What the pair counted for: "won" (a choice in both orders read, not the position's), "flipped"
+        (the position decided: a tie), "unreadable" (an order's reply could not be read: no win) or
+        "alike" (the model found them alike)."""
+        if self.winner != "tie":
+            return "won"
+        return "flipped" if self.flipped else "unreadable" if None in self.verdicts else "alike"
+
 
 class TieBreak(BaseModel):
     """The model's round-robin among the behaviours that share the top score (``tie_break="model"``)."""
@@ -79,6 +88,19 @@ class TieBreak(BaseModel):
     chosen: int | None = None  # the attempt whose behaviour won every pair it was in (None: not settled)
     model_calls: int = 0
     seconds: float = 0.0
+
+    def why_not_settled(self) -> str:
+        """Why no attempt won every pair it was in, in words ("" when the model settled it)."""
+        if self.chosen is not None:
+            return ""
+        counted = [p.counted for p in self.pairs]
+        said = [f"{n} pair{'s' if n > 1 else ''} {what}" for n, what in (
+            (counted.count("flipped"), "chosen by the position, not the code (counted a tie)"),
+            (counted.count("alike"), "found alike"),
+            (counted.count("unreadable"), "with a reply unreadable (no vote)")) if n]
+        if any(self.wins):
+            said.append("no attempt won every pair it was in")
+        return "; ".join(said)
 
 
 class Ranking(BaseModel):
@@ -105,6 +127,9 @@ class Ranking(BaseModel):
     trace_id: str | None = None  # where the trace store keeps it (``sejury trace ID``)
     # the model's tie-break, where it was asked (``tie_break="model"`` and a tie of different behaviours)
     tie_break: TieBreak | None = None
+    # where the tie-break was asked for but nothing was put to the model: why ("not needed: ...",
+    # "not possible: ..."); "" otherwise
+    tie_break_skipped: str = ""
 
     @property
     def left_out(self) -> str:
@@ -114,6 +139,32 @@ class Ranking(BaseModel):
             return ""
         return (f" ({self.tests_out_of_domain} more left out: outside the problem's domain, e.g. "
                 f"{self.outside_domain[0][:80]})")
+
+    def attempt_name(self, index: int) -> str:
+        """``#3`` or ``#3 (its id)``: an attempt as the table's head and the tie-break's words name it."""
+        given = next((c.id for c in self.candidates if c.index == index), None)
+        return f"#{index}" + (f" ({given})" if given else "")
+
+    @property
+    def tie_break_line(self) -> str:
+        """The model's tie-break in one line ("" when it was not asked for): the table's and the page's
+        words.  Ids are the attempts' own: escape the line where it is shown."""
+        tb = self.tie_break
+        if tb is None:
+            return f"asked for, {self.tie_break_skipped}" if self.tie_break_skipped else ""
+        calls = f"{tb.model_calls} model call{'s' if tb.model_calls != 1 else ''}"
+        beyond = (f"; {len(tb.not_asked)} more tied behaviour(s) not asked (at most {MAX_TIED_BEHAVIOURS} are): "
+                  + ", ".join(self.attempt_name(i) for i in tb.not_asked)) if tb.not_asked else ""
+        if tb.chosen is not None:
+            n = len(tb.attempts) - 1
+            return (f"the model chose {self.attempt_name(tb.chosen)} among {len(tb.attempts)} tied behaviours "
+                    f"at score {tb.score:g}: it won {'its pair' if n == 1 else f'all {n} of its pairs'}, asked in both "
+                    f"orders ({calls}){beyond}")
+        kept = ("the order is by pairs won, then the evidence's" if any(tb.wins) else
+                "the order stays the evidence's")
+        first = self.attempt_name(self.chosen) if self.chosen is not None else "none"
+        return (f"the model did not settle the tie of {len(tb.attempts)} behaviours at score {tb.score:g}: "
+                f"{tb.why_not_settled()}; {kept}, so {first} comes first ({calls}){beyond}")
 
     @property
     def best(self) -> RankedCandidate | None:

@@ -28,10 +28,11 @@ from sejury.strategies._calls import Recorder
 async def break_ties(ctx: JudgeContext, c: Collected, ranking: Ranking, *, use_reference: bool,
                      use_stated: bool = True) -> Ranking:
     """``ranking`` (``order(c, ...)``'s) with its tied behaviours at the top ordered by the model,
-    or unchanged, with no model call, where the top score is not shared by different behaviours."""
+    or, with no model call where the top score is not shared by different behaviours, a copy saying
+    why (``tie_break_skipped``)."""
     tied = agreement.tied_behaviours(ranking.candidates, c.behaviours)
     if len(tied) < 2:
-        return ranking
+        return ranking.model_copy(update={"tie_break_skipped": skipped(ranking)})
     started = time.perf_counter()
     asked = [t.index for t in tied[:MAX_TIED_BEHAVIOURS]]
     rec = Recorder(c.rec.strategy)
@@ -53,6 +54,27 @@ async def break_ties(ctx: JudgeContext, c: Collected, ranking: Ranking, *, use_r
     out.events = [*out.events, *rec.events]
     out.seconds = round(ranking.seconds + tie.seconds, 3)
     return out
+
+
+def skipped(ranking: Ranking) -> str:
+    """Why nothing was put to the model (the top score is not shared by different behaviours), in words."""
+    ranked = ranking.candidates
+    if not ranked or not ranked[0].loaded:
+        return "not possible: no attempt loads or compiles"
+    top, name = ranked[0], ranking.attempt_name
+    if len(ranked) == 1:
+        return f"not needed: one attempt ({name(top.index)})"
+    level = [c for c in ranked[1:] if c.loaded and c.score == top.score
+             and c.user_tests_passed == top.user_tests_passed]
+    if level:  # they share the top score and behave alike (one group)
+        return (f"not needed: the {len(level) + 1} attempts that share the top score ({top.score:g}) behave alike: "
+                + ", ".join(name(c.index) for c in [top, *level][:5]))
+    nxt = ranked[1]
+    if not nxt.loaded:
+        return f"not needed: only {name(top.index)} loads"
+    ahead = (f"fails fewer of your tests than {name(nxt.index)}, at the same score" if nxt.score == top.score else
+             f"scores {top.score:g}, the next ({name(nxt.index)}) {nxt.score:g}")
+    return f"not needed: the evidence separates the top: {name(top.index)} {ahead}"
 
 
 def _won(p: TiePair) -> int | None:

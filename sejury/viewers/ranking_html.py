@@ -10,7 +10,7 @@ order.  A comparison adds the model's choice in each order and whether it follow
 from __future__ import annotations
 
 from sejury.rank.compare import Comparison
-from sejury.rank.records import RankedCandidate, Ranking
+from sejury.rank.records import RankedCandidate, Ranking, TieBreak, TiePair
 from sejury.traces.store import StoredRanking
 from sejury.viewers.common import fmt_time, plural
 from sejury.viewers.html import _badge, _event, _pre, e, page
@@ -44,6 +44,61 @@ def _table(candidates: list[RankedCandidate], chosen: int | None) -> str:
             f"<tbody>{''.join(rows)}</tbody></table>")
 
 
+def _said(v: str | None, pair: TiePair, r: Ranking) -> str:
+    """The model's choice in one order, by attempt (a, b: the pair's own, whatever the order shown)."""
+    if v is None:
+        return _badge("unreadable", "b-warn") + ' <span class="muted">no vote</span>'
+    if v == "tie":
+        return "alike"
+    return "chose " + e(r.attempt_name(pair.a if v == "a" else pair.b))
+
+
+_COUNTED = {"flipped": ("flipped: the position chose", "b-warn"), "unreadable": ("no vote", "b-warn"),
+            "alike": ("alike", "b-dim")}
+
+
+def _tie_break(r: Ranking, tb: TieBreak) -> str:
+    """Who was tied at the top, each pair asked in both orders (the model's choice in each, whether it
+    flipped, both replies), and the choice and why."""
+    by_index = {c.index: c for c in r.candidates}
+    rows = []
+    for i in [*tb.attempts, *tb.not_asked]:
+        group = by_index[i].group if i in by_index else None
+        alike = [c.index for c in r.candidates if c.group == group and c.index != i]
+        wins = f"{tb.wins[tb.attempts.index(i)]}" if i in tb.attempts else "not asked"
+        rows.append(f'<tr class="tied-row"><td>{e(r.attempt_name(i))}'
+                    f"{' ' + _badge('chosen', 'b-pass') if i == tb.chosen else ''}</td>"
+                    f"<td>{e(', '.join(r.attempt_name(x) for x in alike) or '—')}</td>"
+                    f'<td class="num">{e(wins)}</td></tr>')
+    tied = ('<table class="tied"><thead><tr><th>attempt asked (one per behaviour)</th>'
+            '<th>the same behaviour</th><th class="num">pairs won</th></tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table>")
+    pairs, replies = [], []
+    for p in tb.pairs:
+        a, b = e(r.attempt_name(p.a)), e(r.attempt_name(p.b))
+        word, cls = (f"{r.attempt_name(p.a if p.winner == 'a' else p.b)} wins", "b-pass") \
+            if p.counted == "won" else _COUNTED[p.counted]
+        said = [f'<span class="muted">{who} shown first:</span> '
+                + _said(p.verdicts[k] if k < len(p.verdicts) else None, p, r) for k, who in enumerate((a, b))]
+        pairs.append(f'<tr class="tie-pair"><td>{a} vs {b}</td><td>{said[0]}</td><td>{said[1]}</td>'
+                     f"<td>{'yes' if p.flipped else 'no'}</td><td>{_badge(word, cls)}</td></tr>")
+        shown = "".join(f'<div class="col"><div class="muted">{who} shown first</div>{_pre(text)}</div>'
+                        for who, text in zip((a, b), p.replies, strict=False))
+        replies.append(f'<details class="tie-replies" open><summary>the model\'s replies, {a} vs {b}</summary>'
+                       f'<div class="pair">{shown}</div></details>')
+    table = ('<table class="tie-pairs"><thead><tr><th>pair</th><th>one order: the model</th>'
+             '<th>the other order: the model</th><th>flipped</th><th>counted</th></tr></thead>'
+             f"<tbody>{''.join(pairs)}</tbody></table>")
+    return (f'<section class="card" id="tie-break"><h2>The model\'s tie-break</h2>'
+            f'<p class="tie-outcome">{e(r.tie_break_line)}</p>'
+            f"<h3>Tied at the top ({plural(len(tb.attempts) + len(tb.not_asked), 'behaviour')}, score "
+            f"{e(f'{tb.score:g}')})</h3>{tied}"
+            f"<h3>Each pair, asked in both orders</h3>{table}{''.join(replies)}"
+            f'<p class="note">A choice that follows the position (the one shown first, both times) counts as a tie; '
+            "a reply unreadable after its repair turn is no vote. The whole calls (prompt and reply) are under "
+            "Model calls, as tie_break_I_J (attempt I shown first).</p></section>")
+
+
 def _facts(facts: list[tuple[str, str]]) -> str:
     return '<dl class="facts">' + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts) + "</dl>"
 
@@ -64,10 +119,14 @@ def _ranking(r: Ranking) -> tuple[str, str, str]:
                          + (f", {r.tests_valid} valid on the reference" if r.tests_valid is not None else "")
                          + r.left_out
                          + f"; {r.probe_inputs} inputs recorded")),
-             ("rule", e(r.rule)), *_review(r.needs_review, r.reasons),
+             ("rule", e(r.rule)),
+             *([("tie-break", e(r.tie_break_line))] if r.tie_break_line else []),
+             *_review(r.needs_review, r.reasons),
              _cost(r)]
     body = (f'<section class="card" id="attempts"><h2>{plural(len(r.candidates), "attempt")}, best first</h2>'
             f"{_table(r.candidates, r.chosen)}</section>")
+    if r.tie_break is not None:
+        body += _tie_break(r, r.tie_break)
     if r.tests:
         body += f'<section class="card" id="tests"><h2>The tests the model wrote</h2>{_pre(r.tests)}</section>'
     return head, _facts(facts), body
