@@ -160,3 +160,23 @@ def test_loading_pauses_the_garbage_collector_and_restores_it() -> None:
         assert not gc.isenabled()  # a caller's choice is kept
     finally:
         gc.enable()
+
+
+def test_loading_freezes_what_it_loaded_only_in_the_sejury_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``sejury`` (``cli.main``) freezes the heap ``loading`` made, so the run's collections skip it;
+    a command run in-process (tests, CliRunner) freezes nothing."""
+    import gc
+
+    from sejury.cli import common
+
+    assert gc.get_freeze_count() == 0
+    with common.loading():
+        pass
+    assert gc.get_freeze_count() == 0
+    monkeypatch.setattr(common, "FREEZE_LOADED", True)
+    try:
+        with common.loading():
+            loaded = [{"module": i} for i in range(100)]
+        assert gc.get_freeze_count() >= len(loaded) and gc.isenabled()
+    finally:
+        gc.unfreeze()

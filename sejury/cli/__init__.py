@@ -22,6 +22,7 @@ import gc
 
 import typer
 
+from sejury.cli import common
 from sejury.cli.experiments import calibrate, evaluate
 from sejury.cli.judging import batch, judge
 from sejury.cli.model import model_app
@@ -56,6 +57,7 @@ def main() -> None:
     would walk every object LangChain and LangGraph made (~0.3-0.5 s at exit, ``bench/startup.py``);
     frozen, they are skipped and left to the OS (``atexit`` handlers still run: the model's server,
     the sandbox, the model client's sessions)."""
+    common.FREEZE_LOADED = True  # this process ends with the command: ``loading`` freezes what it loads
     try:
         app()
     finally:

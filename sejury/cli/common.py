@@ -105,17 +105,29 @@ def judge_options(*, jury: bool = True) -> Callable[[F], F]:
     return decorate
 
 
+# Set by ``sejury.cli.main``, the ``sejury`` process's entry: the process ends with the command, so
+# what ``loading`` loads lives until the exit (commands run in-process, as by the tests, leave it off).
+FREEZE_LOADED = False
+
+
 @contextlib.contextmanager
 def loading() -> Iterator[None]:
     """Load the judge with Python's cyclic garbage collector paused: importing LangChain and LangGraph
     and building the graph allocate much and free next to nothing, so the collector's passes over the
-    growing heap are wasted (~15 % of that time, ``bench/startup.py``).  It runs again after."""
+    growing heap are wasted (~15 % of that time, ``bench/startup.py``).  It runs again after.
+
+    In the ``sejury`` process (``FREEZE_LOADED``) the loaded heap is then frozen (``gc.freeze``): the
+    modules, the graph and the model client stay until the exit, and unfrozen, every full collection
+    of the run walked them again, 50-100 ms each, the first ones while the first model calls were
+    being made ready (at 96 samples and 32 in flight they went out ~0.2 s later; ``bench/throughput.py``)."""
     if not gc.isenabled():
         yield
         return
     gc.disable()
     try:
         yield
+        if FREEZE_LOADED:
+            gc.freeze()
     finally:
         gc.enable()
 
