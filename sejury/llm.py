@@ -129,20 +129,58 @@ def repeat_scope(repeat: int | None) -> Iterator[None]:
         _REPEAT.reset(token)
 
 
+# The model calls still to come on the current juror's path, this call included: its own and those
+# of the jurors it feeds (``calls_to_come``); a list, so each call counts itself off.  None: unknown.
+_TO_COME: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("sejury_calls_to_come", default=None)
+
+
+def calls_to_come(calls: int) -> None:
+    """Mark the current task (one juror's graph node) as the start of a path of ``calls`` model
+    calls: the juror's own, then the longest of its followers' (S1-ref's one, then S2's).  With more
+    than one call in flight, a call with more to come after it is served first (``_Limiter``)."""
+    _TO_COME.set([calls])
+
+
+def _calls_after() -> int:
+    """How many calls are still to come after the one being made now (counting it off)."""
+    left = _TO_COME.get()
+    if left is None:
+        return 0
+    after = max(left[0] - 1, 0)
+    left[0] = after
+    return after
+
+
 class _Limiter:
-    """At most ``size`` holders; waiters are let in by rank (then arrival), not arrival alone."""
+    """At most ``size`` holders; waiters are let in by rank (then arrival), not arrival alone.
+
+    With more than one slot, a call with calls still to come after it on its path (``calls_after``)
+    goes before the calls that end theirs, then by rank: otherwise the judgments begun last send
+    their first steps in the last wave, and their second steps need one wave more (at 32 in flight,
+    96 or 480 samples of the default team: 25 waves where 24 suffice, 121 for 120; measured with
+    ``bench/throughput.py``).  With one slot there is no wave to fill, and a judgment's calls
+    stay together, by rank, for the server's prefix cache."""
 
     def __init__(self, size: int) -> None:
+        self.size = size
         self.free = size
-        self.waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+        self.waiters: list[tuple[tuple[int, int], int, asyncio.Future[None]]] = []
         self._seq = itertools.count()
 
+    def __call__(self, calls_after: int = 0) -> _Slot:
+        """A slot for a call with ``calls_after`` calls to come after it on its path."""
+        return _Slot(self, calls_after)
+
     async def __aenter__(self) -> None:
+        await self.acquire()
+
+    async def acquire(self, calls_after: int = 0) -> None:
         if self.free > 0 and not self.waiters:
             self.free -= 1
             return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self.waiters, (_RANK.get(), next(self._seq), fut))
+        key = (-calls_after if self.size > 1 else 0, _RANK.get())
+        heapq.heappush(self.waiters, (key, next(self._seq), fut))
         try:
             await fut
         except asyncio.CancelledError:
@@ -160,6 +198,20 @@ class _Limiter:
                 fut.set_result(None)
                 return
         self.free += 1
+
+
+class _Slot:
+    """``async with limiter(calls_after):`` one slot of a ``_Limiter``."""
+
+    def __init__(self, limiter: _Limiter, calls_after: int) -> None:
+        self.limiter = limiter
+        self.calls_after = calls_after
+
+    async def __aenter__(self) -> None:
+        await self.limiter.acquire(self.calls_after)
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.limiter._release()
 
 
 class ChatClient:
@@ -255,7 +307,7 @@ class ChatClient:
         runnable: Any = self.seeded_model(_REPEAT.get())
         if schema is not None:
             runnable = runnable.with_structured_output(schema, include_raw=True)
-        async with self._calls_limiter():
+        async with self._calls_limiter()(_calls_after()):
             self.in_flight += 1
             self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
             start = time.perf_counter()

@@ -415,3 +415,53 @@ def test_only_a_team_of_jurors_that_never_call_the_model_leaves_it_unstarted() -
     assert not makes_no_model_call([Strategy("test_diff")])  # fed by S5, which calls the model
     assert not makes_no_model_call(None) and not makes_no_model_call([])  # the default team calls it
     assert not Judge(team="sample_tests,Ex-fuzz", cache=False, traces=False).llm.started
+
+
+async def test_each_call_knows_the_calls_still_to_come_on_its_path(make_judge: MakeJudge, codegen: Sample) -> None:
+    """A juror's node counts its own calls and its followers' (S1-ref's one, then S2's): the first
+    step of S1-ref, S4 and S5 has one call after it, every other call none."""
+    from sejury import llm
+
+    after: dict[str, int | None] = {}
+
+    def script(messages: list[BaseMessage]) -> str:
+        left = llm._TO_COME.get()
+        after[step_of(messages)] = left[0] if left is not None else None
+        return GOOD_REPLIES[step_of(messages)]
+
+    judge, _ = make_judge(script=script)
+    assert (await judge.ajudge(codegen)).status == "scored"
+    assert after == {"direct_ref": 1, "analyze": 1, "write_tests": 1,
+                     "direct": 0, "equivalence": 0, "rethink": 0, "assess_properties": 0, "predict": 0}
+    after.clear()
+    await judge.ajudge(codegen.model_copy(update={"id": "alone"}), team=["S1-ref"])  # S2 is not in this plan
+    assert after == {"direct_ref": 0}
+
+
+async def test_queued_calls_with_more_to_come_go_first_when_several_are_in_flight() -> None:
+    """With several slots, a waiting call with calls still to come after it on its path goes before
+    those that end theirs (then by rank, then arrival); with one slot, by rank and arrival only."""
+    from sejury import llm
+
+    async def served(size: int, waiting: list[tuple[str, int, int]]) -> list[str]:
+        limiter = llm._Limiter(size)
+        for _ in range(size):
+            await limiter.acquire()  # every slot taken: the calls below wait
+        order: list[str] = []
+
+        async def call(name: str, rank: int, after: int) -> None:
+            llm._RANK.set(rank)
+            async with limiter(after):
+                order.append(name)
+
+        tasks = [asyncio.create_task(call(*w)) for w in waiting]
+        await asyncio.sleep(0)  # all queued
+        for _ in range(len(waiting)):
+            limiter._release()
+            await asyncio.sleep(0)
+        await asyncio.gather(*tasks)
+        return order
+
+    waiting = [("A-leaf", 1, 0), ("B-leaf", 2, 0), ("B-head", 2, 1), ("A-head", 1, 1), ("C-head", 3, 1)]
+    assert await served(2, waiting) == ["A-head", "B-head", "C-head", "A-leaf", "B-leaf"]
+    assert await served(1, waiting) == ["A-leaf", "A-head", "B-leaf", "B-head", "C-head"]

@@ -13,7 +13,7 @@ from sejury.cache import cache_key
 from sejury.context import JudgeContext
 from sejury.errors import ModelError, SejuryError
 from sejury.graph.state import MemberTask
-from sejury.llm import current_repeat
+from sejury.llm import calls_to_come, current_repeat
 from sejury.schema import Sample, Status, StrategyResult, TraceEvent
 from sejury.strategies import StrategySpec, spec
 from sejury.strategies.base import Outcome, Recorder
@@ -67,6 +67,7 @@ def member_node(s: StrategySpec, *, max_attempts: int, default_context: JudgeCon
                                      detail={"key": key[:16]}), *hit.trace]})
             return {"results": {strategy.value: hit}}
         rec = Recorder(strategy)
+        calls_to_come(s.llm_calls + task.get("calls_after", 0))  # this juror's calls, then its followers'
         outcome: Outcome | None
         try:
             outcome = await s.run(sample, ctx, rec, feed)

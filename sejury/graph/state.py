@@ -68,3 +68,4 @@ class MemberTask(TypedDict, total=False):
     strategy: Strategy
     in_team: bool
     feed: StrategyResult | None  # the feeder's result (S1's for S2, S5's for S5-exec)
+    calls_after: int  # model calls its followers in this plan make after it (the longest): the call queue's hint

@@ -107,12 +107,21 @@ def make_supervisor(default: JudgeContext | None) -> Any:
     return supervisor
 
 
+def member_task(state: JudgeState, s: Strategy, feed: StrategyResult | None = None) -> MemberTask:
+    """What member ``s`` is sent: the sample, its place in the team, its feeder's result, and how many
+    model calls its followers make after it (``sejury.llm.calls_to_come``)."""
+    plan = state["plan"]
+    task = MemberTask(sample=state["sample"], strategy=s, in_team=s in plan.team,
+                      calls_after=max((spec(f).llm_calls for f in plan.followers_of(s)), default=0))
+    if feed is not None:
+        task["feed"] = feed
+    return task
+
+
 async def fan_out(state: JudgeState) -> list[Send] | str:
     """Send every member of the first wave at once; followers wait for their feeder (``follow``).
     (The routers are coroutines only so that LangGraph runs them on the loop, not in a thread.)"""
-    plan = state["plan"]
-    sends = [Send(s.value, MemberTask(sample=state["sample"], strategy=s, in_team=s in plan.team))
-             for s in plan.first_wave()]
+    sends = [Send(s.value, member_task(state, s)) for s in state["plan"].first_wave()]
     return sends or MERGE
 
 
@@ -125,8 +134,7 @@ def follow(feeder: Strategy) -> Any:
         if not followers:
             return MERGE
         feed = state["results"][feeder.value]
-        return [Send(s.value, MemberTask(sample=state["sample"], strategy=s, in_team=s in plan.team, feed=feed))
-                for s in followers]
+        return [Send(s.value, member_task(state, s, feed)) for s in followers]
 
     route.__name__ = f"after_{feeder.value}"
     return route
