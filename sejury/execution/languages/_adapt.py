@@ -13,13 +13,16 @@ rewrite only the lines the compiler names, in ways that keep the reference's beh
   that parameter under its other edition's name (an alias is declared), unless the body
   declares that name itself;
 - C++: a parameter named after a type the body uses as one (``std::string string``) is renamed
-  in the signature line, so the type is visible again.
+  in the signature line, so the type is visible again;
+- C++: a ``std::tuple`` parameter indexed as a vector (``interval[0]``, a body written for
+  ``vector<int> interval``) is read with ``std::get<0>(interval)`` on the lines the compiler names.
 
 Candidates are never adapted: a candidate that does not compile fails, as in the benchmark.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -51,6 +54,10 @@ class Rules:
     # type names a parameter may be named after (C++'s ``std::string string``): where the body uses
     # the name as its type, the parameter is renamed, and the body's own name for it is then aliased
     type_names: frozenset[str] = frozenset()
+    # a message that a value is subscripted that cannot be (C++'s tuple), and how a constant index
+    # of a tuple parameter is read instead: (parameter, index) -> expression
+    subscript: re.Pattern[str] | None = None
+    tuple_get: Callable[[str, str], str] | None = None
 
 
 def errors(rules: Rules, output: str) -> list[Error]:
@@ -120,6 +127,30 @@ def _rename_type_named(rules: Rules, lines: list[str], errs: list[Error], notes:
                              "as a type")
 
 
+def _tuple_parameters(params: str) -> list[str]:
+    """The names of the parameters declared as a tuple or a pair (``std::tuple<long, long> a``)."""
+    return [m.group(1) for it in _clike.top_level_items(params.replace("<", "(").replace(">", ")"))
+            if re.match(r"\s*(?:const\s+)?(?:std::)?(?:tuple|pair)\s*\(", it)
+            and (m := re.search(r"(\w+)\s*$", it))]
+
+
+def _get_of(get: Callable[[str, str], str], name: str, m: re.Match[str]) -> str:
+    return get(name, m.group(1))
+
+
+def _subscript_tuples(rules: Rules, lines: list[str], err: Error, params: str, notes: list[str]) -> None:
+    """A constant subscript of a tuple parameter on the line ``err`` names, read with ``get``."""
+    if rules.subscript is None or rules.tuple_get is None or not rules.subscript.search(err.message):
+        return
+    get = rules.tuple_get
+    for name in _tuple_parameters(params):
+        line = lines[err.line]
+        new = re.sub(rf"\b{re.escape(name)}\s*\[\s*(\d+)\s*\]", functools.partial(_get_of, get, name), line)
+        if new != line:
+            lines[err.line] = new
+            notes.append(f"line {err.line + 1}: `{name}[k]` -> `{get(name, 'k')}` (a tuple)")
+
+
 def adapt(rules: Rules, program: str, output: str) -> tuple[str, list[str]] | None:
     """The program with the lines the compiler names rewritten, and a note per rewrite; None when
     no rule applies."""
@@ -135,6 +166,7 @@ def adapt(rules: Rules, program: str, output: str) -> tuple[str, list[str]] | No
         if sig is None:
             continue
         at, m = sig
+        _subscript_tuples(rules, lines, err, m.group("params"), notes)
         returns = list(_RETURN.finditer(lines[err.line]))
         ret = returns[0] if len(returns) == 1 else None
         undeclared = rules.undeclared.search(err.message)
@@ -221,4 +253,7 @@ CPP = Rules(
     alias=lambda name, param: f"auto& {name} = {param};",
     prelude=_CPP_AS,
     type_names=frozenset({"string"}),
+    subscript=re.compile(r"no match for [‘'`]operator\[\][’'] \(operand types are "
+                         r"[‘'`](?:const )?std::(?:tuple|pair)<"),
+    tuple_get=lambda name, k: f"std::get<{k}>({name})",
 )
