@@ -120,9 +120,12 @@ def spliced(v: Verdict, reruns: dict[str, dict[str, Any]]) -> Verdict:
         old = members.get(name)
         if old is None:
             continue
-        score = got.get("score")
-        members[name] = old.model_copy(update={"score": score, "detail": got.get("detail") or None,
-                                                "status": Status.SCORED if score is not None else Status.UNSCORED})
+        update: dict[str, Any] = {"against": got["against"]} if "against" in got else {}  # S5's, re-run
+        if "score" in got:
+            score = got["score"]
+            update |= {"score": score, "detail": got.get("detail") or None,
+                       "status": Status.SCORED if score is not None else Status.UNSCORED}
+        members[name] = old.model_copy(update=update)
     return v.model_copy(update={"strategies": members})
 
 

@@ -36,7 +36,7 @@ from sejury.checks.suites import s5_suites
 from sejury.errors import SandboxError
 from sejury.execution.differential import recorded_function, states_raises
 from sejury.execution.domain import Domain
-from sejury.execution.evidence import check_on_reference, run_on_candidate, worth_running
+from sejury.execution.evidence import check_on_reference, load_alone, reference_failed, run_on_candidate, worth_running
 from sejury.execution.patching import PatchError
 from sejury.execution.programs import programs
 from sejury.sandbox.base import SandboxProvider
@@ -67,6 +67,9 @@ async def rerun(sandbox: SandboxProvider, sample: Sample, tests: str, every_test
     domain = None if every_test else Domain.of(sample.problem, function, sample.language)
     ex, valid, probe = await check_on_reference(sandbox, sample.language, reference, tests, record=function,
                                                 typed_raises=states_raises(sample.problem), domain=domain)
+    if candidate is not None and reference_failed(ex):  # no test validated; does the candidate's own text compile?
+        alone = await load_alone(sandbox, ex, candidate)
+        return unscored(ex.reason) | {"generate_tests": {"against": alone.against()}}
     if not worth_running(ex, probe):
         return unscored(ex.reason)
     done = await run_on_candidate(sandbox, ex, valid, candidate, why_not, probe)
@@ -77,6 +80,7 @@ async def rerun(sandbox: SandboxProvider, sample: Sample, tests: str, every_test
     for name, juror in (("test_pass", test_pass), ("test_diff", test_diff), ("executability", executability)):
         got = await juror.run(sample, None, None, feed)  # none of them reads ctx or rec
         out[name] = {"score": got.parsed.score if got.parsed else None, "detail": got.detail or ""}
+    out["generate_tests"] = {"against": done.against()}  # S5's definitive evidence, as the judged run carries it
     if fuzz:  # S5-fuzz: the same tests' literal calls, mutated, answered by the reference then the candidate
         s5 = StrategyResult(strategy=Strategy("generate_tests"), status=Status.SCORED, artifacts={"tests": tests})
         got = await test_fuzz.run(sample, SimpleNamespace(sandbox=sandbox), Recorder(Strategy("test_fuzz")), s5)

@@ -6,7 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from sejury.execution.evidence import run_on_candidate, run_reference, validate_on_reference
+from sejury.execution import evidence
+from sejury.execution.evidence import (
+    SuiteRun,
+    check_on_reference,
+    load_alone,
+    reference_failed,
+    run_on_candidate,
+    run_reference,
+    validate_on_reference,
+)
 from sejury.execution.languages import _adapt, _clike
 from sejury.execution.languages.java import Method, fix_calls, methods_of
 from sejury.execution.languages.javascript import script_of
@@ -205,6 +214,11 @@ MISMATCHED = [
      "std::string mirrored(std::string string) {\n",
      "    string rstr(str.rbegin(), str.rend());\n    return str + rstr;\n}\n",
      'assert(mirrored("ab") == "abba");\nassert(mirrored("") == "");'),
+    ("cpp", "a tuple indexed as a vector",  # HumanEval-X's vector<int> interval, MultiPL-E's tuple
+     "#include<assert.h>\n#include<bits/stdc++.h>\n// The length of the intervals' overlap.\n"
+     "long overlap(std::tuple<long, long> a, std::tuple<long, long> b) {\n",
+     "    long lo = max(a[0], b[0]), hi = min(a[1], b[1]);\n    return hi > lo ? hi - lo : 0;\n}\n",
+     'assert(overlap({1, 3}, {2, 5}) == 1);\nassert(overlap({1, 2}, {3, 4}) == 0);'),
 ]
 
 
@@ -253,6 +267,66 @@ def test_an_undeclared_name_is_aliased_only_to_a_parameter_the_body_never_uses()
     # both parameters used by the body: the undeclared name is something else, not aliased
     used = "long f(std::string s, long k) {\n    return s.size() + k + str.size();\n}\n"
     assert _adapt.adapt(_adapt.CPP, used, gcc) is None
+
+
+def _not_loaded(error: str) -> SuiteRun:
+    return SuiteRun(loaded=False, total=0, passed=0, status="failed", seconds=0.1, load_error=error)
+
+
+@pytest.mark.parametrize(("language", "error", "definitive"), [
+    ("cpp", "solution.cpp:18:25: error: template argument 2 is invalid\n", True),
+    ("python", "@@LOAD FAIL SyntaxError invalid syntax (solution.py, line 4)\n@@DONE", True),
+    ("javascript", "@@LOAD FAIL SyntaxError: Unexpected token ';'\n@@DONE", True),
+    ("java", "Solution.java:6: error: illegal start of expression\n", True),
+    ("go", "solution.go:5:1: expected operand, found '}'\n", True),
+    ("java", "SejuryTestMain.java:6: error: cannot find symbol\n", False),  # the harness's file, not the program
+    ("cpp", "sh: 1: g++: not found\n", False),  # the sandbox, not the program
+    ("python", "ModuleNotFoundError: No module named 'torch'", False),  # a library the image lacks
+])
+def test_where_the_reference_does_not_load_only_the_candidates_own_error_is_definitive(
+        language: str, error: str, definitive: bool) -> None:
+    ex = evidence.TestExecution(status="skipped", language=language, candidate=_not_loaded(error),
+                                reference=_not_loaded("solution.cpp:3:1: error: x"))
+    assert bool(ex.against()) is definitive, ex.against()
+    if definitive:
+        assert ex.against() == "the candidate does not load or compile, for an error in its own text: " + \
+            ex.candidate.load_error.replace("@@LOAD FAIL", "").strip().splitlines()[0]  # type: ignore[union-attr]
+    # where the reference loads, as before: any load failure but a missing library is definitive
+    assert bool(ex.model_copy(update={"status": "ran", "reference": None}).against()) is ("torch" not in error)
+
+
+# MultiPL-E's C++ ``bf``: the signature the problem gives does not compile (``std::tuple<std::string, >``),
+# so neither the reference nor any completion of it does
+BROKEN_SIGNATURE = ("#include<assert.h>\n#include<bits/stdc++.h>\n// The planets between two.\n"
+                    "std::tuple<std::string, > bf(std::string planet1, std::string planet2) {\n")
+
+
+@pytest.mark.docker
+async def test_a_candidate_that_does_not_compile_fails_where_the_reference_does_not_compile_either(
+        sandbox: DockerSandbox) -> None:
+    reference = assemble_program("cpp", BROKEN_SIGNATURE, "    return {};\n}\n")
+    ex, valid, _ = await check_on_reference(sandbox, "cpp", reference, 'assert(bf("Mars", "Mars") == bf("a", "b"));')
+    assert reference_failed(ex) and not valid.units
+    broken = await load_alone(sandbox, ex, assemble_program("cpp", BROKEN_SIGNATURE, "    return {};\n}\n"))
+    assert broken.executable is False and broken.status == "skipped"
+    assert (broken.against() or "").startswith("the candidate does not load or compile, for an error in its own text")
+    # a candidate whose own code compiles (it gives the signature whole, fixed) is not held to the reference's fault
+    whole = ("#include<bits/stdc++.h>\nstd::vector<std::string> bf(std::string planet1, std::string planet2) {\n"
+             "    return {};\n}\n")
+    fine = await load_alone(sandbox, ex, whole)
+    assert fine.executable is True and fine.against() is None
+
+
+def test_a_tuple_parameter_indexed_as_a_vector_is_read_with_get() -> None:
+    program = "long f(std::tuple<long, long> a, std::vector<long> v) {\n    return a[1] + v[0] + a [0];\n}\n"
+    gcc = ("solution.cpp:4:13: error: no match for ‘operator[]’ (operand types are ‘std::tuple<long int, long int>’ "
+           "and ‘int’)\n")
+    adapted = _adapt.adapt(_adapt.CPP, program, gcc)
+    assert adapted is not None
+    assert adapted[0].splitlines()[1] == "    return std::get<1>(a) + v[0] + std::get<0>(a);"  # the vector's left alone
+    assert adapted[1] == ["line 2: `a[k]` -> `std::get<k>(a)` (a tuple)"]
+    # another complaint about the same line: no tuple rewrite
+    assert _adapt.adapt(_adapt.CPP, program, "solution.cpp:4:13: error: expected ';' before '}' token\n") is None
 
 
 @pytest.mark.parametrize(("language", "problem", "expected"), [

@@ -159,12 +159,22 @@ class TestExecution(BaseModel):
         if self.tampering:
             return "tampering suspected: " + "; ".join(self.tampering)
         ref_loads = self.reference is None or self.reference.loaded
-        if self.candidate is not None and not self.candidate.loaded and ref_loads and self.status == "ran" \
-                and missing_library(self.candidate.load_error) is None:  # the image's gap is not the candidate's
-            line = load_error_line(self.candidate.load_error)[:200]
+        if self.candidate is None or self.candidate.loaded or missing_library(self.candidate.load_error) is not None:
+            return None  # it loads, or it was not run, or the image lacks a library (not the candidate's fault)
+        line = load_error_line(self.candidate.load_error)[:200]
+        if ref_loads and self.status == "ran":
             return "the candidate does not load or compile" + (" (the reference does)" if self.reference else "") + \
                 (f": {line}" if line else "")
+        if not ref_loads and self.own_error(self.candidate.load_error):
+            return f"the candidate does not load or compile, for an error in its own text: {line}"
         return None
+
+    def own_error(self, load_error: str) -> bool:
+        """Is a load failure the program's own text (a syntax or compile error in its file, as its
+        language's ``program_error`` reads it), not the sandbox, the harness or a missing library?"""
+        lang = languages.get(self.language) if self.language else None
+        return bool(lang and lang.program_error and lang.program_error.search(load_error)) \
+            and missing_library(load_error) is None
 
     @classmethod
     def from_artifact(cls, value: Any) -> TestExecution | None:
@@ -267,6 +277,21 @@ def candidate_timeout(ex: TestExecution) -> float | None:
     if ex.reference is None:
         return None
     return max(10.0, 4 * ex.reference.seconds)
+
+
+def reference_failed(ex: TestExecution) -> bool:
+    """Did S5's validation stop because the reference itself does not load (a library the image
+    lacks aside)?  Then no test is validated, but whether the candidate loads is still a fact."""
+    return ex.status == "skipped" and ex.reference is not None and not ex.reference.loaded \
+        and missing_library(ex.reference.load_error) is None
+
+
+async def load_alone(provider: SandboxProvider, ex: TestExecution, candidate: str) -> TestExecution:
+    """The candidate loaded (compiled) with no test, where the reference does not load: a candidate
+    whose own text does not compile is wrong whatever the reference (``TestExecution.against``:
+    definitive); one that loads is recorded as loading, and nothing more is claimed."""
+    report = await run_suite(provider, ex.language, candidate, Suite("", []))
+    return ex.model_copy(update={"candidate": SuiteRun.of(report, []), "executable": report.loaded})
 
 
 async def run_on_candidate(provider: SandboxProvider, ex: TestExecution, valid: Suite, candidate: str | None,

@@ -25,6 +25,8 @@ from sejury.execution.evidence import (
     Probe,
     TestExecution,
     check_on_reference,
+    load_alone,
+    reference_failed,
     run_on_candidate,
     run_sample_tests,
     worth_running,
@@ -110,9 +112,13 @@ async def _run(prompt: str, shown: dict[str, str | None], sample: Sample, ctx: J
         return await ask_score(ctx, rec, "predict", user)
 
     async def execute() -> TestExecution | None:
+        reference, candidate, why_not = progs
+        if execution is not None and ctx.sandbox is not None and candidate is not None and reference_failed(execution):
+            alone = await load_alone(ctx.sandbox, execution, candidate)  # does the candidate's own text compile?
+            rec.sandbox_event("load_candidate", alone.candidate)
+            return alone
         if execution is None or valid is None or ctx.sandbox is None or not worth_running(execution, probe):
             return execution
-        reference, candidate, why_not = progs
         done = await run_on_candidate(ctx.sandbox, execution, valid, candidate, why_not, probe)
         rec.sandbox_event("run_candidate", done.candidate)
         if sample.tests and candidate is not None:

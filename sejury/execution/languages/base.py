@@ -96,6 +96,10 @@ class Language:
     # the module of its tree-sitter grammar (``tree_sitter_python``), when one is installed: what
     # the mutants, the probe's variants and the literal readers parse it with (``parser``)
     grammar: str | None = None
+    # a load failure the program's own text causes: a syntax or compile error placed in the program's
+    # file (not the sandbox's or the harness's); such a candidate fails even where the reference does
+    # not load either (``TestExecution.against``)
+    program_error: re.Pattern[str] | None = None
 
     def parser(self) -> ts.Parser:
         """The one tree-sitter parser of this language's grammar (``grammar_parser``)."""

@@ -184,6 +184,7 @@ LANGUAGE = Language(name="cpp", aliases=("c++",), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=sealed_harness,
                     assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"\bassert\s*\("), timeout=90.0, codebleu="cpp",
+                    program_error=re.compile(r"^solution\.cpp:\d+:\d+: error: ", re.M),
                     grammar="tree_sitter_cpp",
                     adapt_reference=lambda program, output: _adapt.adapt(_adapt.CPP, program, output),
                     stdio=_stdio.cpp)

@@ -336,4 +336,5 @@ LANGUAGE = Language(name="go", aliases=("golang",), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=sealed_harness,
                     assemble=assemble,
                     test_line=re.compile(r"t\.(Errorf|Error|Fatalf|Fatal)\("), timeout=90.0, codebleu="go",
+                    program_error=re.compile(r"^(?:\./)?solution\.go:\d+:\d+: ", re.M),
                     grammar="tree_sitter_go", stdio=_stdio.go)

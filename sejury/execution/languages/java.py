@@ -117,4 +117,5 @@ LANGUAGE = Language(name="java", aliases=(), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=sealed_harness,
                     assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"AssertionError|\bassert\w*\("), timeout=90.0, codebleu="java",
+                    program_error=re.compile(r"^(?!Sejury)\w+\.java:\d+: error: ", re.M),
                     grammar="tree_sitter_java", adapt_reference=adapt_reference, call=call, stdio=_stdio.java)

@@ -107,4 +107,5 @@ LANGUAGE = Language(name="javascript", aliases=("js", "node"), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=harness,
                     assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"console\.assert\(|\bassert(\.\w+)?\("), timeout=20.0,
-                    codebleu="javascript", grammar="tree_sitter_javascript", stdio=_stdio.javascript)
+                    codebleu="javascript", grammar="tree_sitter_javascript", stdio=_stdio.javascript,
+                    program_error=re.compile(r"^(?:@@LOAD FAIL )?SyntaxError: ", re.M))
