@@ -136,8 +136,8 @@ _TO_COME: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("sej
 
 def calls_to_come(calls: int) -> None:
     """Mark the current task (one juror's graph node) as the start of a path of ``calls`` model
-    calls: the juror's own, then the longest of its followers' (S1-ref's one, then S2's).  With more
-    than one call in flight, a call with more to come after it is served first (``_Limiter``)."""
+    calls: the juror's own, then the longest of its followers' (S1-ref's one, then S2's).  With 4
+    or more calls in flight, a call with more to come after it is served a little sooner (``_Limiter``)."""
     _TO_COME.set([calls])
 
 
@@ -154,17 +154,21 @@ def _calls_after() -> int:
 class _Limiter:
     """At most ``size`` holders; waiters are let in by rank (then arrival), not arrival alone.
 
-    With more than one slot, a call with calls still to come after it on its path (``calls_after``)
-    goes before the calls that end theirs, then by rank: otherwise the judgments begun last send
-    their first steps in the last wave, and their second steps need one wave more (at 32 in flight,
-    96 or 480 samples of the default team: 25 waves where 24 suffice, 121 for 120; measured with
-    ``bench/throughput.py``).  With one slot there is no wave to fill, and a judgment's calls
-    stay together, by rank, for the server's prefix cache."""
+    A call with calls still to come after it on its path (``calls_after``: S1-ref's before S2, the
+    first steps of S4 and S5) waits as if its judgment had begun ``size // 4`` judgments earlier:
+    it goes before the last steps of the next few judgments.  By rank alone the judgments begun
+    last sent their first steps in the last wave and needed more waves for the rest; the judgments
+    still finish about in the order they began, each holding one of the samples' slots until it
+    does (a simulation of the schedule, LangGraph's supersteps included: at 32 calls in flight a
+    head start of 8 judgments beats 0, 4, 16 and 32 at 96 and 480 samples, and a quarter of the
+    slots was as good or best from 4 to 64 slots; ``bench/throughput.py`` measures it).  With
+    fewer than 4 slots (the embedded model has one) the order is by rank alone, so a judgment's
+    calls stay together for the server's prefix cache."""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self.free = size
-        self.waiters: list[tuple[tuple[int, int], int, asyncio.Future[None]]] = []
+        self.waiters: list[tuple[int, int, asyncio.Future[None]]] = []
         self._seq = itertools.count()
 
     def __call__(self, calls_after: int = 0) -> _Slot:
@@ -179,7 +183,7 @@ class _Limiter:
             self.free -= 1
             return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        key = (-calls_after if self.size > 1 else 0, _RANK.get())
+        key = _RANK.get() - (self.size // 4 if calls_after > 0 else 0)
         heapq.heappush(self.waiters, (key, next(self._seq), fut))
         try:
             await fut

@@ -438,9 +438,10 @@ async def test_each_call_knows_the_calls_still_to_come_on_its_path(make_judge: M
     assert after == {"direct_ref": 0}
 
 
-async def test_queued_calls_with_more_to_come_go_first_when_several_are_in_flight() -> None:
-    """With several slots, a waiting call with calls still to come after it on its path goes before
-    those that end theirs (then by rank, then arrival); with one slot, by rank and arrival only."""
+async def test_queued_calls_with_more_to_come_get_a_head_start_when_several_are_in_flight() -> None:
+    """With 8 slots, a waiting call with calls still to come after it on its path waits as if its
+    judgment had begun 8 // 4 = 2 judgments earlier (then arrival); with one slot, by rank and
+    arrival only."""
     from sejury import llm
 
     async def served(size: int, waiting: list[tuple[str, int, int]]) -> list[str]:
@@ -462,6 +463,8 @@ async def test_queued_calls_with_more_to_come_go_first_when_several_are_in_fligh
         await asyncio.gather(*tasks)
         return order
 
-    waiting = [("A-leaf", 1, 0), ("B-leaf", 2, 0), ("B-head", 2, 1), ("A-head", 1, 1), ("C-head", 3, 1)]
-    assert await served(2, waiting) == ["A-head", "B-head", "C-head", "A-leaf", "B-leaf"]
-    assert await served(1, waiting) == ["A-leaf", "A-head", "B-leaf", "B-head", "C-head"]
+    waiting = [("1-leaf", 1, 0), ("2-leaf", 2, 0), ("2-head", 2, 1), ("1-head", 1, 1), ("3-head", 3, 1),
+               ("5-head", 5, 1)]
+    # keys: 1-head -1, 2-head 0, 1-leaf 1, 3-head 1 (after 1-leaf: arrival), 2-leaf 2, 5-head 3
+    assert await served(8, waiting) == ["1-head", "2-head", "1-leaf", "3-head", "2-leaf", "5-head"]
+    assert await served(1, waiting) == ["1-leaf", "1-head", "2-leaf", "2-head", "3-head", "5-head"]
