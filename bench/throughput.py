@@ -19,7 +19,10 @@ It prints (markdown):
 - the whole process as a user sees it (``--process-samples``, default 96 and 480 samples at
   ``--process-concurrency`` 32): the clock starts before the process does and stops when it has
   exited, so start-up, the first request's wait and shutdown count; its ratio to the ideal, and
-  the start-up alone (process start to the fake server's first request).
+  the start-up alone (process start to the fake server's first request).  ``--before DIR`` (and
+  ``--after DIR``): time two checkouts in this table, each by ``PYTHONPATH=DIR`` (a ``git archive``
+  export or a worktree; without ``--after``, the installed sejury), their runs alternating so load
+  from other jobs falls on both alike; min / median / max of ``--repeat`` runs each.
 
 The ideal: with k calls per sample, a critical path d calls deep (the default team: S2 after S1,
 S4's and S5's two steps, so d = 2), N samples and C calls and samples in flight, no schedule beats
@@ -199,17 +202,53 @@ def median(xs: list[float]) -> float:
     return statistics.median(xs)
 
 
-def process_rows(fake: Fake, sizes: list[int], c: int, d: int, latency: float, repeat: int, work: Path) -> list[str]:
-    """The whole process against the ideal, one row per batch size: what a user waits for."""
+@dataclass
+class Variant:
+    """A checkout to time: ``env`` is added to the environment of its runs (``PYTHONPATH``)."""
+
+    name: str
+    env: dict[str, str]
+
+
+def variants_of(before: Path | None, after: Path | None, work: Path) -> list[Variant]:
+    """The checkouts the whole-process table times (none given: the installed sejury alone), each
+    checked to import its own sejury where the runs run."""
+    found = []
+    for name, root in (("before", before), ("after", after)):
+        if root is None:
+            if name == "after" and before is not None:
+                found.append(Variant("after", {}))
+            continue
+        env = {"PYTHONPATH": str(root.resolve())}
+        out = subprocess.run([sys.executable, "-c", "import sejury; print(sejury.__file__)"], capture_output=True,
+                             text=True, check=True, cwd=work, env={**os.environ, **env}).stdout.strip()
+        if not Path(out).resolve().is_relative_to(root.resolve()):
+            raise SystemExit(f"{name}: imports {out}, not the checkout {root}")
+        found.append(Variant(name, env))
+    return found or [Variant("", {})]
+
+
+def spread(xs: list[float], digits: int = 2) -> str:
+    return f"{min(xs):.{digits}f} / **{median(xs):.{digits}f}** / {max(xs):.{digits}f}"
+
+
+def process_rows(fake: Fake, sizes: list[int], c: int, d: int, latency: float, repeat: int, work: Path,
+                 variants: list[Variant]) -> list[str]:
+    """The whole process against the ideal, one row per batch size (and variant): what a user waits
+    for.  The variants' runs alternate, so load from other jobs falls on each alike."""
     rows = []
     for n in sizes:
-        runs = [batch(fake, n, c, work) for _ in range(repeat)]
-        best = ideal(n, runs[0].calls_per_sample, d, c, latency)
-        ratios = sorted(best / r.process for r in runs)
-        rows.append(f"| {c} | {n} | {best:.2f} | {median([r.process for r in runs]):.2f} | "
-                    f"**{median(ratios):.3f}** ({ratios[0]:.3f}–{ratios[-1]:.3f}) | "
-                    f"{median([r.first_request for r in runs]):.2f} | {median([r.span for r in runs]):.2f} | "
-                    f"{median([best / r.span for r in runs]):.3f} |")
+        runs: dict[str, list[Run]] = {v.name: [] for v in variants}
+        for _ in range(repeat):
+            for v in variants:
+                runs[v.name].append(batch(fake, n, c, work, env=v.env))
+        for v in variants:
+            rs = runs[v.name]
+            best = ideal(n, rs[0].calls_per_sample, d, c, latency)
+            label = f" {v.name} |" if v.name else ""
+            rows.append(f"| {c} | {n} |{label} {best:.2f} | {spread([r.process for r in rs])} | "
+                        f"{spread([best / r.process for r in rs], 3)} | {spread([r.first_request for r in rs])} | "
+                        f"{median([r.span for r in rs]):.2f} | {median([best / r.span for r in rs]):.3f} |")
     return rows
 
 
@@ -225,6 +264,11 @@ def main() -> None:
     ap.add_argument("--process-samples", default="96,480",
                     help="batch sizes of the whole-process table (default 96,480; empty: skip it)")
     ap.add_argument("--process-concurrency", type=int, default=32, help="its concurrency (default 32)")
+    ap.add_argument("--before", type=Path, default=None,
+                    help="another checkout to time in the whole-process table too, by PYTHONPATH (e.g. a git archive "
+                         "export of an older commit)")
+    ap.add_argument("--after", type=Path, default=None,
+                    help="with --before: the checkout to compare it with (default: the installed sejury)")
     args = ap.parse_args()
     levels = [int(c) for c in args.concurrency.split(",") if c.strip()]
     sizes = [int(n) for n in args.process_samples.split(",") if n.strip()]
@@ -274,7 +318,8 @@ def main() -> None:
                     f"{(wall - best) / waves * 1000:.1f} | {n / wall:.2f} | {best / floor:.3f} | "
                     f"{max(r.peak_in_flight for r in runs)} | {median([r.server_cpu for r in runs]):.2f} | "
                     f"{median([r.cpu for r in runs]):.2f} | {median([r.process for r in runs]):.2f} |")
-            whole = process_rows(fake, sizes, args.process_concurrency, d, args.latency, args.repeat, work)
+            variants = variants_of(args.before, args.after, work)
+            whole = process_rows(fake, sizes, args.process_concurrency, d, args.latency, args.repeat, work, variants)
             team_rows: list[str] = []
             if not args.no_teams:
                 for team in TEAMS:
@@ -302,10 +347,15 @@ def main() -> None:
             print(f"\n#### The whole process ({args.latency * 1000:.0f} ms per call)\n")
             print("process = from before `sejury batch` starts to its exit, as a user waits for it (start-up, the "
                   "first request and shutdown included); start-up = from before the process starts to the fake "
-                  f"server's first request; wall = first request in to last reply out. Median of {args.repeat} "
-                  "runs, the range in brackets.\n")
-            print("| C | N | ideal s | process s | ideal/process | start-up s | wall s | ideal/wall |")
-            print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+                  f"server's first request; wall = first request in to last reply out. Min / **median** / max of "
+                  f"{args.repeat} runs (wall and ideal/wall: medians).\n")
+            for v in variants:
+                if v.name:
+                    print(f"- {v.name}: {v.env.get('PYTHONPATH', 'the installed sejury')}")
+            named = any(v.name for v in variants)
+            print(f"| C | N |{' variant |' if named else ''} ideal s | process s | ideal/process | start-up s "
+                  "| wall s | ideal/wall |")
+            print(f"| --- | --- |{' --- |' if named else ''} --- | --- | --- | --- | --- | --- |")
             print("\n".join(whole))
         if team_rows:
             print(f"\n### Calls per sample per team (32 samples, concurrency 32, {args.latency * 1000:.0f} ms)\n")
