@@ -18,14 +18,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable
-from langchain_core.tools import StructuredTool
 
-from sejury import agent
-from sejury.agent import Feedback, ReviewPolicy
 from sejury.cache import ResultCache
 from sejury.config import JudgeConfig, load_team_file, missing_model, parse_team
 from sejury.context import JudgeContext
-from sejury.estimate import RunEstimate, estimate_run
 from sejury.execution.languages import canonical_language
 from sejury.graph.build import build_graph
 from sejury.io import RunFile
@@ -33,7 +29,11 @@ from sejury.llm import ChatClient, sample_rank, set_repeat
 from sejury.models import ModelSettings, make_client
 from sejury.rank.records import Ranking
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the agent tools and the dry run's estimate load when used (~30 ms a judging run need not spend)
+    from langchain_core.tools import StructuredTool
+
+    from sejury.agent import Feedback, ReviewPolicy
+    from sejury.estimate import RunEstimate
     from sejury.rank.compare import Comparison
 from sejury.sandbox.base import SandboxProvider
 from sejury.schema import Sample, Strategy, TeamFile, Verdict
@@ -179,10 +179,12 @@ class Judge:
     def as_tool(self, policy: ReviewPolicy | None = None, **options: Any) -> StructuredTool:
         """This judge as a LangChain tool for agents (``sejury.agent``): problem and candidate
         in; PASS/FAIL at ``policy.threshold``, the lowest jurors' reasons and failing tests out."""
+        from sejury import agent  # LangChain's tools, loaded when asked for
         return agent.as_tool(self, policy, **options)
 
     def as_runnable(self, policy: ReviewPolicy | None = None) -> Runnable[Any, Feedback]:
         """This judge as a Runnable: a ``JudgeRequest`` (or ``Sample``) in, ``Feedback`` out."""
+        from sejury import agent  # LangChain's tools, loaded when asked for
         return agent.as_runnable(self, policy)
 
     def judge(self, sample: Sample | dict[str, Any], *,
@@ -257,6 +259,8 @@ class Judge:
                  repeats: Sequence[int | None] | None = None) -> RunEstimate:
         """What judging ``samples`` will call, before calling anything (``sejury.estimate``): per
         sample the plan's LLM calls less cache hits, ``done`` ids and duplicates, and estimated tokens."""
+        from sejury.estimate import estimate_run
+
         return estimate_run(self.context, [as_sample(s) for s in samples], max_tokens=self.config.max_tokens,
                             done=done, repeats=repeats)
 
