@@ -464,7 +464,8 @@ async def test_a_cpp_function_named_like_a_standard_one_is_called_not_the_standa
     # a name the C library already declares in the global namespace (``strlen(const char*)``): the
     # program's process builds (``&::strlen`` alone is ambiguous), and the tests' ``strlen("abc")``,
     # where C++ would pick C's ``strlen`` (an exact match), reaches the program: a wrong one fails
-    problem = "#include<bits/stdc++.h>\n// Return length of given string\nint strlen(string str) {\n"
+    problem = ("#include<bits/stdc++.h>\nusing namespace std;\n// Return length of given string\n"
+               "int strlen(string str) {\n")
     program = assemble_program("cpp", problem, "    return str.length();\n}\n")
     ex, valid, probe = await check_on_reference(sandbox, "cpp", program, 'assert(strlen("abc") == 3);\n'
                                                 'assert(strlen("") == 0);', record="strlen")

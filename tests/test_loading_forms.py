@@ -19,7 +19,7 @@ from sejury.execution.evidence import (
 from sejury.execution.languages import _adapt, _clike
 from sejury.execution.languages.java import Method, fix_calls, methods_of
 from sejury.execution.languages.javascript import script_of
-from sejury.execution.runner import assemble_program, call_form, run_suite, split_tests
+from sejury.execution.runner import assemble_program, assemble_reference, call_form, run_suite, split_tests
 from sejury.sandbox.docker import DockerSandbox
 
 JS_TESTS = "console.assert(add(1, 2) === 3);\nconsole.assert(add(-1, 1) === 0);"
@@ -227,7 +227,7 @@ MISMATCHED = [
                          ids=[f"{m[0]}: {m[1]}" for m in MISMATCHED])
 async def test_a_reference_for_another_signature_is_adapted_and_a_candidate_is_not(
         sandbox: DockerSandbox, language: str, what: str, problem: str, reference: str, tests: str) -> None:
-    program = assemble_program(language, problem, reference)
+    program = assemble_reference(language, problem, reference)
     suite = split_tests(language, tests)
     as_given = await run_suite(sandbox, language, program, suite)
     assert not as_given.loaded  # the premise: it does not compile as it is
@@ -315,6 +315,34 @@ async def test_a_candidate_that_does_not_compile_fails_where_the_reference_does_
              "    return {};\n}\n")
     fine = await load_alone(sandbox, ex, whole)
     assert fine.executable is True and fine.against() is None
+
+
+# MultiPL-E's C++ prompts include their headers and say no ``using namespace std;``: there a candidate's
+# ``abs`` of a float is C's ``int abs(int)``, which truncates (the benchmark fails such a candidate)
+MAD_PROBLEM = ("#include<assert.h>\n#include<bits/stdc++.h>\n// Mean absolute deviation around the mean.\n"
+               "float mad(std::vector<float> numbers) {\n")
+MAD_BODY = ("    float sum = 0.0;\n    for (float x : numbers) sum += x;\n"
+            "    float mean = sum / numbers.size();\n    float dev = 0.0;\n"
+            "    for (float x : numbers) dev += abs(x - mean);\n    return dev / numbers.size();\n}\n")
+
+
+@pytest.mark.docker
+async def test_a_cpp_program_with_its_own_includes_compiles_as_written(sandbox: DockerSandbox) -> None:
+    suite = split_tests("cpp", "assert(mad({1.0, 2.0, 3.0, 4.0}) == 1.0f);\n"
+                               "assert(mad({1.0, 2.0, 3.0, 4.0}) == 0.5f);")
+    candidate = await run_suite(sandbox, "cpp", assemble_program("cpp", MAD_PROBLEM, MAD_BODY), suite)
+    assert candidate.loaded and candidate.passed == [False, True]  # C's abs: |1 - 2.5| is 1, |2 - 2.5| is 0
+    # the same body as a reference: HumanEval-X wrote its bodies for ``using namespace std;``, std::abs
+    reference = await run_suite(sandbox, "cpp", assemble_reference("cpp", MAD_PROBLEM, MAD_BODY), suite)
+    assert reference.loaded and reference.passed == [True, False]
+    # a bare function, no #include of its own, is given the directive (HumanEval-X's prompts have it)
+    bare = "int biggest(vector<int> v) {\n    return *max_element(v.begin(), v.end());\n}\n"
+    report = await run_suite(sandbox, "cpp", bare, split_tests("cpp", "assert(biggest({3, 9, 2}) == 9);"))
+    assert report.loaded and report.passed == [True], report.load_error
+    # with its own includes and no directive, unqualified standard names do not compile, as on their own
+    alone = await run_suite(sandbox, "cpp", "#include <vector>\n" + bare,
+                            split_tests("cpp", "assert(biggest({3}) == 3);"))
+    assert not alone.loaded and "not declared" in alone.load_error
 
 
 def test_a_tuple_parameter_indexed_as_a_vector_is_read_with_get() -> None:

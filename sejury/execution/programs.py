@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sejury.execution import languages
 from sejury.execution.patching import PatchError, apply_patch
-from sejury.execution.runner import assemble_program
+from sejury.execution.runner import assemble_program, assemble_reference
 
 
 def programs(task: str, language: str, problem: str, reference: str, candidate: str,
@@ -20,7 +20,7 @@ def programs(task: str, language: str, problem: str, reference: str, candidate: 
     if task != "program_repair":
         lang = languages.get(language)
         given = lang.given_by_tests(reference) if lang and lang.given_by_tests else ""
-        return (given + assemble_program(language, problem, reference),
+        return (given + assemble_reference(language, problem, reference),
                 given + assemble_program(language, problem, candidate), "")
     buggy = metadata.get("buggy_code")
     if not isinstance(buggy, str) or not buggy.strip():

@@ -22,7 +22,7 @@ from sejury.sandbox.base import ExecResult, ExecStatus, SandboxProvider
 
 # Part of the cache key of S5 with execution: bump it when how programs and tests are built or
 # read changes, so cached pass ratios computed the old way are not reused.
-RUNNERS_VERSION = "30"
+RUNNERS_VERSION = "31"
 
 
 class RunReport(BaseModel):
@@ -73,6 +73,14 @@ def assemble_program(language: str, problem: str, code: str) -> str:
     body as the candidate; then the program is problem + body (as the benchmark's harness does)."""
     lang = languages.get(language)
     return lang.assemble(problem, code) if lang else code
+
+
+def assemble_reference(language: str, problem: str, reference: str) -> str:
+    """The reference's program: ``assemble_program``, in the setting its benchmark edition wrote it
+    for where the language says (``Language.reference_setting``: C++'s ``using namespace std;``)."""
+    lang = languages.get(language)
+    program = assemble_program(language, problem, reference)
+    return lang.reference_setting(program) if lang and lang.reference_setting else program
 
 
 def call_form(language: str, problem: str, reference: str = "") -> str:

@@ -25,7 +25,7 @@ from sejury.execution.domain import MAX_SHOWN, Domain
 from sejury.execution.evidence import SuiteRun
 from sejury.execution.languages import Suite
 from sejury.execution.reference import run_reference_program
-from sejury.execution.runner import RunReport, assemble_program, call_form, run_suite, split_tests
+from sejury.execution.runner import RunReport, assemble_program, assemble_reference, call_form, run_suite, split_tests
 from sejury.execution.stated import Stated, stated_examples
 from sejury.rank import agreement
 from sejury.rank.records import Behaviour, Ranking, TieBreak, TieBreakOption
@@ -129,7 +129,7 @@ async def collect(ctx: JudgeContext, p: Problem) -> Collected:
     runs = _Runs(ctx.sandbox, lang.name, rec)
     reference = None
     if p.reference is not None:
-        program = assemble_program(lang.name, p.problem, p.reference)
+        program = assemble_reference(lang.name, p.problem, p.reference)
         report = await runs.run(program, suite, "run_reference", reference=True)
         reference = _behaviour(report, probe.tests) if report.loaded else None
     user = await _user_suite(runs, p)
@@ -217,7 +217,8 @@ async def _user_suite(runs: _Runs, p: Problem) -> Suite | None:
         raise InputError(f"problem {p.id}: no test could be read from the tests given", field="tests")
     if p.reference is None:
         return suite
-    report = await runs.run(assemble_program(p.language, p.problem, p.reference), suite, "run_user_tests_on_reference")
+    report = await runs.run(assemble_reference(p.language, p.problem, p.reference), suite,
+                            "run_user_tests_on_reference")
     kept = [u for u, ok in zip(suite.units, report.passed, strict=True) if ok]
     return Suite(suite.setup, kept) if kept else None
 

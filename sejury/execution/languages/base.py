@@ -100,6 +100,9 @@ class Language:
     # file (not the sandbox's or the harness's); such a candidate fails even where the reference does
     # not load either (``TestExecution.against``)
     program_error: re.Pattern[str] | None = None
+    # reference program -> the program in the setting its benchmark edition wrote it for, where that
+    # differs from how a candidate is compiled (C++: ``using namespace std;``, ``cpp.reference_setting``)
+    reference_setting: Callable[[str], str] | None = None
 
     def parser(self) -> ts.Parser:
         """The one tree-sitter parser of this language's grammar (``grammar_parser``)."""

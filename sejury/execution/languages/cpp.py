@@ -68,6 +68,27 @@ template <class T> T sejury_rec(int i, int k, T v) {
 """.strip("\n").splitlines()
 
 
+# Every program's file starts with the image's precompiled header (``cxx``).  A program that
+# includes its own headers then compiles as written: MultiPL-E's prompts have no ``using namespace
+# std;``, and there a candidate's ``abs(x - mean)`` on floats is C's ``int abs(int)``, which
+# truncates, so it must be here too (with the directive it would be ``std::abs(float)``).  A bare
+# function, with no ``#include`` of its own, gets the directive, as HumanEval-X's prompts give it.
+# A reference is compiled in the setting its edition wrote it for (``reference_setting``).
+_OWN_INCLUDE = re.compile(r"^\s*#\s*include\b", re.M)
+_USING_STD = "using namespace std;"
+
+
+def source(program: str) -> str:
+    """``solution.cpp``: two lines of the harness's (``_adapt.CPP.prefix_lines``), then the program."""
+    return f"#include <bits/stdc++.h>\n{'' if _OWN_INCLUDE.search(program) else _USING_STD}\n{program}"
+
+
+def reference_setting(program: str) -> str:
+    """A reference with ``using namespace std;``: HumanEval-X's bodies are written for it (``string``,
+    ``max``, ``abs`` of a float), whatever the prompt they are joined to declares."""
+    return program if re.search(r"\busing\s+namespace\s+std\s*;", program) else f"{_USING_STD}\n{program}"
+
+
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
     head = ["#include <bits/stdc++.h>", "using namespace std;", f"#define main {cxx.CANDIDATE_MAIN}",
             '#include "solution.cpp"', "#undef main", "#undef assert",
@@ -79,9 +100,8 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
         f"catch (std::exception& e) {{ printf(\"@@T {i} FAIL %s\\n\", e.what()); }} "
         f"catch (...) {{ puts(\"@@T {i} FAIL exception\"); }}\nfflush(stdout);"))
     body += "\n  return 0;\n}\n"
-    prog = "#include <bits/stdc++.h>\nusing namespace std;\n" + program
     return Harness(
-        {"solution.cpp": prog, "test_main.cpp": body},
+        {"solution.cpp": source(program), "test_main.cpp": body},
         compile_then_run(f"{cxx.SYNTAX} solution.cpp", f"{cxx.BUILD} -o test_main test_main.cpp", "./test_main"),
         spans, "test_main.cpp")
 
@@ -168,14 +188,13 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
         f"catch (std::exception& e) {{ sejury::emit(std::string(\"@@T {i} FAIL \") + e.what()); }} "
         f"catch (...) {{ sejury::emit(\"@@T {i} FAIL exception\"); }}"))
     body += "\n  sejury::kill_server();\n  sejury::emit(\"@@DONE\");\n  return 0;\n}\n"
-    prog = "#include <bits/stdc++.h>\nusing namespace std;\n" + program
     server = _SEALED["server"].replace("      /*DISPATCH*/", dispatch)
     command = (f"({cxx.SYNTAX} solution.cpp 2>&1 || "
                "{ echo '@@LOAD FAIL'; exit 3; }) && echo '@@LOAD OK' && "
                f"({cxx.PROGRAM} -o sejury_srv srv.cpp 2>&1 && {cxx.BUILD} -o chk test_main.cpp 2>&1 || "
                "{ echo '@@TESTS NOCOMPILE'; exit 4; }) && rm -f srv.cpp && ./chk")
-    return Harness({"solution.cpp": prog, "codec.hpp": _SEALED["codec.hpp"], "checker.hpp": _SEALED["checker.hpp"],
-                    "srv.cpp": server, "test_main.cpp": body, "seal": key},
+    return Harness({"solution.cpp": source(program), "codec.hpp": _SEALED["codec.hpp"],
+                    "checker.hpp": _SEALED["checker.hpp"], "srv.cpp": server, "test_main.cpp": body, "seal": key},
                    command, spans, "test_main.cpp", seal=key,
                    plain_markers=("@@LOAD OK", "@@LOAD FAIL", "@@TESTS NOCOMPILE"))
 
@@ -185,6 +204,7 @@ LANGUAGE = Language(name="cpp", aliases=("c++",), split=split,
                     assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"\bassert\s*\("), timeout=90.0, codebleu="cpp",
                     program_error=re.compile(r"^solution\.cpp:\d+:\d+: error: ", re.M),
+                    reference_setting=reference_setting,
                     grammar="tree_sitter_cpp",
                     adapt_reference=lambda program, output: _adapt.adapt(_adapt.CPP, program, output),
                     stdio=_stdio.cpp)
