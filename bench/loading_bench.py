@@ -4,7 +4,7 @@ single trivially true test; the table gives the share that load, split by the be
 outcome.  A candidate the benchmark ran and passed must load here: every one that does not is
 listed (our harness's failure, never the candidate's).  No model is involved.
 
-    .venv/bin/python bench/loading_bench.py [--n 80] [--seed 11] [--data ../shared/data]
+    .venv/bin/python bench/loading_bench.py [--n 80] [--seed 11] [--data ../shared/data] [--langs cpp,java]
 
 Needs the Docker engine and the sejury-sandbox image (scripts/setup-docker.sh).
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from sejury.execution.evidence import load_error_line, run_reference
 from sejury.execution.languages import Suite
-from sejury.execution.runner import assemble_program, run_suite
+from sejury.execution.runner import assemble_program, assemble_reference, run_suite
 from sejury.sandbox.docker import DockerSandbox
 
 SETS = {"python": "humaneval_python", "javascript": "humaneval_js", "java": "humaneval_java", "cpp": "humaneval_cpp"}
@@ -40,7 +40,7 @@ async def reference_loads(sb: DockerSandbox, language: str, program: str) -> tup
     return report.loaded, bool(adapted), load_error_line(report.load_error)[:160]
 
 
-async def main(n: int, seed: int, data: Path, concurrency: int) -> None:
+async def main(n: int, seed: int, data: Path, concurrency: int, langs: list[str] | None = None) -> None:
     sb = DockerSandbox(size=concurrency)
     await sb.warm_up()
     gate = asyncio.Semaphore(concurrency)
@@ -52,13 +52,15 @@ async def main(n: int, seed: int, data: Path, concurrency: int) -> None:
     bad_refs: list[str] = []
     try:
         for language, name in SETS.items():
+            if langs and language not in langs:
+                continue
             rows = [json.loads(x) for x in (data / f"{name}.jsonl").read_text().splitlines() if x.strip()]
             pick = random.Random(seed).sample(rows, min(n, len(rows)))
             t0 = time.perf_counter()
 
             async def one(row: dict[str, object], language: str = language) -> tuple[bool, bool, str, bool, str]:
                 async with gate:
-                    ref = assemble_program(language, str(row["problem"]), str(row["reference"]))
+                    ref = assemble_reference(language, str(row["problem"]), str(row["reference"]))
                     cand = assemble_program(language, str(row["problem"]), str(row["candidate"]))
                     r_ok, r_adapted, r_why = await reference_loads(sb, language, ref)
                     c_ok, why = await loads(sb, language, cand)
@@ -93,5 +95,6 @@ if __name__ == "__main__":
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parent.parent.parent / "shared" / "data")
     ap.add_argument("--concurrency", type=int, default=2)
+    ap.add_argument("--langs", default="", help="comma-separated languages (default: every set)")
     args = ap.parse_args()
-    asyncio.run(main(args.n, args.seed, args.data, args.concurrency))
+    asyncio.run(main(args.n, args.seed, args.data, args.concurrency, [x for x in args.langs.split(",") if x]))
