@@ -18,6 +18,7 @@ alternate run by run, so load from other jobs falls on both alike.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import statistics
@@ -146,6 +147,8 @@ def main() -> None:
     variants = [Variant("after", {}, ROOT)]
     if args.before is not None:
         before = args.before.resolve()
+        # byte-compiled as an install is: with PYTHONDONTWRITEBYTECODE set it would compile in every run
+        compileall.compile_dir(before / "sejury", quiet=1)
         variants.insert(0, Variant("before", {"PYTHONPATH": str(before)}, before))
     print(f"## sejury start-up ({os.cpu_count()} cores, load {os.getloadavg()[0]:.2f} at the start, "
           f"{args.runs} runs)\n")

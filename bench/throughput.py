@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import compileall
 import json
 import math
 import os
@@ -212,13 +213,15 @@ class Variant:
 
 def variants_of(before: Path | None, after: Path | None, work: Path) -> list[Variant]:
     """The checkouts the whole-process table times (none given: the installed sejury alone), each
-    checked to import its own sejury where the runs run."""
+    checked to import its own sejury where the runs run, and byte-compiled first as an install is:
+    with PYTHONDONTWRITEBYTECODE set, an export would otherwise compile its modules in every run."""
     found = []
     for name, root in (("before", before), ("after", after)):
         if root is None:
             if name == "after" and before is not None:
                 found.append(Variant("after", {}))
             continue
+        compileall.compile_dir(root / "sejury", quiet=1)
         env = {"PYTHONPATH": str(root.resolve())}
         out = subprocess.run([sys.executable, "-c", "import sejury; print(sejury.__file__)"], capture_output=True,
                              text=True, check=True, cwd=work, env={**os.environ, **env}).stdout.strip()
