@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sejury.execution import languages
-from sejury.execution.languages._parsers import parser
 
 if TYPE_CHECKING:  # the parser loads with its first use (the jurors' modules import this one)
     import tree_sitter as ts
+
+    from sejury.execution.languages import Language
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,13 @@ def _one_line(text: str, width: int = 60) -> str:
 
 def supported(language: str) -> str | None:
     """The canonical language name when mutants can be made for it (it has a tree-sitter grammar), else None."""
+    lang = _language(language)
+    return lang.name if lang is not None else None
+
+
+def _language(language: str) -> Language | None:
     lang = languages.get(language)
-    return lang.name if lang is not None and lang.grammar is not None else None
+    return lang if lang is not None and lang.grammar is not None else None
 
 
 _BINARY = {"binary_expression", "binary_operator", "comparison_operator", "boolean_operator"}
@@ -65,7 +71,6 @@ _NON_COMMUTATIVE = {"-", "/", "//", "%"}
 _INTEGER = {"integer", "decimal_integer_literal", "number_literal", "int_literal", "number"}
 _BOOLEAN = {"true": "false", "false": "true", "True": "False", "False": "True"}
 _STATEMENT = {"expression_statement", "assignment_statement", "inc_statement", "dec_statement"}  # Go's too
-_EMPTY = {"python": b"pass", "go": b"{}"}  # what a removed statement becomes (";" elsewhere)
 _DECIMAL = re.compile(r"[0-9]+")
 
 
@@ -75,10 +80,10 @@ def _walk(node: ts.Node) -> Iterator[ts.Node]:
         yield from _walk(child)
 
 
-def _candidates(language: str, src: bytes, spans: Sequence[tuple[int, int]],
+def _candidates(lang: Language, src: bytes, spans: Sequence[tuple[int, int]],
                 ) -> Iterator[tuple[str, int, int, bytes]]:
     """(operator, start byte, end byte, replacement) for every single change inside a span."""
-    tree = parser(language).parse(src)
+    tree = lang.parser().parse(src)
     for node in _walk(tree.root_node):
         if node.has_error or not any(lo <= node.start_byte and node.end_byte <= hi for lo, hi in spans):
             continue
@@ -101,7 +106,7 @@ def _candidates(language: str, src: bytes, spans: Sequence[tuple[int, int]],
             yield "constant", node.start_byte, node.end_byte, _BOOLEAN[text].encode()
         elif node.type in _STATEMENT and parent is not None and parent.type not in {"module", "program",
                                                                                     "translation_unit"}:
-            yield "remove statement", node.start_byte, node.end_byte, _EMPTY.get(language, b";")
+            yield "remove statement", node.start_byte, node.end_byte, lang.empty_statement.encode()
 
 
 def mutants(language: str, program: str, spans: Sequence[tuple[int, int]] | None = None, *,
@@ -109,14 +114,14 @@ def mutants(language: str, program: str, spans: Sequence[tuple[int, int]] | None
     """One-change mutants of ``program`` whose change lies in one of ``spans`` (character offsets;
     the whole program by default), distinct and different from the program.  With ``limit``, a
     seeded draw that takes the operators in turn, so each kind of bug is represented."""
-    name = supported(language)
-    if name is None:
+    lang = _language(language)
+    if lang is None:
         return []
     src = program.encode()
     in_bytes = [(len(program[:a].encode()), len(program[:b].encode())) for a, b in (spans or [(0, len(program))])]
     seen: set[str] = set()
     by_operator: dict[str, list[Mutant]] = {}
-    for operator, a, b, new in _candidates(name, src, in_bytes):
+    for operator, a, b, new in _candidates(lang, src, in_bytes):
         mutated = (src[:a] + new + src[b:]).decode()
         if mutated == program or mutated in seen:
             continue
@@ -167,9 +172,9 @@ def region_of(program: str, code: str) -> tuple[int, int] | None:
 _FUNCTIONS = {"function_definition", "method_declaration", "function_declaration"}
 
 
-def _function_name(language: str, node: ts.Node, src: bytes) -> str:
+def _function_name(lang: Language, node: ts.Node, src: bytes) -> str:
     name = node.child_by_field_name("name")
-    if name is None and language == "cpp":  # int f(...) / std::vector<int> Solution::f(...)
+    if name is None and lang.name_in_declarator:  # int f(...) / std::vector<int> Solution::f(...)
         decl = node.child_by_field_name("declarator")
         while decl is not None and decl.type != "function_declarator":
             decl = decl.child_by_field_name("declarator")
@@ -178,80 +183,42 @@ def _function_name(language: str, node: ts.Node, src: bytes) -> str:
     return text.rsplit("::", 1)[-1]
 
 
-def _find_function(language: str, src: bytes, function: str) -> ts.Node | None:
+def _find_function(lang: Language, src: bytes, function: str) -> ts.Node | None:
     """The last definition of ``function``: a declaration, or (JavaScript) an arrow function or
     function expression bound to the name, whose body is a block."""
-    tree = parser(language).parse(src)
+    tree = lang.parser().parse(src)
     found = []
     for n in _walk(tree.root_node):
-        if n.type in _FUNCTIONS and _function_name(language, n, src) == function:
+        if n.type in _FUNCTIONS and _function_name(lang, n, src) == function:
             found.append(n)
-        elif n.type == "variable_declarator" and _function_name(language, n, src) == function:
+        elif n.type == "variable_declarator" and _function_name(lang, n, src) == function:
             value = n.child_by_field_name("value")
             if value is not None and value.type in {"arrow_function", "function_expression", "function"}:
                 found.append(value)
     found = [n for n in found if (body := n.child_by_field_name("body")) is not None and body.type != "expression"
-             and (language != "javascript" or body.type == "statement_block")]
+             and lang.function_body in (None, body.type)]
     return found[-1] if found else None
 
 
-_PY_ZERO = {"int": "0", "float": "0.0", "str": '""', "bool": "False", "list": "[]", "dict": "{}", "tuple": "()",
-            "set": "set()"}
-_JAVA_ZERO = {"int": "0", "long": "0", "short": "0", "byte": "0", "double": "0", "float": "0", "char": "0",
-              "boolean": "false", "String": '""', "Integer": "0", "Long": "0l", "Double": "0.0", "Float": "0.0f",
-              "Boolean": "false", "List": "new ArrayList<>()", "ArrayList": "new ArrayList<>()",
-              "Map": "new HashMap<>()", "HashMap": "new HashMap<>()", "Optional": "Optional.empty()"}
-
-
-def _returns(language: str, node: ts.Node, src: bytes) -> str:
-    field = {"python": "return_type", "java": "type", "cpp": "type", "go": "result"}.get(language)
-    typ = node.child_by_field_name(field) if field else None
+def _returns(lang: Language, node: ts.Node, src: bytes) -> str:
+    typ = node.child_by_field_name(lang.return_type) if lang.return_type else None
     return src[typ.start_byte:typ.end_byte].decode().strip() if typ is not None else ""
-
-
-def _bodies(language: str, returns: str) -> list[tuple[str, str]]:
-    """(label, body statements) of the dummies for a function returning ``returns``."""
-    head = re.split(r"[\[<\s]", returns, maxsplit=1)[0].rsplit(".", 1)[-1]
-    if language == "python":
-        zero = _PY_ZERO.get(head.lower(), "0")
-        return [("raises", "raise NotImplementedError"), ("returns None", "return None"),
-                *([] if zero == "None" else [(f"returns {zero}", f"return {zero}")])]
-    if language == "javascript":
-        return [("raises", 'throw new Error("not implemented");'), ("returns undefined", "return undefined;"),
-                ("returns 0", "return 0;"), ('returns ""', 'return "";'), ("returns []", "return [];")]
-    if language == "java":
-        if head == "void":
-            return [("raises", 'throw new UnsupportedOperationException("not implemented");'), ("does nothing", "")]
-        zero = _JAVA_ZERO.get(head, "null")
-        return [("raises", 'throw new UnsupportedOperationException("not implemented");'),
-                (f"returns {zero}", f"return {zero};")]
-    if language == "cpp":
-        if head == "void":
-            return [("raises", 'throw std::runtime_error("not implemented");'), ("does nothing", "")]
-        return [("raises", 'throw std::runtime_error("not implemented");'), ("returns {}", "return {};")]
-    if language == "go":
-        if not returns:
-            return [("raises", 'panic("not implemented")'), ("does nothing", "")]
-        if returns.startswith("("):
-            return [("raises", 'panic("not implemented")')]
-        return [("raises", 'panic("not implemented")'), ("returns the zero value", f"return *new({returns})")]
-    return []
 
 
 def dummies(language: str, program: str, function: str) -> list[Dummy]:
     """``program`` with ``function``'s body replaced by trivial ones (raise; return a zero value)."""
-    name = supported(language)
-    if name is None or not function:
+    lang = _language(language)
+    if lang is None or lang.dummies is None or not function:
         return []
     src = program.encode()
-    node = _find_function(name, src, function)
+    node = _find_function(lang, src, function)
     if node is None:
         return []
     body = node.child_by_field_name("body")
     assert body is not None
     out = []
-    for label, stmts in _bodies(name, _returns(name, node, src)):
-        if name == "python":
+    for label, stmts in lang.dummies(_returns(lang, node, src)):
+        if lang.indented_blocks:
             indent = " " * (body.start_point[1] or 4)
             new = stmts.replace("\n", "\n" + indent)
         else:

@@ -104,6 +104,16 @@ class Language:
     # differs from how a candidate is compiled (C++: ``using namespace std;``, ``cpp.reference_setting``)
     reference_setting: Callable[[str], str] | None = None
 
+    # ---- its syntax tree, as the mutants read it (``mutants.py``)
+    # (declared return type) -> (label, body statements) of the trivial bodies that replace a
+    # function's (``_dummies.py``); None: no dummies
+    dummies: Callable[[str], list[tuple[str, str]]] | None = None
+    return_type: str | None = None  # the tree-sitter field of a function's declared return type
+    name_in_declarator: bool = False  # the function's name sits in its declarator (C++: ``int f(...)``)
+    function_body: str | None = None  # the node type a replaced body must have (JavaScript: not an arrow's expression)
+    indented_blocks: bool = False  # a block is its indented lines (Python), not ``{ ... }``
+    empty_statement: str = ";"  # what a removed statement becomes
+
     def parser(self) -> ts.Parser:
         """The one tree-sitter parser of this language's grammar (``grammar_parser``)."""
         if self.grammar is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from sejury.execution.languages import _clike, _go_repairs, _stdio
+from sejury.execution.languages import _clike, _dummies, _go_repairs, _stdio
 from sejury.execution.languages.base import Harness, Language, Suite, compile_then_run, wrap_units
 from sejury.execution.sealed import new_seal, resource_files
 
@@ -337,4 +337,5 @@ LANGUAGE = Language(name="go", aliases=("golang",), split=split,
                     assemble=assemble,
                     test_line=re.compile(r"t\.(Errorf|Error|Fatalf|Fatal)\("), timeout=90.0, codebleu="go",
                     program_error=re.compile(r"^(?:\./)?solution\.go:\d+:\d+: ", re.M),
-                    grammar="tree_sitter_go", stdio=_stdio.go)
+                    grammar="tree_sitter_go", stdio=_stdio.go, dummies=_dummies.go, return_type="result",
+                    empty_statement="{}")

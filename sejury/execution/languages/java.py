@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from sejury.execution.languages import _adapt, _clike, _stdio
+from sejury.execution.languages import _adapt, _clike, _dummies, _stdio
 from sejury.execution.languages._java_harness import ASSERTIONS, CLASSPATH, harness, sealed_harness, stubs
 from sejury.execution.languages._java_repairs import (
     NOT_TYPES,
@@ -118,4 +118,5 @@ LANGUAGE = Language(name="java", aliases=(), split=split,
                     assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"AssertionError|\bassert\w*\("), timeout=90.0, codebleu="java",
                     program_error=re.compile(r"^(?!Sejury)\w+\.java:\d+: error: ", re.M),
-                    grammar="tree_sitter_java", adapt_reference=adapt_reference, call=call, stdio=_stdio.java)
+                    grammar="tree_sitter_java", adapt_reference=adapt_reference, call=call, stdio=_stdio.java,
+                    dummies=_dummies.java, return_type="type")

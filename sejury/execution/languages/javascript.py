@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from sejury.execution.languages import _clike, _stdio
+from sejury.execution.languages import _clike, _dummies, _stdio
 from sejury.execution.languages.base import Harness, Language, Suite
 from sejury.execution.sealed import interpreter, new_seal, resource_files
 
@@ -108,4 +108,5 @@ LANGUAGE = Language(name="javascript", aliases=("js", "node"), split=split,
                     assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"console\.assert\(|\bassert(\.\w+)?\("), timeout=20.0,
                     codebleu="javascript", grammar="tree_sitter_javascript", stdio=_stdio.javascript,
-                    program_error=re.compile(r"^(?:@@LOAD FAIL )?SyntaxError: ", re.M))
+                    program_error=re.compile(r"^(?:@@LOAD FAIL )?SyntaxError: ", re.M),
+                    dummies=_dummies.javascript, function_body="statement_block")

@@ -8,7 +8,7 @@ import json
 import re
 import sys
 
-from sejury.execution.languages import _pysteps, _pytest, _stdio
+from sejury.execution.languages import _dummies, _pysteps, _pytest, _stdio
 from sejury.execution.languages.base import Harness, Language, Suite
 from sejury.execution.sealed import new_seal, resource_files
 
@@ -341,6 +341,7 @@ def unsealed_harness(program: str, suite: Suite, active: dict[int, str], per_tes
 LANGUAGE = Language(name="python", aliases=("py",), split=split, defined_names=defined_names, harness=harness,
                     test_line=re.compile(r"^\s*assert\b"), timeout=20.0, assemble=assemble, codebleu="python",
                     grammar="tree_sitter_python", stdio=_stdio.python, imports_of=imports_of,
-                    given_by_tests=given_by_tests,
+                    given_by_tests=given_by_tests, dummies=_dummies.python, return_type="return_type",
+                    indented_blocks=True, empty_statement="pass",
                     program_error=re.compile(r"^(?:@@LOAD FAIL )?(?:SyntaxError|IndentationError|TabError)\b.*"
                                              r"\(solution\.py, line \d+\)", re.M))
