@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from sejury.execution import array_exprs, clike_literals, js_literals, typed_literals
+from sejury.execution import array_exprs, languages, typed_literals
 from sejury.execution.languages import _clike
 
 Args = tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]  # positional, keyword (name, value)
@@ -28,10 +28,9 @@ def seed_calls(tests: str, function: str, language: str = "python", built: bool 
     (JavaScript's literals are read by ``js_literals``, Java's and C++'s by ``clike_literals``).
     ``built`` (Python): an argument may also be a numpy or pandas value built from literals, there
     or bound to a name before the call (``array_exprs``)."""
-    if language == "javascript":
-        return _dedupe(js_literals.seed_calls(tests, function))
-    if language in clike_literals.LANGUAGES:
-        return _dedupe(clike_literals.seed_calls(tests, function, language))
+    lang = languages.get(language)
+    if lang is not None and lang.read_calls is not None:
+        return _dedupe(lang.read_calls(tests, function))
     try:
         tree = ast.parse(tests)
     except SyntaxError:
@@ -39,6 +38,13 @@ def seed_calls(tests: str, function: str, language: str = "python", built: bool 
     except (RecursionError, MemoryError, ValueError):  # nested too deep for the parser
         return []
     return _dedupe(_calls(tree, function, built))
+
+
+def reads_arrays(language: str) -> bool:
+    """Whether ``seed_calls(..., built=True)`` reads numpy and pandas values in ``language``'s tests:
+    where they are read as Python's literals."""
+    lang = languages.get(language)
+    return lang is None or lang.read_calls is None
 
 
 def example_calls(problem: str, function: str, language: str = "python") -> list[Args]:
@@ -78,34 +84,39 @@ def _literal_calls(text: str, function: str, language: str, as_name: str | None 
 
 
 def parse_calls(calls: list[str], function: str, language: str) -> list[Args]:
-    """Each call's literal arguments, read as ``language``'s literals; the Java and C++ problems
-    of the benchmarks write their examples as Python's (``f([1, 2])``), and C++ ones may use
-    braces for a list (``f({1, 2})``), read as brackets."""
+    """Each call's literal arguments, read as ``language`` reads its examples
+    (``Language.read_example``: JavaScript's literals, Go's or else Python's); the Java and C++
+    problems of the benchmarks write their examples as Python's (``f([1, 2])``), and C++ ones may
+    use braces for a list (``f({1, 2})``, ``Language.braced_lists``), read as brackets."""
+    lang = languages.get(language)
+    read = lang.read_example if lang is not None else None
+    braced = lang is not None and lang.braced_lists
     found: list[Args] = []
     for call in calls:
-        if language == "javascript":
-            found += js_literals.seed_calls(call, function)
-            continue
-        if language == "go" and (got := clike_literals.seed_calls(call, function, "go")):
-            found += got  # Go's own literals ([]int{1, 2}); else read as Python's, below
-            continue
-        forms = [call.replace("{", "[").replace("}", "]"), call] if language == "cpp" and "{" in call else [call]
-        for form in forms:
-            try:
-                got = list(_calls(ast.parse(form, mode="eval"), function))
-            except (SyntaxError, ValueError):
-                continue
-            if got:
-                found += got
-                break
+        found += read(call, function) if read is not None else python_call(call, function, braced)
     return found
+
+
+def python_call(call: str, function: str, braced: bool = False) -> list[Args]:
+    """The literal arguments of the call ``call`` of ``function``, read as Python's literals;
+    ``braced``: a list in braces (``f({1, 2})``) is first read as brackets."""
+    forms = [call.replace("{", "[").replace("}", "]"), call] if braced and "{" in call else [call]
+    for form in forms:
+        try:
+            got = list(_calls(ast.parse(form, mode="eval"), function))
+        except (SyntaxError, ValueError):
+            continue
+        if got:
+            return got
+    return []
 
 
 def parameters(problem: str, function: str, language: str = "python") -> list[str]:
     """The parameter names of ``function``'s signature in the problem (Python or JavaScript; Java
     and C++ by ``typed_literals``)."""
-    if language in typed_literals.LANGUAGES:
-        return [name for _, name in typed_literals.typed_parameters(problem, function, language) or []]
+    lang = languages.get(language)
+    if lang is not None and lang.parameters is not None:
+        return [name for _, name in lang.parameters(problem, function) or []]
     m = re.search(rf"(?:\bdef|\bfunction)\s+{re.escape(function)}\s*\(|(?<![\w$.]){re.escape(function)}\s*=\s*"
                   r"(?:async\s*)?(?:function\s*)?\((?=[^()]*\)\s*(?:=>|\{))", problem)
     if m is None:
@@ -214,8 +225,9 @@ def call_writer(problem: str, function: str, language: str) -> Callable[[Args], 
     """How an input is written as a call in ``language``: Python's and JavaScript's literals as
     they are; Java's and C++'s by the declared parameter types (None when the signature's types
     do not parse; the writer gives None for an input that does not fit them)."""
-    if language in typed_literals.LANGUAGES:
-        params = typed_literals.typed_parameters(problem, function, language)
+    lang = languages.get(language)
+    if lang is not None and lang.parameters is not None:
+        params = lang.parameters(problem, function)
         if params is None:
             return None
         return lambda call: typed_literals.write_call(function, params, call, language)
@@ -223,7 +235,9 @@ def call_writer(problem: str, function: str, language: str) -> Callable[[Args], 
 
 
 def render_call(function: str, call: Args, language: str = "python") -> str:
-    if language == "javascript":
-        return js_literals.render_call(function, call)
+    """The call as ``language`` writes it (``Language.render_call``), else as Python's."""
+    lang = languages.get(language)
+    if lang is not None and lang.render_call is not None:
+        return lang.render_call(function, call)
     args, kwargs = call
     return f"{function}({', '.join([*map(repr, args), *(f'{k}={v!r}' for k, v in kwargs)])})"

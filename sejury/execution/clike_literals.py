@@ -21,6 +21,7 @@ import copy
 import re
 from typing import TYPE_CHECKING, Any
 
+from sejury.execution import languages
 from sejury.execution.js_literals import NotLiteral
 from sejury.execution.languages._parsers import parser
 
@@ -29,7 +30,6 @@ if TYPE_CHECKING:  # the parser loads with its first use (the jurors' modules im
 
 Args = tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]
 
-LANGUAGES = ("java", "cpp", "go")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "\\": "\\", "'": "'", '"': '"',
             "?": "?", "a": "\a", "v": "\v", "s": " "}
 _ESCAPE = re.compile(r"\\(u+[0-9a-fA-F]{4}|x[0-9a-fA-F]+|[0-7]{1,3}|.)", re.S)
@@ -41,9 +41,11 @@ _TUPLES = {"tuple", "pair", "make_tuple", "make_pair", "Pair", "Triplet", "Quart
 
 
 def parse(text: str, language: str) -> ts.Node:
-    """The syntax tree of ``text`` (a Go fragment is read inside a function of a package)."""
-    if language == "go" and not re.search(r"^\s*package\s", text, re.M):
-        text = "package p\nfunc _() {\n" + text + "\n}\n" if "func " not in text else "package p\n" + text
+    """The syntax tree of ``text`` (a fragment made a file first, where the language says how:
+    Go's is read inside a function of a package, ``Language.fragment_file``)."""
+    lang = languages.get(language)
+    if lang is not None and lang.fragment_file is not None:
+        text = lang.fragment_file(text)
     return parser(language).parse(text.encode()).root_node
 
 
@@ -65,7 +67,7 @@ def seed_calls(tests: str, function: str, language: str) -> list[Args]:
                     env[name] = value(bound, language) if bound is not None else _UNSET
                 except (NotLiteral, ValueError, RecursionError):
                     env[name] = _UNSET
-            arguments = _called(node, function, language)
+            arguments = _called(node, function)
             if arguments is not None:
                 with contextlib.suppress(NotLiteral, ValueError, RecursionError):
                     args = tuple(value(a, language) for a in arguments.named_children if "comment" not in a.type)
@@ -110,12 +112,13 @@ def _bindings(node: ts.Node, language: str) -> list[tuple[str, ts.Node | None]]:
     return []
 
 
-def _called(node: ts.Node, function: str, language: str) -> ts.Node | None:
-    """The argument list when ``node`` is a call of ``function``, else None."""
-    if language == "java" and node.type == "method_invocation":
+def _called(node: ts.Node, function: str) -> ts.Node | None:
+    """The argument list when ``node`` is a call of ``function``, else None (the node's type is the
+    grammar's: Java's ``method_invocation``, C++'s and Go's ``call_expression``)."""
+    if node.type == "method_invocation":
         name = node.child_by_field_name("name")
         return node.child_by_field_name("arguments") if name is not None and _text(name) == function else None
-    if language in ("cpp", "go") and node.type == "call_expression":
+    if node.type == "call_expression":
         callee = node.child_by_field_name("function")
         if callee is not None and callee.type in ("field_expression", "selector_expression"):
             callee = callee.child_by_field_name("field")
@@ -192,11 +195,11 @@ def value(node: ts.Node, language: str) -> Any:
                       language)
     if kind == "object_creation_expression":
         return _built(_type_name(node.child_by_field_name("type")), node.child_by_field_name("arguments"), language)
-    if kind == "call_expression" and language == "go":  # a conversion: float64(3), int64(-1), string("x")
+    conversions = _conversions(language) if kind == "call_expression" else None
+    if conversions is not None:  # a conversion: Go's float64(3), int64(-1), string("x")
         args = node.child_by_field_name("arguments")
         callee = _text(node.child_by_field_name("function") or node)
-        if args is None or args.named_child_count != 1 or not re.fullmatch(r"u?int\d*|float\d+|string|rune|byte",
-                                                                            callee):
+        if args is None or args.named_child_count != 1 or not conversions.fullmatch(callee):
             raise NotLiteral(kind)
         return value(args.named_children[0], language)
     if kind == "call_expression":
@@ -206,6 +209,11 @@ def value(node: ts.Node, language: str) -> Any:
         return _built(_type_name(node.child_by_field_name("type")), node.child_by_field_name("value"), language,
                       braced=True)
     raise NotLiteral(kind)
+
+
+def _conversions(language: str) -> re.Pattern[str] | None:
+    lang = languages.get(language)
+    return lang.conversions if lang is not None else None
 
 
 def _go_body(body: ts.Node, language: str) -> Any:

@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from sejury.execution import languages
 from sejury.execution.calls import Args, assigned, literal_at, parameters, parse_calls
 from sejury.execution.differential import bare
 from sejury.execution.languages import _clike
@@ -69,7 +70,7 @@ def stated_examples(problem: str, function: str, language: str = "python") -> li
             if close < 0:
                 continue
             calls = parse_calls([function + problem[m.end() - 1:close + 1]], function, language)
-            expected = _output_after(problem, m.start(), close + 1, language == "cpp")
+            expected = _output_after(problem, m.start(), close + 1, _braced(language))
             if len(calls) == 1 and expected is not None:
                 text, value = expected
                 found.append(Stated(calls[0], value, f"{problem[m.start():close + 1]} -> {text}"))
@@ -78,6 +79,12 @@ def stated_examples(problem: str, function: str, language: str = "python") -> li
     if not found:
         found = _described(problem, function, language)
     return _of_one_kind(_consistent(found), _return_kind(problem, function))
+
+
+def _braced(language: str) -> bool:
+    """Whether the problem may write a list in braces (C++'s ``{1, 2}``, ``Language.braced_lists``)."""
+    lang = languages.get(language)
+    return lang is not None and lang.braced_lists
 
 
 _OUTPUT = re.compile(r"\b(?:the\s+)?(?:output|result)\s*(?:should\s+be|will\s+be|is|:)[ \t]*", re.I)
@@ -98,7 +105,7 @@ def _described(problem: str, function: str, language: str) -> list[Stated]:
         eol = problem.find("\n", m.end())
         eol = len(problem) if eol < 0 else eol
         segment, since = problem[since:m.start()], eol
-        got = _literal(problem[:eol], m.end(), language == "cpp")
+        got = _literal(problem[:eol], m.end(), _braced(language))
         if got is None:
             continue
         inputs = list(_INPUT.finditer(segment))

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from sejury.execution import languages
 from sejury.execution.languages import _clike
 
 if TYPE_CHECKING:  # annotations only (no parser here)
@@ -86,9 +87,14 @@ def _parse(text: str) -> tuple[Type | None, str]:
 
 def typed_parameters(problem: str, function: str, language: str = "java") -> list[tuple[Type, str]] | None:
     """The declared parameters of ``function`` (its last signature in the problem) as (type,
-    name); None when there is no such signature or one of its types does not parse."""
-    if language == "go":
-        return _go_parameters(problem, function)
+    name); None when there is no such signature or one of its types does not parse.  Read by the
+    language's ``parameters`` (Go's with its grammar), else as ``type name`` (``c_parameters``)."""
+    lang = languages.get(language)
+    return (lang.parameters if lang is not None and lang.parameters else c_parameters)(problem, function)
+
+
+def c_parameters(problem: str, function: str) -> list[tuple[Type, str]] | None:
+    """``typed_parameters`` written ``type name`` (Java, C++)."""
     found = None
     for m in re.finditer(rf"[\w>\]&*]\s+{re.escape(function)}\s*\(", problem):
         close = _clike.closing(problem, m.end() - 1)
@@ -106,7 +112,8 @@ def typed_parameters(problem: str, function: str, language: str = "java") -> lis
     return params
 
 
-def _go_parameters(problem: str, function: str) -> list[tuple[Type, str]] | None:
+def go_parameters(problem: str, function: str) -> list[tuple[Type, str]] | None:
+    """``typed_parameters`` of a Go function, read with Go's grammar (``name type``)."""
     from sejury.execution.clike_literals import parse
 
     found = None
@@ -170,8 +177,10 @@ _FLOATS = {"float", "Float", "double", "Double", "long double"}
 
 
 def write(value: Any, kind: Type, language: str) -> str | None:
-    """``value`` as a ``language`` expression of type ``kind``, or None."""
-    return {"java": _java, "cpp": _cpp, "go": _go}[language](value, kind)
+    """``value`` as a ``language`` expression of type ``kind``, or None (``Language.write_typed``)."""
+    if (lang := languages.get(language)) is None or lang.write_typed is None:
+        raise KeyError(language)  # no typed literals in ``language``
+    return lang.write_typed(value, kind)
 
 
 def _number(value: Any, kind: Type, ints: dict[str, int]) -> str | None:
@@ -190,7 +199,8 @@ def _number(value: Any, kind: Type, ints: dict[str, int]) -> str | None:
     return None
 
 
-def _java(value: Any, kind: Type) -> str | None:
+def java_value(value: Any, kind: Type) -> str | None:
+    """``value`` as a Java expression of type ``kind``, or None (its ``Language.write_typed``)."""
     bare, targs = kind.bare, kind.args
     if bare in ("boolean", "Boolean"):
         return ("true" if value else "false") if isinstance(value, bool) else None
@@ -205,18 +215,18 @@ def _java(value: Any, kind: Type) -> str | None:
         return _char(value, "java")
     if bare.endswith("[]") and isinstance(value, (list, tuple)):
         inner = parse_type(kind.name[:-2])
-        items = [_java(v, inner) for v in value] if inner else [None]
+        items = [java_value(v, inner) for v in value] if inner else [None]
         return None if None in items else f"new {kind.name}{{{', '.join(map(str, items))}}}"
     if bare in ("ArrayList", "List", "LinkedList", "Collection", "HashSet", "Set", "TreeSet") and len(targs) == 1:
         elements = _elements(value, bare in ("HashSet", "Set", "TreeSet"))
         if elements is None:
             return None
-        items = [_java(v, targs[0]) for v in elements]
+        items = [java_value(v, targs[0]) for v in elements]
         concrete = {"List": "ArrayList", "Collection": "ArrayList", "Set": "HashSet"}.get(bare, bare)
         t = targs[0].text()
         return None if None in items else f"new {concrete}<{t}>(Arrays.<{t}>asList({', '.join(map(str, items))}))"
     if bare in ("HashMap", "Map", "TreeMap") and len(targs) == 2 and isinstance(value, dict):
-        entries = [(_java(k, targs[0]), _java(v, targs[1])) for k, v in value.items()]
+        entries = [(java_value(k, targs[0]), java_value(v, targs[1])) for k, v in value.items()]
         if any(k is None or v is None for k, v in entries):
             return None
         concrete, t = ("HashMap" if bare == "Map" else bare), f"{targs[0].text()}, {targs[1].text()}"
@@ -225,17 +235,18 @@ def _java(value: Any, kind: Type) -> str | None:
     if bare == "Optional" and len(targs) == 1:
         if value is None:
             return f"Optional.<{targs[0].text()}>empty()"
-        inner_value = _java(value, targs[0])
+        inner_value = java_value(value, targs[0])
         return None if inner_value is None else f"Optional.<{targs[0].text()}>of({inner_value})"
     tuples = {"Pair": 2, "Triplet": 3, "Quartet": 4}
     if bare in tuples and len(targs) == tuples[bare] and isinstance(value, (list, tuple)) and len(value) == len(targs):
-        items = [_java(v, t) for v, t in zip(value, targs, strict=True)]
+        items = [java_value(v, t) for v, t in zip(value, targs, strict=True)]
         return None if None in items else (f"{bare}.<{', '.join(t.text() for t in targs)}>with("
                                            f"{', '.join(map(str, items))})")
     return None
 
 
-def _cpp(value: Any, kind: Type) -> str | None:
+def cpp_value(value: Any, kind: Type) -> str | None:
+    """``value`` as a C++ expression of type ``kind``, or None (its ``Language.write_typed``)."""
     bare, targs = kind.bare, kind.args
     if bare == "bool":
         return ("true" if value else "false") if isinstance(value, bool) else None
@@ -249,23 +260,23 @@ def _cpp(value: Any, kind: Type) -> str | None:
         elements = _elements(value, "set" in bare)
         if elements is None:
             return None
-        items = [_cpp(v, targs[0]) for v in elements]
+        items = [cpp_value(v, targs[0]) for v in elements]
         return None if None in items else f"{kind.text()}{{{', '.join(map(str, items))}}}"
     if bare in ("map", "unordered_map") and len(targs) == 2 and isinstance(value, (dict, list)):
         pairs = value.items() if isinstance(value, dict) else value  # {{"a", 1}} read with no type: a list of pairs
         if not all(isinstance(p, (list, tuple)) and len(p) == 2 for p in pairs):
             return None
-        entries = [(_cpp(k, targs[0]), _cpp(v, targs[1])) for k, v in pairs]
+        entries = [(cpp_value(k, targs[0]), cpp_value(v, targs[1])) for k, v in pairs]
         if any(k is None or v is None for k, v in entries):
             return None
         return f"{kind.text()}{{{', '.join(f'{{{k}, {v}}}' for k, v in entries)}}}"
     if bare in ("tuple", "pair") and isinstance(value, (list, tuple)) and len(value) == len(targs) > 0:
-        items = [_cpp(v, t) for v, t in zip(value, targs, strict=True)]
+        items = [cpp_value(v, t) for v, t in zip(value, targs, strict=True)]
         return None if None in items else f"{kind.text()}{{{', '.join(map(str, items))}}}"
     if bare == "optional" and len(targs) == 1:
         if value is None:
             return f"{kind.text()}()"
-        inner_value = _cpp(value, targs[0])
+        inner_value = cpp_value(value, targs[0])
         return None if inner_value is None else f"{kind.text()}({inner_value})"
     return None
 
@@ -275,7 +286,8 @@ _GO_INTS = {"int": (-INT64, INT64), "int64": (-INT64, INT64), "int32": (-INT32, 
             "uint64": (0, 2 * INT64), "uint32": (0, 2 * INT32), "uint8": (0, 2 ** 8), "byte": (0, 2 ** 8)}
 
 
-def _go(value: Any, kind: Type) -> str | None:
+def go_value(value: Any, kind: Type) -> str | None:
+    """``value`` as a Go expression of type ``kind``, or None (its ``Language.write_typed``)."""
     name, targs = kind.name, kind.args
     if name == "bool":
         return ("true" if value else "false") if isinstance(value, bool) else None
@@ -291,10 +303,10 @@ def _go(value: Any, kind: Type) -> str | None:
         return quoted(value, "go") if isinstance(value, str) else None
     if name == GO_SLICE:
         elements = _elements(value, False)
-        items = [_go(v, targs[0]) for v in elements] if elements is not None else [None]
+        items = [go_value(v, targs[0]) for v in elements] if elements is not None else [None]
         return None if None in items else f"{kind.text()}{{{', '.join(map(str, items))}}}"
     if name == GO_MAP and isinstance(value, dict):
-        entries = [(_go(k, targs[0]), _go(v, targs[1])) for k, v in value.items()]
+        entries = [(go_value(k, targs[0]), go_value(v, targs[1])) for k, v in value.items()]
         if any(k is None or v is None for k, v in entries):
             return None
         return f"{kind.text()}{{{', '.join(f'{k}: {v}' for k, v in entries)}}}"
@@ -317,8 +329,11 @@ def _char(value: Any, language: str) -> str | None:
 
 def quoted(text: str, language: str) -> str:
     """A double-quoted string literal of ``language``: control characters as octal escapes (never
-    Java's ``\\u`` for them, which Java reads before lexing), other non-ASCII characters as ``\\u``
-    escapes in Java and as they are (UTF-8) in C++."""
+    Java's ``\\u`` for them, which Java reads before lexing), other characters as they are (UTF-8),
+    unless the language escapes them otherwise (``Language.escape``: Java's ``\\u`` for non-ASCII,
+    Go's ``\\x`` for control characters, C++'s ``\\?``)."""
+    lang = languages.get(language)
+    escape = lang.escape if lang is not None else None
     out = ['"']
     for ch in text:
         code = ord(ch)
@@ -326,19 +341,10 @@ def quoted(text: str, language: str) -> str:
             out.append("\\" + ch)
         elif ch in "\n\t\r":
             out.append({"\n": "\\n", "\t": "\\t", "\r": "\\r"}[ch])
-        elif (code < 32 or code == 127) and language == "go":
-            out.append(f"\\x{code:02x}")
+        elif escape is not None and (special := escape(ch)) is not None:
+            out.append(special)
         elif code < 32 or code == 127:
             out.append(f"\\{code:03o}")
-        elif code > 126 and language == "java":
-            out.extend(f"\\u{u:04x}" for u in _utf16(ch))
-        elif language == "cpp" and ch == "?":
-            out.append("\\?")  # never a trigraph
         else:
             out.append(ch)
     return "".join(out) + '"'
-
-
-def _utf16(ch: str) -> list[int]:
-    data = ch.encode("utf-16-be")
-    return [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data), 2)]

@@ -20,7 +20,7 @@ candidate may differ: calibration weighs it with the others.
 from __future__ import annotations
 
 from sejury.context import JudgeContext
-from sejury.execution.calls import LANGUAGES, call_writer, seed_calls
+from sejury.execution.calls import LANGUAGES, call_writer, reads_arrays, seed_calls
 from sejury.execution.differential import Mismatch, compare, record_calls, recorded_function
 from sejury.execution.evidence import (
     SuiteRun,
@@ -71,7 +71,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     if not seeds:
         return Outcome(None, detail=f"no call of {function} with literal arguments in S5's tests"
                                     + (" (nor numpy or pandas values built from literals)"
-                                       if sample.language == "python" else ""))
+                                       if reads_arrays(sample.language) else ""))
     write = call_writer(sample.problem, function, sample.language)
     if write is None:
         return Outcome(None, detail=f"the parameter types of {function}'s signature are not read")

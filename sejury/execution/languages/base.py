@@ -23,10 +23,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the parser loads with its first use (``sejury --help`` never imports it)
     import tree_sitter as ts
+
+    from sejury.execution.calls import Args
+    from sejury.execution.typed_literals import Type
 
 
 @dataclass
@@ -113,6 +116,24 @@ class Language:
     function_body: str | None = None  # the node type a replaced body must have (JavaScript: not an arrow's expression)
     indented_blocks: bool = False  # a block is its indented lines (Python), not ``{ ... }``
     empty_statement: str = ";"  # what a removed statement becomes
+
+    # ---- its literals: the calls of a problem's function read and written as Python values
+    # (``calls.py``); the callables here load their modules with their first use (``_literals.py``)
+    # (tests, function) -> the literal arguments of its calls there; None: read as Python's literals
+    read_calls: Callable[[str, str], list[Args]] | None = None
+    # (a call the problem's text shows, function) -> its arguments; None: read as Python's literals
+    # (the benchmarks write most languages' examples so)
+    read_example: Callable[[str, str], list[Args]] | None = None
+    braced_lists: bool = False  # its examples may write a list in braces, ``f({1, 2})`` (C++)
+    render_call: Callable[[str, Args], str] | None = None  # (function, args) -> a call; None: Python's
+    # (problem, function) -> its declared (type, name) parameters, or None; set: a call's values are
+    # written by the parameters' types (``typed_literals``)
+    parameters: Callable[[str, str], list[tuple[Type, str]] | None] | None = None
+    write_typed: Callable[[Any, Type], str | None] | None = None  # (value, its type) -> an expression, or None
+    # a character's escape in a string literal where C's (octal for control characters) is not it
+    escape: Callable[[str], str | None] | None = None
+    fragment_file: Callable[[str], str] | None = None  # a test fragment as a file its grammar parses (Go)
+    conversions: re.Pattern[str] | None = None  # callees whose one-argument call converts a literal (Go)
 
     def parser(self) -> ts.Parser:
         """The one tree-sitter parser of this language's grammar (``grammar_parser``)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from sejury.execution.languages import _adapt, _clike, _dummies, _stdio
+from sejury.execution.languages import _adapt, _clike, _dummies, _literals, _stdio
 from sejury.execution.languages.base import Harness, Language, Suite, compile_then_run, wrap_units
 from sejury.execution.sealed import new_seal, resource_files
 from sejury.sandbox import cxx
@@ -207,4 +207,6 @@ LANGUAGE = Language(name="cpp", aliases=("c++",), split=split,
                     reference_setting=reference_setting,
                     grammar="tree_sitter_cpp",
                     adapt_reference=lambda program, output: _adapt.adapt(_adapt.CPP, program, output),
-                    stdio=_stdio.cpp, dummies=_dummies.cpp, return_type="type", name_in_declarator=True)
+                    stdio=_stdio.cpp, dummies=_dummies.cpp, return_type="type", name_in_declarator=True,
+                    read_calls=_literals.clike_calls("cpp"), braced_lists=True, parameters=_literals.c_parameters,
+                    write_typed=_literals.cpp_value, escape=lambda ch: "\\?" if ch == "?" else None)  # never a trigraph

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from sejury.execution.languages import _adapt, _clike, _dummies, _stdio
+from sejury.execution.languages import _adapt, _clike, _dummies, _literals, _stdio
 from sejury.execution.languages._java_harness import ASSERTIONS, CLASSPATH, harness, sealed_harness, stubs
 from sejury.execution.languages._java_repairs import (
     NOT_TYPES,
@@ -113,10 +113,21 @@ def adapt_reference(program: str, output: str) -> tuple[str, list[str]] | None:
     return _adapt.adapt(_adapt.JAVA, PACKAGE.sub("", program), output)
 
 
+def _escape(ch: str) -> str | None:
+    """A character beyond ASCII in a string literal, as its UTF-16 units' ``\\u`` escapes (a control
+    character never: Java reads ``\\u`` before lexing, so those are written in octal)."""
+    if ord(ch) <= 127:
+        return None
+    data = ch.encode("utf-16-be")
+    return "".join(f"\\u{int.from_bytes(data[i:i + 2], 'big'):04x}" for i in range(0, len(data), 2))
+
+
 LANGUAGE = Language(name="java", aliases=(), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=sealed_harness,
                     assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"AssertionError|\bassert\w*\("), timeout=90.0, codebleu="java",
                     program_error=re.compile(r"^(?!Sejury)\w+\.java:\d+: error: ", re.M),
                     grammar="tree_sitter_java", adapt_reference=adapt_reference, call=call, stdio=_stdio.java,
-                    dummies=_dummies.java, return_type="type")
+                    dummies=_dummies.java, return_type="type",
+                    read_calls=_literals.clike_calls("java"), parameters=_literals.c_parameters,
+                    write_typed=_literals.java_value, escape=_escape)

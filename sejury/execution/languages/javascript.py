@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from sejury.execution.languages import _clike, _dummies, _stdio
+from sejury.execution.languages import _clike, _dummies, _literals, _stdio
 from sejury.execution.languages.base import Harness, Language, Suite
 from sejury.execution.sealed import interpreter, new_seal, resource_files
 
@@ -109,4 +109,5 @@ LANGUAGE = Language(name="javascript", aliases=("js", "node"), split=split,
                     test_line=re.compile(r"console\.assert\(|\bassert(\.\w+)?\("), timeout=20.0,
                     codebleu="javascript", grammar="tree_sitter_javascript", stdio=_stdio.javascript,
                     program_error=re.compile(r"^(?:@@LOAD FAIL )?SyntaxError: ", re.M),
-                    dummies=_dummies.javascript, function_body="statement_block")
+                    dummies=_dummies.javascript, function_body="statement_block",
+                    read_calls=_literals.js_calls, read_example=_literals.js_calls, render_call=_literals.js_render)
