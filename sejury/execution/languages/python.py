@@ -17,6 +17,16 @@ SEALED_FILES = resource_files("sealed_python", {"checker.pyt": "checker.py", "se
 
 PRELUDE = ("import math, re, sys, string, itertools, collections, heapq, functools, bisect\n"
            "from typing import *\n")
+# The tests run after ``PRELUDE`` (the model's tests use ``math`` or ``List`` unimported), and so does
+# a reference (``reference_setting``: what HumanEval's solutions were written against).  A candidate
+# runs as written: one that calls ``math.sqrt`` without importing ``math`` raises ``NameError`` in the
+# benchmark's harness, and must here too.  Of the shared HumanEval Python set's 3,220 candidates, 122
+# use one of these names unbound, every one of them wrong by the benchmark's tests.
+
+
+def reference_setting(program: str) -> str:
+    """A reference after ``PRELUDE``: its benchmark's harness gave it what it uses unimported."""
+    return PRELUDE + program
 
 # The usual aliases of the scientific libraries.  BigCodeBench's harness runs the code and its tests
 # as one module, and where its reference uses ``pd`` or ``os`` without importing it the tests import
@@ -323,7 +333,7 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     """The sealed harness (``sealed_python/``): the tests run in a checker process, the program in
     another that sees only the calls' arguments; results are authenticated with a fresh key."""
     key = new_seal()
-    return Harness({"solution.py": PRELUDE + program, "prelude.py": PRELUDE,
+    return Harness({"solution.py": program, "prelude.py": PRELUDE,
                     "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items())}),
                     "seal": key, **SEALED_FILES},
                    f"python3 -I -B checker.py {per_test}", seal=key)
@@ -332,7 +342,7 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
 def unsealed_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
     """The tests in the program's own process (the harness before sealing): kept for comparison
     in the adversarial tests and benchmarks only; a program can forge its results here."""
-    return Harness({"solution.py": PRELUDE + program,
+    return Harness({"solution.py": program,
                     "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items())}),
                     "harness.py": _HARNESS.replace("PER_TEST", str(per_test))},
                    "python3 -I -B harness.py")
@@ -341,7 +351,8 @@ def unsealed_harness(program: str, suite: Suite, active: dict[int, str], per_tes
 LANGUAGE = Language(name="python", aliases=("py",), split=split, defined_names=defined_names, harness=harness,
                     test_line=re.compile(r"^\s*assert\b"), timeout=20.0, assemble=assemble, codebleu="python",
                     grammar="tree_sitter_python", stdio=_stdio.python, imports_of=imports_of,
-                    given_by_tests=given_by_tests, dummies=_dummies.python, return_type="return_type",
+                    given_by_tests=given_by_tests, reference_setting=reference_setting,
+                    dummies=_dummies.python, return_type="return_type",
                     indented_blocks=True, empty_statement="pass",
                     program_error=re.compile(r"^(?:@@LOAD FAIL )?(?:SyntaxError|IndentationError|TabError)\b.*"
                                              r"\(solution\.py, line \d+\)", re.M))
