@@ -138,7 +138,7 @@ def test_execute_runs_tests_in_each_actors_sandbox_and_removes_its_containers(ra
 
     def containers() -> dict[str, str]:
         return {c.id: c.labels.get(OWNER_LABEL, "")
-                for c in docker.from_env().containers.list(all=True, filters={"label": LABEL})}
+                for c in docker.from_env().containers.list(all=True, ignore_removed=True, filters={"label": LABEL})}
 
     before = containers()
     data = tmp_path / "in.jsonl"

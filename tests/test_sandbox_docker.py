@@ -26,7 +26,10 @@ async def sandbox() -> AsyncIterator[DockerSandbox]:
 def _ours(sb: DockerSandbox) -> list[object]:
     """The containers of the pool ``sb`` (other pools of this test process have their own)."""
     client = prereqs.client()
-    return client.containers.list(all=True, filters={"label": [LABEL, f"{POOL_LABEL}={sb.id}"]})  # type: ignore[no-any-return]
+    # ignore_removed: a container removed between the listing and its inspection (the pool drops a
+    # broken one in the background) is not there, rather than a 404 (docker-py's documented option)
+    return client.containers.list(all=True, ignore_removed=True,  # type: ignore[no-any-return]
+                                  filters={"label": [LABEL, f"{POOL_LABEL}={sb.id}"]})
 
 
 async def test_ok_and_failed(sandbox: DockerSandbox) -> None:

@@ -27,7 +27,8 @@ def reap(client: Any, *, only_pool: str | None = None) -> int:
     alive or not: another pool of the same process keeps its own)."""
     removed = 0
     labels = [LABEL] if only_pool is None else [LABEL, f"{POOL_LABEL}={only_pool}"]
-    for c in client.containers.list(all=True, filters={"label": labels}):
+    # ignore_removed: one removed meanwhile (by its own pool, in the background) is skipped, not a 404
+    for c in client.containers.list(all=True, ignore_removed=True, filters={"label": labels}):
         if only_pool is not None or not _owner_alive(c.labels.get(OWNER_LABEL, "")):
             try:
                 c.remove(force=True)
