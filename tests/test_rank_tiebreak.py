@@ -17,6 +17,7 @@ from test_rank import ADD, PROBE, _b, _tests_script
 from sejury import Judge
 from sejury.errors import InputError
 from sejury.rank.evidence import Collected, Problem, order
+from sejury.rank.integrations import summary
 from sejury.rank.records import Behaviour, Ranking, RankRequest
 from sejury.rank.tiebreak import break_ties
 from sejury.roster import Strategy
@@ -97,6 +98,9 @@ async def test_the_model_breaks_a_tie_when_both_orders_agree_and_each_behaviour_
     assert r.tie_break_line == ("the model chose #1 among 2 tied behaviours at score 83.33: it won its pair, asked in "
                                 "both orders (2 model calls)")  # what the table and the page say
     assert pair.counted == "won" and plain.tie_break_line == ""
+    # what an agent reads from the rank tool: the same line, under the choice
+    assert summary(r).splitlines()[1] == "tie-break: " + r.tie_break_line
+    assert not any(x.startswith("tie-break:") for x in summary(plain).splitlines())
 
 
 async def test_a_choice_that_follows_the_position_leaves_the_tie_and_its_reason() -> None:
@@ -147,6 +151,7 @@ async def test_no_model_call_where_the_evidence_separates_the_top_or_one_behavio
     assert plain.tie_break_skipped == "" and plain.tie_break_line == ""  # not asked for: nothing said
     assert r.tie_break_line == "asked for, not needed: the 2 attempts that share the top score (88.89) behave " \
                                "alike: #0, #2"
+    assert "tie-break: asked for, not needed: " in summary(r)
     # the attempts that share the top score all behave alike: one group, nothing to choose
     plain, r, model = await _broken(never, [_b(ONE, [True] * 3), _b(ONE, [True] * 3), _b(TWO, [False] * 3)])
     assert model.calls == 0 and same(plain, r) and r.tie_break is None and [c.index for c in r.candidates][:2] == [0, 1]

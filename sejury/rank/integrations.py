@@ -109,6 +109,8 @@ def summary(r: Ranking) -> str:
             f"attempt {c.index}: {'; '.join(c.reasons)}" for c in r.candidates)
     lines = [f"CHOSEN: attempt {r.chosen}" + (" (NEEDS REVIEW: " + "; ".join(r.reasons) + ")" if r.needs_review
                                                else "")]
+    if r.tie_break_line:  # the model's tie-break, or why it was asked for and not run
+        lines.append("tie-break: " + r.tie_break_line)
     for c in r.candidates:
         lines.append(f"#{c.rank} attempt {c.index}: score {c.score:g}; " + "; ".join(c.reasons))
     return "\n".join(lines)
