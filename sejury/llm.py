@@ -175,9 +175,6 @@ class _Limiter:
         """A slot for a call with ``calls_after`` calls to come after it on its path."""
         return _Slot(self, calls_after)
 
-    async def __aenter__(self) -> None:
-        await self.acquire()
-
     async def acquire(self, calls_after: int = 0) -> None:
         if self.free > 0 and not self.waiters:
             self.free -= 1
@@ -191,9 +188,6 @@ class _Limiter:
             if fut.done() and not fut.cancelled():  # granted, then cancelled: pass the slot on
                 self._release()
             raise
-
-    async def __aexit__(self, *exc: object) -> None:
-        self._release()
 
     def _release(self) -> None:
         while self.waiters:

@@ -171,10 +171,10 @@ class TestExecution(BaseModel):
 
     def own_error(self, load_error: str) -> bool:
         """Is a load failure the program's own text (a syntax or compile error in its file, as its
-        language's ``program_error`` reads it), not the sandbox, the harness or a missing library?"""
+        language's ``program_error`` reads it), not the sandbox or the harness?  (A missing library
+        is ruled out before, in ``against``.)"""
         lang = languages.get(self.language) if self.language else None
-        return bool(lang and lang.program_error and lang.program_error.search(load_error)) \
-            and missing_library(load_error) is None
+        return bool(lang and lang.program_error and lang.program_error.search(load_error))
 
     @classmethod
     def from_artifact(cls, value: Any) -> TestExecution | None:
