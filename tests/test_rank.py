@@ -229,6 +229,8 @@ def test_rank_over_http_checks_the_request_and_says_when_the_server_cannot_run_a
     import httpx
     from test_serve import running
 
+    from sejury.rank.compare import Comparison
+    from sejury.rank.records import Ranking
     from sejury.serve import create_app
 
     judge = Judge(ScriptedChatModel(script=_tests_script), cache=False)
@@ -243,6 +245,14 @@ def test_rank_over_http_checks_the_request_and_says_when_the_server_cannot_run_a
         assert r.status_code == 400
         r = httpx.post(f"{url}/compare", json={"problem": ADD, "a": "x"})
         assert r.status_code == 400 and r.json()["field"] == "b"
+        # OpenAPI shows each answer as its record with the tool's words, ``summary``
+        openapi = httpx.get(f"{url}/openapi.json").json()
+        schemas = openapi["components"]["schemas"]
+        for path, record, reply in [("/rank", Ranking, "RankReply"), ("/compare", Comparison, "CompareReply")]:
+            answer = openapi["paths"][path]["post"]["responses"]["200"]
+            assert answer["content"]["application/json"]["schema"]["$ref"] == f"#/components/schemas/{reply}"
+            assert set(schemas[reply]["properties"]) == {*record.model_fields, "summary"}
+            assert "the agent tool answers" in schemas[reply]["properties"]["summary"]["description"]
 
 
 @pytest.mark.docker
@@ -250,8 +260,9 @@ def test_rank_and_compare_over_http_as_tools_and_as_graphs() -> None:
     import httpx
     from test_serve import running
 
-    from sejury.rank.integrations import rank_graph
-    from sejury.rank.records import RankRequest
+    from sejury.rank.compare import Comparison
+    from sejury.rank.integrations import compare_summary, rank_graph, summary
+    from sejury.rank.records import Ranking, RankRequest
     from sejury.serve import create_app
 
     attempts = ["    return a - b\n", "    return a + b\n", "    return a * b\n"]
@@ -263,7 +274,8 @@ def test_rank_and_compare_over_http_as_tools_and_as_graphs() -> None:
     from sejury.api import run_sync
 
     state = run_sync(rank_graph(judge).ainvoke({"request": RankRequest(problem=ADD, candidates=attempts)}))
-    assert state["ranking"].chosen == 1
+    assert state["ranking"].chosen == 1 and state["summary"] == summary(state["ranking"])
+    assert state["summary"].startswith("CHOSEN: attempt 1 (NEEDS REVIEW: ")
     said = judge.as_compare_tool().invoke({"problem": ADD_UNSTATED, "a": attempts[0], "b": attempts[1]})
     assert said.startswith("BETTER: b (decided by generated tests; NEEDS REVIEW)")
     from sejury.rank.integrations import compare_graph
@@ -271,7 +283,8 @@ def test_rank_and_compare_over_http_as_tools_and_as_graphs() -> None:
 
     state = run_sync(compare_graph(judge).ainvoke({"request": CompareRequest(problem=ADD, a=attempts[0],
                                                                               b=attempts[1])}))
-    assert state["comparison"].winner == "b"
+    assert state["comparison"].winner == "b" and state["summary"] == compare_summary(state["comparison"])
+    assert state["summary"].startswith("BETTER: b (decided by ")
     # the server owns the judge from here on, and closes it when it stops
     with running(create_app(judge)) as url:
         r = httpx.post(f"{url}/rank", json={"problem": ADD, "candidates": attempts, "ids": ["a", "b", "c"]},
@@ -279,11 +292,20 @@ def test_rank_and_compare_over_http_as_tools_and_as_graphs() -> None:
         assert r.status_code == 200, r.text
         body = r.json()
         assert body["chosen"] == 1 and body["candidates"][0]["id"] == "b" and "events" not in body
-        traced = httpx.post(f"{url}/rank?trace=true", json={"problem": ADD, "candidates": attempts}, timeout=120)
-        assert traced.json()["events"][0]["step"] == "write_tests"
+        # beside the record, the rank tool's words for it: what an agent reads of the tool
+        assert body["summary"] == summary(Ranking.model_validate(body))
+        assert body["summary"].startswith("CHOSEN: attempt 1 (NEEDS REVIEW: ") and "\n#1 attempt 1: score " in body[
+            "summary"]
+        traced = httpx.post(f"{url}/rank?trace=true", json={"problem": ADD, "candidates": attempts,
+                                                            "tie_break": "model"}, timeout=120).json()
+        assert traced["events"][0]["step"] == "write_tests" and traced["tie_break_skipped"]
+        assert traced["summary"] == summary(Ranking.model_validate(traced))
+        assert traced["summary"].splitlines()[1] == "tie-break: asked for, " + traced["tie_break_skipped"]
         r = httpx.post(f"{url}/compare", json={"problem": ADD_UNSTATED, "a": attempts[1], "b": attempts[0]},
                        timeout=120)
         assert r.status_code == 200 and r.json()["winner"] == "a" and r.json()["decided_by"] == "generated tests"
+        assert r.json()["summary"] == compare_summary(Comparison.model_validate(r.json()))
+        assert r.json()["summary"].startswith("BETTER: a (decided by generated tests; NEEDS REVIEW)\n")
 
 
 @pytest.mark.embedded

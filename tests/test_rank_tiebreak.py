@@ -276,11 +276,12 @@ async def test_the_tie_break_through_the_sandbox_the_command_the_tool_and_the_gr
     # the tool and the graph take it in the request
     said = judge.as_rank_tool().invoke({"problem": SQUARE, "candidates": SQUARES[::-1], "tie_break": "model"})
     assert said.startswith("CHOSEN: attempt 1 (NEEDS REVIEW: the model chose attempt 1")
-    from sejury.rank.integrations import rank_graph
+    from sejury.rank.integrations import rank_graph, summary
 
     state = await rank_graph(judge).ainvoke({"request": RankRequest(problem=SQUARE, candidates=SQUARES[::-1],
                                                                     tie_break="model")})
-    assert state["ranking"].chosen == 1
+    assert state["ranking"].chosen == 1 and state["summary"] == summary(state["ranking"])
+    assert state["summary"].splitlines()[1].startswith("tie-break: the model chose #1 among 2 tied behaviours")
     # the command
     from typer.testing import CliRunner
 

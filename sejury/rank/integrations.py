@@ -1,9 +1,12 @@
 """Ranking where agents and graphs use it: a LangChain tool and a LangGraph graph (one node).
 
     tool = judge.as_rank_tool()          # an agent passes the problem and its attempts, reads the choice
-    graph = rank_graph(judge)            # {"request": RankRequest} in, {"ranking": Ranking} out
-                                         # (RankRequest's options too: tie_break="model", ...)
-    compare_tool(judge), compare_graph(judge)   # the same for two attempts ({"comparison": Comparison})
+    graph = rank_graph(judge)            # {"request": RankRequest} in, {"ranking": Ranking, "summary": str}
+                                         # out (RankRequest's options too: tie_break="model", ...)
+    compare_tool(judge), compare_graph(judge)   # the same for two attempts ({"comparison": Comparison, ...})
+
+``summary`` and ``compare_summary`` are the words the tools answer with; the graphs and ``/rank`` and
+``/compare`` (``rank_reply``, ``compare_reply``) carry the same text in a ``summary`` field.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from langchain_core.tools import StructuredTool
 from langgraph.graph import END, START, StateGraph
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from sejury.rank.compare import Comparison
 from sejury.rank.records import CompareRequest, Ranking, RankRequest
@@ -27,12 +30,38 @@ if TYPE_CHECKING:
 class RankState(TypedDict, total=False):
     request: RankRequest
     ranking: Ranking
+    summary: str  # ``summary(ranking)``: what the rank tool answers
 
 
 class CompareState(TypedDict, total=False):
     request: CompareRequest
     comparison: Comparison
+    summary: str  # ``compare_summary(comparison)``: what the compare tool answers
 
+
+SUMMARY_HELP = "The record in words, as the agent tool answers: the choice first, then each attempt's evidence."
+
+
+class RankReply(Ranking):
+    """What ``POST /rank`` answers: the ``Ranking``, and the rank tool's words for it."""
+
+    summary: str = Field(description=SUMMARY_HELP + " Its first line is `CHOSEN: attempt N` (or `NO CHOICE`); "
+                                      "a `tie-break:` line follows where the model's tie-break was asked for.")
+
+
+class CompareReply(Comparison):
+    """What ``POST /compare`` answers: the ``Comparison``, and the compare tool's words for it."""
+
+    summary: str = Field(description=SUMMARY_HELP + " Its first line is `BETTER: a`, `BETTER: b` or `TIE`, "
+                                      "with what decided it.")
+
+
+def rank_reply(r: Ranking) -> RankReply:
+    return RankReply(**dict(r), summary=summary(r))
+
+
+def compare_reply(c: Comparison) -> CompareReply:
+    return CompareReply(**dict(c), summary=compare_summary(c))
 
 
 async def rank_request(judge: Judge, req: RankRequest) -> Ranking:
@@ -41,10 +70,12 @@ async def rank_request(judge: Judge, req: RankRequest) -> Ranking:
 
 
 def rank_graph(judge: Judge) -> CompiledStateGraph[RankState, Any, RankState, RankState]:
-    """A graph of one node, ``rank``: add it to a larger graph as a subgraph, or invoke it."""
+    """A graph of one node, ``rank``: add it to a larger graph as a subgraph, or invoke it.  It sets
+    ``ranking`` and ``summary`` (the rank tool's words for it)."""
 
     async def rank(state: RankState) -> RankState:
-        return {"ranking": await rank_request(judge, RankRequest.model_validate(state["request"]))}
+        r = await rank_request(judge, RankRequest.model_validate(state["request"]))
+        return {"ranking": r, "summary": summary(r)}
 
     g = StateGraph(RankState)
     g.add_node("rank", rank)
@@ -59,10 +90,12 @@ async def compare_request(judge: Judge, req: CompareRequest) -> Comparison:
 
 
 def compare_graph(judge: Judge) -> CompiledStateGraph[CompareState, Any, CompareState, CompareState]:
-    """A graph of one node, ``compare``: {"request": CompareRequest} in, {"comparison": ...} out."""
+    """A graph of one node, ``compare``: {"request": CompareRequest} in, {"comparison": ..., "summary": the
+    compare tool's words for it} out."""
 
     async def compare(state: CompareState) -> CompareState:
-        return {"comparison": await compare_request(judge, CompareRequest.model_validate(state["request"]))}
+        c = await compare_request(judge, CompareRequest.model_validate(state["request"]))
+        return {"comparison": c, "summary": compare_summary(c)}
 
     g = StateGraph(CompareState)
     g.add_node("compare", compare)
@@ -72,6 +105,7 @@ def compare_graph(judge: Judge) -> CompiledStateGraph[CompareState, Any, Compare
 
 
 def compare_summary(c: Comparison) -> str:
+    """What an agent reads of a comparison: the better attempt and what decided it, then both attempts' evidence."""
     head = "TIE" if c.winner == "tie" else f"BETTER: {c.winner}"
     return (f"{head} (decided by {c.decided_by}{'; NEEDS REVIEW' if c.needs_review else ''})\n"
             + "\n".join([*c.reasons, "a: " + "; ".join(c.a.reasons), "b: " + "; ".join(c.b.reasons)]))

@@ -5,8 +5,9 @@ cache), which it closes when the server shuts down.
     POST /judge/invoke | batch | stream | stream_log, GET /judge/*_schema, /judge/playground/
                                 the judge, by LangServe (``routes.py``)
     GET  /judge/event_schema    the JSON schema of a /judge/stream chunk (``JudgeEvent``)
-    POST /rank                  {"problem", "candidates", ..., "tie_break"} -> a Ranking (needs --execute)
-    POST /compare               {"problem", "a", "b", ...} -> a Comparison (needs --execute)
+    POST /rank                  {"problem", "candidates", ..., "tie_break"} -> a Ranking and its "summary",
+                                the rank tool's words (needs --execute)
+    POST /compare               {"problem", "a", "b", ...} -> a Comparison and its "summary" (needs --execute)
     GET  /docs, /openapi.json   OpenAPI (with a key set, these need it too, like the playground)
 """
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -26,7 +27,7 @@ from starlette.exceptions import HTTPException
 from sejury import __version__
 from sejury.config import ServeSettings
 from sejury.errors import InputError
-from sejury.rank.integrations import compare_request, rank_request
+from sejury.rank.integrations import CompareReply, RankReply, compare_reply, compare_request, rank_reply, rank_request
 from sejury.rank.records import CompareRequest, RankRequest
 from sejury.serve.middleware import CatchAll, JudgmentGate, LimitBody, RequireKey, Slots, error_body
 from sejury.serve.routes import add_judge_routes, validation_field
@@ -39,6 +40,7 @@ __all__ = ["create_app"]
 
 log = logging.getLogger("sejury.serve")
 PATH = "/judge"
+Done = TypeVar("Done", bound=BaseModel)
 
 
 def create_app(judge: Judge, settings: ServeSettings | None = None) -> FastAPI:
@@ -72,27 +74,37 @@ def create_app(judge: Judge, settings: ServeSettings | None = None) -> FastAPI:
         """The JSON schema of each `data` event of /judge/stream."""
         return JudgeEvent.model_json_schema()
 
-    async def in_a_slot(work: Callable[[], Awaitable[BaseModel]], trace: bool) -> dict[str, Any]:
+    async def in_a_slot(work: Callable[[], Awaitable[Done]], words: Callable[[Done], BaseModel],
+                        trace: bool) -> dict[str, Any]:
         """A ranking or a comparison: it runs the attempts, so it needs the sandbox, and it holds one
-        judgment slot while it runs."""
+        judgment slot while it runs; the answer is the record with its tool's words (``words``)."""
         if not judge.config.execute:
             raise HTTPException(503, "this server runs without the sandbox (start it with --execute): ranking "
                                      "and comparing run the attempts")
         async with slots.held(1):
             done = await work()
-        return done.model_dump(mode="json", exclude=None if trace else {"events"})
+        return words(done).model_dump(mode="json", exclude=None if trace else {"events"})
 
-    @app.post("/rank", tags=["rank"])
+    # the answer is built as the model says (rank_reply, compare_reply) and dumped without the trace
+    # unless asked: the model documents it, FastAPI does not validate it again
+    @app.post("/rank", tags=["rank"], response_model=None,
+              responses={200: {"model": RankReply, "description": "The ranking, and the rank tool's words for it"}})
     async def rank(req: RankRequest, trace: bool = False) -> dict[str, Any]:
         """Rank the attempts at one problem, best first (``Judge.rank``); ``"tie_break": "model"`` lets
         the model choose among different behaviours that share the top score; ``?trace=true`` keeps the
-        model calls and the sandbox runs."""
-        return await in_a_slot(lambda: rank_request(judge, req), trace)
+        model calls and the sandbox runs (``events``).  ``summary`` is the ranking in the words the rank
+        tool gives an agent: ``CHOSEN: attempt N``, the tie-break's line if asked for, then each attempt's
+        score and evidence, best first."""
+        return await in_a_slot(lambda: rank_request(judge, req), rank_reply, trace)
 
-    @app.post("/compare", tags=["rank"])
+    @app.post("/compare", tags=["rank"], response_model=None,
+              responses={200: {"model": CompareReply,
+                               "description": "The comparison, and the compare tool's words for it"}})
     async def compare(req: CompareRequest, trace: bool = False) -> dict[str, Any]:
-        """Which of two attempts is right (``Judge.compare``); ``?trace=true`` keeps the calls and runs."""
-        return await in_a_slot(lambda: compare_request(judge, req), trace)
+        """Which of two attempts is right (``Judge.compare``); ``?trace=true`` keeps the calls and runs.
+        ``summary`` is the comparison in the words the compare tool gives an agent: ``BETTER: a``,
+        ``BETTER: b`` or ``TIE`` and what decided it, then each attempt's evidence."""
+        return await in_a_slot(lambda: compare_request(judge, req), compare_reply, trace)
 
     _add_error_handlers(app)
     # outermost last: CatchAll -> RequireKey -> LimitBody -> JudgmentGate -> the routes
