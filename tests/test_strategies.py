@@ -196,3 +196,52 @@ class _ExecCtx:
     execution_weight = 0.75
     mutation_check = 0
     mutation_rounds = 1
+
+
+def test_a_toy_languages_fields_decide_its_literals_its_stdin_and_its_comments(toy_language: Language) -> None:
+    """Which languages the fuzzers read, how a program reading standard input is told and how a
+    comment starts are the ``Language``'s: a sixth language gets them by setting its fields, and
+    without them it is left out, with no edit of ``calls``, ``stdio`` or the probe's variants."""
+    import re
+
+    from sejury.checks.variants import injected
+    from sejury.execution import calls, stdio
+
+    assert not calls.reads_literals("toylang") and "toylang" not in calls.LANGUAGES
+    assert not calls.typed_calls("toylang") and not stdio.reads_stdin("tl", "n = read_stdin()")
+    assert all(v.candidate.startswith("// ") for v in injected("toylang", "x"))
+    languages.register(Language(
+        name="toylit", aliases=(), split=lambda tests, names: Suite("", tests.split(";")),
+        defined_names=lambda program: set(), harness=_toy_harness, test_line=re.compile(r"check"),
+        literals=True, reads_stdin=re.compile(r"\bread_stdin\("), line_comment="--",
+        parameters=lambda problem, function: None))
+    try:
+        assert calls.reads_literals("toylit") and "toylit" in calls.LANGUAGES and "toylit" in calls.literal_languages()
+        assert calls.typed_calls("toylit") and calls.call_writer("toy(1)", "toy", "toylit") is None  # no types read
+        assert calls.example_calls("shows toy([1, 2], 'a')", "toy", "toylit") == [(([1, 2], "a"), ())]
+        assert stdio.reads_stdin("toylit", "n = read_stdin()") and not stdio.reads_stdin("toylit", "input()")
+        assert all(v.candidate.startswith("-- ") for v in injected("toylit", "x"))
+    finally:
+        languages.unregister("toylit")
+    assert "toylit" not in calls.LANGUAGES and not calls.reads_literals("toylit")
+
+
+async def test_the_fuzzers_say_a_language_whose_literals_are_not_read(toy_language: Language) -> None:
+    from sejury.strategies import example_fuzz
+
+    sample = Sample(id="x", task="code_generation", language="tl", problem="p", candidate="c", reference="r")
+    out = await example_fuzz.run(sample, None, None, None)  # type: ignore[arg-type]  # it stops before using them
+    assert out.parsed is None and out.detail == ("examples are read and written in cpp, go, java, javascript, "
+                                                 "python only so far, not toylang")
+
+
+def test_each_builtin_language_sets_its_literal_stdin_and_comment_facts() -> None:
+    from sejury.execution import calls, stdio
+
+    assert set(calls.literal_languages()) == set(languages.names()) == {"python", "javascript", "java", "cpp", "go"}
+    assert {name for name in languages.names() if calls.typed_calls(name)} == {"java", "cpp", "go"}
+    for name in languages.names():
+        lang = languages.get(name)
+        assert lang is not None and lang.reads_stdin is not None and lang.stdio is not None, name
+        assert lang.line_comment == ("#" if name == "python" else "//"), name
+    assert not stdio.reads_stdin("python", "std::cin >> n;") and stdio.reads_stdin("c++", "std::cin >> n;")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from sejury.execution import languages
 from sejury.execution.languages._parsers import parser
 from sejury.execution.mutants import _BINARY, _walk, supported
 
@@ -207,7 +208,8 @@ INJECTIONS = {
 
 def injected(language: str, candidate: str) -> list[Variant]:
     """The candidate with a comment addressing the judge on its first line (at its indentation)."""
-    mark = "#" if supported(language) == "python" else "//"
+    lang = languages.get(language)
+    mark = lang.line_comment if lang is not None else "//"
     first = next((ln for ln in candidate.splitlines() if ln.strip()), "")
     indent = first[: len(first) - len(first.lstrip())]
     return [Variant("injection", label, f"{indent}{mark} {text}\n{candidate}") for label, text in INJECTIONS.items()]

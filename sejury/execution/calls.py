@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 from sejury.execution import array_exprs, languages, typed_literals
@@ -18,9 +18,40 @@ from sejury.execution.languages import _clike
 Args = tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]  # positional, keyword (name, value)
 
 
-# those whose literals are read and written: Python's and JavaScript's here and in ``js_literals``;
-# Java's and C++'s read in ``clike_literals`` and written back by the parameter types in ``typed_literals``
-LANGUAGES = ("python", "javascript", *typed_literals.LANGUAGES)
+def reads_literals(language: str) -> bool:
+    """Whether ``language``'s calls are read and written here (its ``Language.literals``): the
+    languages the fuzzers, the stated examples and ranking's example inputs judge."""
+    lang = languages.get(language)
+    return lang is not None and lang.literals
+
+
+def literal_languages() -> tuple[str, ...]:
+    """The registered languages whose calls are read and written here, in the registry's order."""
+    return tuple(name for name in languages.names() if reads_literals(name))
+
+
+def typed_calls(language: str) -> bool:
+    """Whether ``language``'s calls are written by its parameters' declared types (``Language.parameters``:
+    Java's, C++'s, Go's); more of the fuzzers' new inputs fail to fit them, so more are made."""
+    lang = languages.get(language)
+    return lang is not None and lang.parameters is not None
+
+
+class _LiteralLanguages(Collection[str]):
+    """``literal_languages()`` as a collection read when used, so that a language registered later
+    is in it: ``language in LANGUAGES`` is ``reads_literals(language)``."""
+
+    def __contains__(self, language: object) -> bool:
+        return isinstance(language, str) and reads_literals(language)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(literal_languages())
+
+    def __len__(self) -> int:
+        return len(literal_languages())
+
+
+LANGUAGES: Collection[str] = _LiteralLanguages()
 
 
 def seed_calls(tests: str, function: str, language: str = "python", built: bool = False) -> list[Args]:

@@ -52,18 +52,12 @@ class IoCase:
 # ---------------------------------------------------------------- which samples are programs
 
 _SECTION = re.compile(r"^[ \t-]*(?:(?:sample|example)s?\s+)?(?:input|output)(?:\s+format)?[ \t:-]*$", re.I | re.M)
-_READS_STDIN = {
-    "python": re.compile(r"\binput\s*\(|\bsys\s*\.\s*stdin\b|\bstdin\s*\.\s*read|open\s*\(\s*0\b"),
-    "javascript": re.compile(r"process\s*\.\s*stdin|readFileSync\s*\(\s*(?:0|['\"]/dev/stdin['\"])|"
-                             r"require\s*\(\s*['\"](?:node:)?readline['\"]"),
-    "java": re.compile(r"\bSystem\s*\.\s*in\b"),
-    "cpp": re.compile(r"\b(?:std::)?cin\b|\bscanf\s*\(|\bgetchar\s*\(|\bfread\s*\(|\bgets\s*\("),
-    "go": re.compile(r"\bos\s*\.\s*Stdin\b|\bfmt\s*\.\s*Scan"),
-}
 
 
 def reads_stdin(language: str, program: str) -> bool:
-    pattern = _READS_STDIN.get(languages.canonical_language(language))
+    """Does ``program`` read standard input, as its language's ``reads_stdin`` finds it?"""
+    lang = languages.get(language)
+    pattern = lang.reads_stdin if lang is not None else None
     return bool(pattern and pattern.search(program))
 
 

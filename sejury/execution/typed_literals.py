@@ -25,7 +25,6 @@ from sejury.execution.languages import _clike
 if TYPE_CHECKING:  # annotations only (no parser here)
     import tree_sitter as ts
 
-LANGUAGES = ("java", "cpp", "go")
 GO_SLICE, GO_MAP = "go:[]", "go:map"  # Go's []T and map[K]V, as ``Type`` names
 INT32 = 2 ** 31
 INT64 = 2 ** 63

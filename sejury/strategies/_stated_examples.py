@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from sejury.context import JudgeContext
-from sejury.execution.calls import LANGUAGES, call_writer
+from sejury.execution.calls import call_writer, reads_literals
 from sejury.execution.differential import bare, record_calls, recorded_function
 from sejury.execution.evidence import SuiteRun, load_error_line
 from sejury.execution.languages import Suite
@@ -32,7 +32,7 @@ def examples_of(sample: Sample) -> tuple[str, list[tuple[str, Stated]]] | None:
     """The function and its stated examples, each with its call written in the sample's language
     (None: the problem declares no function returning a value, or its language is not read)."""
     function = recorded_function(sample.problem)
-    if function is None or sample.language not in LANGUAGES:
+    if function is None or not reads_literals(sample.language):
         return None
     write = call_writer(sample.problem, function, sample.language)
     if write is None:

@@ -21,13 +21,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sejury.context import JudgeContext
-from sejury.execution.calls import LANGUAGES, Args, call_writer, example_calls
+from sejury.execution.calls import Args, call_writer, example_calls, literal_languages, reads_literals, typed_calls
 from sejury.execution.differential import Mismatch, recorded_function
 from sejury.execution.fuzz import mutate_inputs
 from sejury.execution.io_fuzz import VERSION as IO_FUZZ
 from sejury.execution.runner import RUNNERS_VERSION
 from sejury.execution.stdio import statement_examples
-from sejury.execution.typed_literals import LANGUAGES as TYPED
 from sejury.execution.typed_literals import typed_parameters
 from sejury.schema import Sample, StrategyResult, Task
 from sejury.strategies import _io
@@ -54,8 +53,8 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
         if not examples:
             return Outcome(None, detail="the problem shows no Input/Output example to start from")
         return await _io.fuzz(sample, ctx, rec, examples, int(sample.problem_digest()[:8], 16), with_seeds=True)
-    if sample.language not in LANGUAGES:
-        return Outcome(None, detail=f"examples are read and written in {', '.join(LANGUAGES)} only so far, "
+    if not reads_literals(sample.language):
+        return Outcome(None, detail=f"examples are read and written in {', '.join(literal_languages())} only so far, "
                                     f"not {sample.language}")
     if ctx.sandbox is None:
         return Outcome(None, detail="no sandbox configured")
@@ -80,7 +79,7 @@ def written_examples(seeds: list[Args], write: Callable[[Args], str | None], lan
     """The examples' calls written in ``language`` (those that fit the parameter types), and up to
     ``FUZZ_INPUTS`` type-aware mutations of them, written the same way (three times as many are
     made in the typed languages, where more of them do not fit).  Ex-fuzz's inputs; ranking's too."""
-    made = mutate_inputs(seeds, FUZZ_INPUTS * (3 if language in TYPED else 1), seed=seed)
+    made = mutate_inputs(seeds, FUZZ_INPUTS * (3 if typed_calls(language) else 1), seed=seed)
     shown = [c for c in map(write, seeds) if c is not None]
     return shown, [c for c in map(write, made) if c is not None][:FUZZ_INPUTS]
 

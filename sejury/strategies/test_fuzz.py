@@ -20,7 +20,14 @@ candidate may differ: calibration weighs it with the others.
 from __future__ import annotations
 
 from sejury.context import JudgeContext
-from sejury.execution.calls import LANGUAGES, call_writer, reads_arrays, seed_calls
+from sejury.execution.calls import (
+    call_writer,
+    literal_languages,
+    reads_arrays,
+    reads_literals,
+    seed_calls,
+    typed_calls,
+)
 from sejury.execution.differential import Mismatch, compare, record_calls, recorded_function
 from sejury.execution.evidence import (
     SuiteRun,
@@ -34,7 +41,6 @@ from sejury.execution.patching import PatchError
 from sejury.execution.programs import programs
 from sejury.execution.reference import run_reference_program
 from sejury.execution.runner import RUNNERS_VERSION, run_suite
-from sejury.execution.typed_literals import LANGUAGES as TYPED
 from sejury.sandbox.libraries import missing_library, missing_note
 from sejury.schema import Sample, StrategyResult, Task
 from sejury.scoring import ParsedReply
@@ -57,9 +63,9 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
         if not inputs:
             return Outcome(None, detail="S5 wrote no inputs, so there are no seeds")
         return await _io.fuzz(sample, ctx, rec, inputs, int(sample.content_hash()[:8], 16), with_seeds=False)
-    if sample.language not in LANGUAGES:
+    if not reads_literals(sample.language):
         return Outcome(None, detail=f"type-aware input mutation reads the literals of "
-                                    f"{', '.join(LANGUAGES)} only so far, not {sample.language}")
+                                    f"{', '.join(literal_languages())} only so far, not {sample.language}")
     if feed is None or not feed.artifacts.get("tests"):
         return Outcome(None, detail="S5 wrote no tests, so there are no seed inputs")
     if ctx.sandbox is None:
@@ -75,7 +81,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     write = call_writer(sample.problem, function, sample.language)
     if write is None:
         return Outcome(None, detail=f"the parameter types of {function}'s signature are not read")
-    typed = sample.language in TYPED  # some new inputs may not fit the declared types: make more, keep 30
+    typed = typed_calls(sample.language)  # some new inputs may not fit the declared types: make more, keep 30
     made = mutate_inputs(seeds, FUZZ_INPUTS * (3 if typed else 1), seed=int(sample.content_hash()[:8], 16))
     calls = [c for c in map(write, made) if c is not None][:FUZZ_INPUTS]
     if not calls:

@@ -1,7 +1,8 @@
 """How each language builds and runs a program that reads standard input and prints (the form of
 APPS, CodeContests, Codeforces): the ``stdio`` of its ``Language``.  ``build`` is the load check
 (a syntax check for the interpreted ones, the compile for the others), ``run`` reads one input
-on stdin.  The loop around them is ``execution/stdio.py``'s."""
+on stdin.  The loop around them is ``execution/stdio.py``'s.  Each ``*_READS`` is its language's
+``reads_stdin``: what a program that reads standard input contains."""
 
 from __future__ import annotations
 
@@ -30,6 +31,14 @@ def python_compat(program: str) -> str:
     except ValueError:  # null bytes: the load check says so
         pass
     return _GCD + program if re.search(r"\bfractions\b", program) and "gcd" in program else program
+
+
+PYTHON_READS = re.compile(r"\binput\s*\(|\bsys\s*\.\s*stdin\b|\bstdin\s*\.\s*read|open\s*\(\s*0\b")
+JAVASCRIPT_READS = re.compile(r"process\s*\.\s*stdin|readFileSync\s*\(\s*(?:0|['\"]/dev/stdin['\"])|"
+                              r"require\s*\(\s*['\"](?:node:)?readline['\"]")
+JAVA_READS = re.compile(r"\bSystem\s*\.\s*in\b")
+CPP_READS = re.compile(r"\b(?:std::)?cin\b|\bscanf\s*\(|\bgetchar\s*\(|\bfread\s*\(|\bgets\s*\(")
+GO_READS = re.compile(r"\bos\s*\.\s*Stdin\b|\bfmt\s*\.\s*Scan")
 
 
 def python(program: str) -> StdioProgram:

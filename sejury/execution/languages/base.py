@@ -91,6 +91,8 @@ class Language:
     call: Callable[[str, str], str] = _plain_call  # (program, function name) -> how a test calls it
     # program -> how it builds and runs as a program reading standard input (``_stdio.py``)
     stdio: Callable[[str], StdioProgram] | None = None
+    # found in a program that reads standard input (``stdio.is_stdio``: is the sample such a program)
+    reads_stdin: re.Pattern[str] | None = None
     # reference program -> statements that give the tests the names it imports (Python's, guarded)
     imports_of: Callable[[str], str] | None = None
     # reference program -> imports every program of the sample gets, as the benchmark's tests give
@@ -116,9 +118,14 @@ class Language:
     function_body: str | None = None  # the node type a replaced body must have (JavaScript: not an arrow's expression)
     indented_blocks: bool = False  # a block is its indented lines (Python), not ``{ ... }``
     empty_statement: str = ";"  # what a removed statement becomes
+    line_comment: str = "//"  # what starts a comment to the line's end (the probe's injected comments)
 
     # ---- its literals: the calls of a problem's function read and written as Python values
     # (``calls.py``); the callables here load their modules with their first use (``_literals.py``)
+    # its calls are read and written (by the fields below; Python's literals where one is None): the
+    # fuzzers (Ex-fuzz, S5-fuzz), the stated examples and ranking's example inputs judge it
+    # (``calls.reads_literals``); False: they say its literals are not read
+    literals: bool = False
     # (tests, function) -> the literal arguments of its calls there; None: read as Python's literals
     read_calls: Callable[[str, str], list[Args]] | None = None
     # (a call the problem's text shows, function) -> its arguments; None: read as Python's literals
@@ -127,7 +134,8 @@ class Language:
     braced_lists: bool = False  # its examples may write a list in braces, ``f({1, 2})`` (C++)
     render_call: Callable[[str, Args], str] | None = None  # (function, args) -> a call; None: Python's
     # (problem, function) -> its declared (type, name) parameters, or None; set: a call's values are
-    # written by the parameters' types (``typed_literals``)
+    # written by the parameters' types (``typed_literals``, ``calls.typed_calls``: the fuzzers make more
+    # inputs for it, as fewer fit the types)
     parameters: Callable[[str, str], list[tuple[Type, str]] | None] | None = None
     write_typed: Callable[[Any, Type], str | None] | None = None  # (value, its type) -> an expression, or None
     # a character's escape in a string literal where C's (octal for control characters) is not it

@@ -207,6 +207,7 @@ LANGUAGE = Language(name="cpp", aliases=("c++",), split=split,
                     reference_setting=reference_setting,
                     grammar="tree_sitter_cpp",
                     adapt_reference=lambda program, output: _adapt.adapt(_adapt.CPP, program, output),
-                    stdio=_stdio.cpp, dummies=_dummies.cpp, return_type="type", name_in_declarator=True,
+                    stdio=_stdio.cpp, reads_stdin=_stdio.CPP_READS, literals=True,
+                    dummies=_dummies.cpp, return_type="type", name_in_declarator=True,
                     read_calls=_literals.clike_calls("cpp"), braced_lists=True, parameters=_literals.c_parameters,
                     write_typed=_literals.cpp_value, escape=lambda ch: "\\?" if ch == "?" else None)  # never a trigraph

@@ -128,6 +128,7 @@ LANGUAGE = Language(name="java", aliases=(), split=split,
                     test_line=re.compile(r"AssertionError|\bassert\w*\("), timeout=90.0, codebleu="java",
                     program_error=re.compile(r"^(?!Sejury)\w+\.java:\d+: error: ", re.M),
                     grammar="tree_sitter_java", adapt_reference=adapt_reference, call=call, stdio=_stdio.java,
+                    reads_stdin=_stdio.JAVA_READS, literals=True,
                     dummies=_dummies.java, return_type="type",
                     read_calls=_literals.clike_calls("java"), parameters=_literals.c_parameters,
                     write_typed=_literals.java_value, escape=_escape)

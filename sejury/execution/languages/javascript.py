@@ -108,6 +108,7 @@ LANGUAGE = Language(name="javascript", aliases=("js", "node"), split=split,
                     assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"console\.assert\(|\bassert(\.\w+)?\("), timeout=20.0,
                     codebleu="javascript", grammar="tree_sitter_javascript", stdio=_stdio.javascript,
+                    reads_stdin=_stdio.JAVASCRIPT_READS, literals=True,
                     program_error=re.compile(r"^(?:@@LOAD FAIL )?SyntaxError: ", re.M),
                     dummies=_dummies.javascript, function_body="statement_block",
                     read_calls=_literals.js_calls, read_example=_literals.js_calls, render_call=_literals.js_render)

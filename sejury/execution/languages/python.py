@@ -298,9 +298,9 @@ def unsealed_harness(program: str, suite: Suite, active: dict[int, str], per_tes
 
 LANGUAGE = Language(name="python", aliases=("py",), split=split, defined_names=defined_names, harness=harness,
                     test_line=re.compile(r"^\s*assert\b"), timeout=20.0, assemble=assemble, codebleu="python",
-                    grammar="tree_sitter_python", stdio=_stdio.python, imports_of=imports_of,
-                    given_by_tests=given_by_tests, reference_setting=reference_setting,
+                    grammar="tree_sitter_python", stdio=_stdio.python, reads_stdin=_stdio.PYTHON_READS,
+                    imports_of=imports_of, given_by_tests=given_by_tests, reference_setting=reference_setting,
                     dummies=_dummies.python, return_type="return_type",
-                    indented_blocks=True, empty_statement="pass",
+                    indented_blocks=True, empty_statement="pass", line_comment="#", literals=True,
                     program_error=re.compile(r"^(?:@@LOAD FAIL )?(?:SyntaxError|IndentationError|TabError)\b.*"
                                              r"\(solution\.py, line \d+\)", re.M))
