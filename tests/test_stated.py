@@ -233,3 +233,38 @@ def test_a_problem_stating_thousands_of_examples_runs_only_the_first_ones() -> N
     found = examples_of(Sample(id="x", task=Task.CODE_GENERATION, problem=problem, candidate="    return x + 1\n"))
     assert found is not None and found[0] == "f" and len(found[1]) == MAX_EXAMPLES
     assert found[1][0][0] == "f(0)" and found[1][0][1].expected == 1
+
+
+CPP_CUBE = ("#include<stdio.h>\n#include<math.h>\nusing namespace std;\n// True if a is the cube of some integer.\n"
+            "// iscube(1) ==> true\n// iscube(2) ==> false\n// iscube(-1) ==> true\n// iscube(64) ==> true\n"
+            "// iscube(180) ==> false\nbool iscube(int a){\n")
+CPP_CUBE_RIGHT = ("    for (int i = 0; i * i * i <= abs(a); i++) if (i * i * i == abs(a)) return true;\n"
+                  "    return false;\n}\n")
+CPP_CUBE_WRONG = ("    if (a <= 0) return false;\n" + CPP_CUBE_RIGHT)  # no negative cube
+CPP_CUBE_BROKEN = "    return cube_root(a) != nullptr;\n}\n"  # its own text does not compile either
+
+
+@pytest.mark.docker
+async def test_a_reference_that_does_not_compile_leaves_ex_fuzz_the_stated_outputs_on_the_real_sandbox(
+        sandbox: DockerSandbox) -> None:
+    """HumanEval-X's C++ ``make_palindrome`` reference calls a helper its text does not define, so
+    it answers nothing; the problem still states its examples' outputs.  Ex-fuzz checks those, as
+    with no reference, and says why; a candidate that does not compile either is left unscored
+    there (the harness may be at fault for both; S5 reads the candidate's own compile errors)."""
+    from sejury import Judge
+    from sejury.schema import Sample, Task
+    from sejury.strategies.example_fuzz import detail_lines
+
+    judge = Judge(ScriptedChatModel(script=lambda m: "Score: 50"), team="Ex-fuzz", cache=False, execute=True,
+                  sandbox=sandbox, traces=False)
+    got = {}
+    for name, code in (("right", CPP_CUBE_RIGHT), ("wrong", CPP_CUBE_WRONG), ("broken", CPP_CUBE_BROKEN)):
+        s = Sample(id=name, task=Task.CODE_GENERATION, language="cpp", problem=CPP_CUBE, candidate=code,
+                   reference="    return is_cube_helper(a);\n}\n")
+        got[name] = (await judge.ajudge(s)).strategies["example_fuzz"]
+    assert got["right"].score == 100 and got["right"].artifacts["inputs"] == 5, got["right"]
+    assert got["wrong"].score == 80, got["wrong"]
+    assert got["wrong"].artifacts["differs"] == [{"example": "iscube(-1) -> true", "candidate": "false"}]
+    assert detail_lines(got["wrong"])[0].startswith("the reference does not load or compile: the candidate returned "
+                                                    "the output the problem states on 4/5")
+    assert got["broken"].score is None and "does not load or compile either" in str(got["broken"].detail)

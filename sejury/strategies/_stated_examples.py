@@ -41,7 +41,10 @@ def examples_of(sample: Sample) -> tuple[str, list[tuple[str, Stated]]] | None:
                       if (call := write(s.call)) is not None][:MAX_EXAMPLES]
 
 
-async def run(sample: Sample, ctx: JudgeContext, rec: Recorder) -> Outcome:
+async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, reference_failed: str = "") -> Outcome:
+    """The candidate on the stated examples.  ``reference_failed``: the sample has a reference, but it
+    does not load or compile (why): a candidate that does not load either is no evidence then (the
+    harness may be at fault for both; S5 reads the candidate's own compile errors)."""
     found = examples_of(sample)
     if found is None or not found[1]:
         return Outcome(None, detail="no reference, and the problem states no example's output to check")
@@ -54,8 +57,13 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder) -> Outcome:
     report = await run_suite(ctx.sandbox, sample.language, candidate or "", Suite("", units))
     rec.sandbox_event("run_candidate_on_stated_examples", SuiteRun.of(report, units))
     artifacts: dict[str, Any] = {"function": function, "stated": len(examples), "no_reference": True}
+    if reference_failed:
+        artifacts["reference_failed"] = reference_failed[:300]
     if not report.loaded and (module := missing_library(report.load_error)) is not None:
         return Outcome(None, detail=missing_note(module), artifacts=artifacts)
+    if not report.loaded and reference_failed:
+        return Outcome(None, artifacts=artifacts, detail=f"{reference_failed}; the candidate does not load or "
+                       f"compile either: {load_error_line(report.load_error)[:200]}")
     if not report.loaded:
         return Outcome(ParsedReply(score=0.0), artifacts={**artifacts, "inputs": 0, "agreed": 0},
                        detail="the candidate does not load or compile: " + load_error_line(report.load_error)[:200])
@@ -80,6 +88,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder) -> Outcome:
 
 def detail_lines(result: StrategyResult) -> list[str]:
     a = result.artifacts
-    lines = [f"no reference: the candidate returned the output the problem states on {a['agreed']}/{a['inputs']} "
+    why = ("the reference does not load or compile" if a.get("reference_failed") else "no reference")
+    lines = [f"{why}: the candidate returned the output the problem states on {a['agreed']}/{a['inputs']} "
              f"of its examples of {a['function']} (the stated values, not validated on a reference)"]
     return lines + [f"differs: {d['example']}, candidate {d['candidate']}" for d in a.get("differs", [])]

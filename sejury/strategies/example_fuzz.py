@@ -9,7 +9,8 @@ examples themselves and up to ``FUZZ_INPUTS`` type-aware mutations of them (``ex
 kept inside the domain the examples show); the reference answers them in the sandbox and the score
 is ``100 * agreed / inputs``, as for S5-fuzz.  With a reference the examples' stated outputs are not
 read: the reference's values are the expected ones.  Without one, the examples whose output the
-problem states run alone, the stated values expected (``_stated_examples``).  All five languages:
+problem states run alone, the stated values expected (``_stated_examples``); so do they where the
+sample's reference does not load or compile (the harness's or the sample's fault).  All five languages:
 Java's and C++'s examples may be written as Python's literals (as MultiPL-E's problems do), Go's
 as Go's (HumanEval-X), and each input is written back by the signature's parameter types
 (``typed_literals``; one that does not fit is left out).
@@ -71,7 +72,11 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     if not shown:
         types = ", ".join(t.text() for t, _ in typed_parameters(sample.problem, function, sample.language) or [])
         return Outcome(None, detail=f"the problem's examples of {function} do not fit its parameter types ({types})")
-    return await agree_on(sample, ctx, rec, function, [*shown, *new], {"seeds": len(shown), "made": len(new)})
+    got = await agree_on(sample, ctx, rec, function, [*shown, *new], {"seeds": len(shown), "made": len(new)})
+    if got.artifacts.get("reference_failed") and (found := _stated.examples_of(sample)) is not None and found[1]:
+        # a reference that does not load is no reference: the examples the problem states still are
+        return await _stated.run(sample, ctx, rec, reference_failed=got.detail or "")
+    return got
 
 
 def written_examples(seeds: list[Args], write: Callable[[Args], str | None], language: str,
@@ -98,7 +103,7 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="example_fuzz", paper_name="Ex-fuzz", aliases=("examples",), kind=Kind.EVIDENCE, run=run, rank=57,
-    version=lambda: f"example-fuzz-8|{FUZZ_INPUTS}|runners:{RUNNERS_VERSION}|io:{IO_FUZZ}", applies=applies,
+    version=lambda: f"example-fuzz-9|{FUZZ_INPUTS}|runners:{RUNNERS_VERSION}|io:{IO_FUZZ}", applies=applies,
     needs_execute=True,
     joins_default=when_executing(applies),
     detail_lines=detail_lines,

@@ -108,7 +108,7 @@ async def agree_on(sample: Sample, ctx: JudgeContext, rec: Recorder, function: s
                                                      timeout=FUZZ_TIMEOUT)
     rec.sandbox_event("answer_on_reference", SuiteRun.of(on_ref, units))
     if not on_ref.loaded:
-        return Outcome(None, detail=reference_load_failure(on_ref.load_error))
+        return Outcome(None, detail=reference_load_failure(on_ref.load_error), artifacts={"reference_failed": True})
     artifacts = {**artifacts, "function": function} | ({"reference_adapted": adapted} if adapted else {})
     if not on_ref.values and on_ref.reasons and all("compile" in r for r in on_ref.reasons):
         # our writing of the calls, not the candidate: say so and leave the juror unscored
