@@ -207,7 +207,7 @@ def test_a_toy_languages_fields_decide_its_literals_its_stdin_and_its_comments(t
     from sejury.checks.variants import injected
     from sejury.execution import calls, stdio
 
-    assert not calls.reads_literals("toylang") and "toylang" not in calls.LANGUAGES
+    assert not calls.reads_literals("toylang")
     assert not calls.typed_calls("toylang") and not stdio.reads_stdin("tl", "n = read_stdin()")
     assert all(v.candidate.startswith("// ") for v in injected("toylang", "x"))
     languages.register(Language(
@@ -216,14 +216,14 @@ def test_a_toy_languages_fields_decide_its_literals_its_stdin_and_its_comments(t
         literals=True, reads_stdin=re.compile(r"\bread_stdin\("), line_comment="--",
         parameters=lambda problem, function: None))
     try:
-        assert calls.reads_literals("toylit") and "toylit" in calls.LANGUAGES and "toylit" in calls.literal_languages()
+        assert calls.reads_literals("toylit") and "toylit" in calls.literal_languages()
         assert calls.typed_calls("toylit") and calls.call_writer("toy(1)", "toy", "toylit") is None  # no types read
         assert calls.example_calls("shows toy([1, 2], 'a')", "toy", "toylit") == [(([1, 2], "a"), ())]
         assert stdio.reads_stdin("toylit", "n = read_stdin()") and not stdio.reads_stdin("toylit", "input()")
         assert all(v.candidate.startswith("-- ") for v in injected("toylit", "x"))
     finally:
         languages.unregister("toylit")
-    assert "toylit" not in calls.LANGUAGES and not calls.reads_literals("toylit")
+    assert "toylit" not in calls.literal_languages() and not calls.reads_literals("toylit")
 
 
 async def test_the_fuzzers_say_a_language_whose_literals_are_not_read(toy_language: Language) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from sejury.execution import array_exprs, languages, typed_literals
@@ -35,23 +35,6 @@ def typed_calls(language: str) -> bool:
     Java's, C++'s, Go's); more of the fuzzers' new inputs fail to fit them, so more are made."""
     lang = languages.get(language)
     return lang is not None and lang.parameters is not None
-
-
-class _LiteralLanguages(Collection[str]):
-    """``literal_languages()`` as a collection read when used, so that a language registered later
-    is in it: ``language in LANGUAGES`` is ``reads_literals(language)``."""
-
-    def __contains__(self, language: object) -> bool:
-        return isinstance(language, str) and reads_literals(language)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(literal_languages())
-
-    def __len__(self) -> int:
-        return len(literal_languages())
-
-
-LANGUAGES: Collection[str] = _LiteralLanguages()
 
 
 def seed_calls(tests: str, function: str, language: str = "python", built: bool = False) -> list[Args]:

@@ -18,8 +18,7 @@ def programs(task: str, language: str, problem: str, reference: str, candidate: 
     candidate patch that does not apply yields None (it cannot run: executability fails).
     Raises PatchError when there is nothing to run the reference on."""
     if task != "program_repair":
-        lang = languages.get(language)
-        given = lang.given_by_tests(reference) if lang and lang.given_by_tests else ""
+        given = _given(language, reference)
         return (given + assemble_reference(language, problem, reference),
                 given + assemble_program(language, problem, candidate), "")
     buggy = metadata.get("buggy_code")
@@ -31,3 +30,16 @@ def programs(task: str, language: str, problem: str, reference: str, candidate: 
         return ref, apply_patch(buggy, candidate), ""
     except PatchError as exc:
         return ref, None, f"the candidate patch does not apply: {exc}"
+
+
+def _given(language: str, reference: str) -> str:
+    """What the benchmark's tests give a reference that relies on it (``Language.given_by_tests``)."""
+    lang = languages.get(language)
+    return lang.given_by_tests(reference) if lang and lang.given_by_tests else ""
+
+
+def reference_program(language: str, problem: str, reference: str) -> str:
+    """A code-generation reference as it runs: what the tests give it, then the reference in its
+    setting (``runner.assemble_reference``); the reference ``programs`` gives, for callers that run
+    no candidate beside it (ranking)."""
+    return _given(language, reference) + assemble_reference(language, problem, reference)

@@ -19,13 +19,14 @@ from sejury import prompts
 from sejury.context import JudgeContext
 from sejury.errors import InputError
 from sejury.execution import languages
-from sejury.execution.calls import LANGUAGES, call_writer, example_calls
+from sejury.execution.calls import call_writer, example_calls, reads_literals
 from sejury.execution.differential import HELPER, record_calls, recorded_function, states_raises
 from sejury.execution.domain import MAX_SHOWN, Domain
 from sejury.execution.evidence import SuiteRun
 from sejury.execution.languages import Suite
+from sejury.execution.programs import reference_program
 from sejury.execution.reference import run_reference_program
-from sejury.execution.runner import RunReport, assemble_program, assemble_reference, call_form, run_suite, split_tests
+from sejury.execution.runner import RunReport, assemble_program, call_form, run_suite, split_tests
 from sejury.execution.stated import Stated, stated_examples
 from sejury.rank import agreement
 from sejury.rank.records import Behaviour, Ranking, TieBreak, TieBreakOption
@@ -129,8 +130,8 @@ async def collect(ctx: JudgeContext, p: Problem) -> Collected:
     runs = _Runs(ctx.sandbox, lang.name, rec)
     reference = None
     if p.reference is not None:
-        program = assemble_reference(lang.name, p.problem, p.reference)
-        report = await runs.run(program, suite, "run_reference", reference=True)
+        report = await runs.run(reference_program(lang.name, p.problem, p.reference), suite, "run_reference",
+                                reference=True)
         reference = _behaviour(report, probe.tests) if report.loaded else None
     user = await _user_suite(runs, p)
     programs = [assemble_program(lang.name, p.problem, c) for c in p.candidates]
@@ -196,7 +197,7 @@ def _probe(p: Problem, tests: str, function: str | None) -> tuple[agreement.Prob
 def _example_inputs(p: Problem, function: str) -> tuple[list[str], list[tuple[str, Stated]]]:
     """The example inputs and their mutations, written as calls; and the examples whose output the
     problem states, each with its call as written."""
-    if p.language not in LANGUAGES:
+    if not reads_literals(p.language):
         return [], []
     seeds = example_calls(p.problem, function, p.language)
     write = call_writer(p.problem, function, p.language)
@@ -217,7 +218,7 @@ async def _user_suite(runs: _Runs, p: Problem) -> Suite | None:
         raise InputError(f"problem {p.id}: no test could be read from the tests given", field="tests")
     if p.reference is None:
         return suite
-    report = await runs.run(assemble_reference(p.language, p.problem, p.reference), suite,
+    report = await runs.run(reference_program(p.language, p.problem, p.reference), suite,
                             "run_user_tests_on_reference")
     kept = [u for u, ok in zip(suite.units, report.passed, strict=True) if ok]
     return Suite(suite.setup, kept) if kept else None
