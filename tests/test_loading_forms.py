@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from sejury.execution import evidence
+from sejury.execution import evidence, languages
 from sejury.execution.evidence import (
     SuiteRun,
     check_on_reference,
@@ -16,7 +16,8 @@ from sejury.execution.evidence import (
     run_reference,
     validate_on_reference,
 )
-from sejury.execution.languages import _adapt, _clike
+from sejury.execution.languages import Suite, _adapt, _clike
+from sejury.execution.languages.base import LOADED, load_step
 from sejury.execution.languages.java import Method, fix_calls, methods_of
 from sejury.execution.languages.javascript import script_of
 from sejury.execution.runner import assemble_program, assemble_reference, call_form, run_suite, split_tests
@@ -315,6 +316,53 @@ async def test_a_candidate_that_does_not_compile_fails_where_the_reference_does_
              "    return {};\n}\n")
     fine = await load_alone(sandbox, ex, whole)
     assert fine.executable is True and fine.against() is None
+
+
+# per language, a candidate that compiles and one whose own text does not
+ALONE = {
+    "cpp": ("int add(int a, int b) {\n    return a + b;\n}\n", "int add(int a, int b) {\n    return a + ;\n}\n"),
+    "java": ("class Solution {\n    public int add(int a, int b) { return a + b; }\n}\n",
+             "class Solution {\n    public int add(int a, int b) { return a + ; }\n}\n"),
+    "go": ("package main\n\nfunc Add(a, b int) int { return a + b }\n",
+           "package main\n\nfunc Add(a, b int) int { return a + }\n"),
+    "python": ("def add(a, b):\n    return a + b\n", "def add(a, b):\n    return a +\n"),
+    "javascript": ("function add(a, b) { return a + b; }\n", "function add(a, b) { return a + ; }\n"),
+}
+COMPILED = ("cpp", "java", "go")
+
+
+def test_a_compiled_languages_load_step_ends_before_the_tests_are_built() -> None:
+    for language, (program, _) in ALONE.items():
+        lang = languages.get(language)
+        assert lang is not None
+        whole = lang.harness(program, Suite("", []), {}, 5)
+        step = load_step(whole)
+        if language in COMPILED:
+            assert step.command.endswith(LOADED) and whole.command.startswith(step.command)
+            assert len(step.command) < len(whole.command) and step.seal == whole.seal, language
+        else:  # the checker loads the program: nothing to cut
+            assert step == whole, language
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("language", sorted(ALONE))
+@pytest.mark.parametrize("compiles", [True, False])
+async def test_loading_alone_compiles_only_the_candidate_and_gives_the_whole_harness_verdict(
+        sandbox: DockerSandbox, language: str, compiles: bool) -> None:
+    program = ALONE[language][0 if compiles else 1]
+    ex = evidence.TestExecution(status="skipped", language=language, reference=_not_loaded("the reference's error"))
+    alone = await load_alone(sandbox, ex, program)
+    whole = await run_suite(sandbox, language, program, Suite("", []))  # every program of the harness built and run
+    before = ex.model_copy(update={"candidate": SuiteRun.of(whole, []), "executable": whole.loaded})
+    assert alone.candidate is not None and before.candidate is not None
+    assert alone.executable is before.executable is compiles
+    assert alone.candidate.load_error == before.candidate.load_error
+    assert alone.against() == before.against()
+    if not compiles:
+        assert (alone.against() or "").startswith("the candidate does not load or compile, for an error in its own")
+    else:  # the checker ran in the whole harness; loading alone, a compiled language's was never built
+        assert "@@DONE" in whole.stdout_tail
+        assert ("@@DONE" in alone.candidate.stdout_tail) is (language not in COMPILED)
 
 
 # MultiPL-E's C++ prompts include their headers and say no ``using namespace std;``: there a candidate's

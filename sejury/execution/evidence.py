@@ -14,7 +14,7 @@ from sejury.execution.differential import HELPER, DifferentialRun, compare, reco
 from sejury.execution.domain import MAX_SHOWN, Domain
 from sejury.execution.languages import Suite
 from sejury.execution.reference import run_reference
-from sejury.execution.runner import RunReport, run_suite, split_tests
+from sejury.execution.runner import RunReport, load_program, run_suite, split_tests
 from sejury.sandbox.base import SandboxProvider
 from sejury.sandbox.libraries import missing_library, missing_note
 
@@ -289,8 +289,9 @@ def reference_failed(ex: TestExecution) -> bool:
 async def load_alone(provider: SandboxProvider, ex: TestExecution, candidate: str) -> TestExecution:
     """The candidate loaded (compiled) with no test, where the reference does not load: a candidate
     whose own text does not compile is wrong whatever the reference (``TestExecution.against``:
-    definitive); one that loads is recorded as loading, and nothing more is claimed."""
-    report = await run_suite(provider, ex.language, candidate, Suite("", []))
+    definitive); one that loads is recorded as loading, and nothing more is claimed.  Only the
+    candidate is compiled (``runner.load_program``), not the harness's test programs."""
+    report = await load_program(provider, ex.language, candidate)
     return ex.model_copy(update={"candidate": SuiteRun.of(report, []), "executable": report.loaded})
 
 

@@ -10,12 +10,14 @@ without it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from pydantic import BaseModel
 
 from sejury.execution import languages
 from sejury.execution.differential import read_values
-from sejury.execution.languages import Language, Suite
+from sejury.execution.languages import Harness, Language, Suite
+from sejury.execution.languages.base import load_step
 from sejury.execution.sealed import unseal
 from sejury.execution.signatures import last_function
 from sejury.sandbox.base import ExecResult, ExecStatus, SandboxProvider
@@ -108,15 +110,30 @@ async def run_suite(sandbox: SandboxProvider, language: str, program: str, suite
     """Run every unit of ``suite`` against ``program``; compiled languages retry without the
     units that do not compile (``MAX_COMPILE_RUNS`` compiles in all)."""
     lang = _language(language)
+    return await _run(sandbox, suite, timeout or lang.timeout,
+                      lambda active: lang.harness(program, suite, active, 5))
+
+
+async def load_program(sandbox: SandboxProvider, language: str, program: str) -> RunReport:
+    """Does ``program`` load (compile) at all, with no test: a compiled language's load step alone
+    (``load_step``: the test programs are not built), else its harness run with no test."""
+    lang = _language(language)
+    empty = Suite("", [])
+    return await _run(sandbox, empty, lang.timeout,
+                      lambda active: load_step(lang.harness(program, empty, active, 5)))
+
+
+async def _run(sandbox: SandboxProvider, suite: Suite, limit: float,
+               harness_of: Callable[[dict[int, str]], Harness]) -> RunReport:
+    """``run_suite``'s runs: ``harness_of`` the units still active builds each."""
     active = dict(enumerate(suite.units))
     reasons = {i: "" for i in active}
-    limit = timeout or lang.timeout
     seconds, runs = 0.0, 0
     res: ExecResult | None = None
     tampering: list[str] = []
     out = ""
     for attempt in range(MAX_COMPILE_RUNS):
-        harness = lang.harness(program, suite, active, 5)
+        harness = harness_of(active)
         res = await sandbox.run(harness.files, harness.command, timeout=limit)
         seconds += res.seconds
         runs += 1

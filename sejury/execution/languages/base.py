@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -172,8 +172,21 @@ def wrap_units(units: dict[int, str], before: list[str], indent: str, make: Call
     return "\n".join(lines), spans
 
 
+# how a compiled language's command (``compile_then_run``, the sealed harnesses of C++, Java and Go) says
+# its program compiled: the shell prints it after the load step, before anything of the tests is built
+LOADED = "echo '@@LOAD OK'"
+
+
 def compile_then_run(load: str, build_tests: str, run: str) -> str:
     """The command of a compiled language: ``load`` checks the program compiles (executability),
     ``build_tests`` compiles the test file, ``run`` runs it; each failure is reported as the contract says."""
-    return (f"({load} 2>&1 || {{ echo '@@LOAD FAIL'; exit 3; }}) && echo '@@LOAD OK' && "
+    return (f"({load} 2>&1 || {{ echo '@@LOAD FAIL'; exit 3; }}) && {LOADED} && "
             f"({build_tests} 2>&1 || {{ echo '@@TESTS NOCOMPILE'; exit 4; }}) && {run}")
+
+
+def load_step(harness: Harness) -> Harness:
+    """The harness's command up to its shell's ``@@LOAD OK``: a compiled language's load step alone,
+    no test program built (C++'s checker and program process, Java's and Go's checker).  A harness
+    whose shell prints no such line (Python's, JavaScript's: the checker loads the program) as it is."""
+    head, found, _ = harness.command.partition(LOADED)
+    return replace(harness, command=head + LOADED) if found else harness
