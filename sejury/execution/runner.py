@@ -24,7 +24,7 @@ from sejury.sandbox.base import ExecResult, ExecStatus, SandboxProvider
 
 # Part of the cache key of S5 with execution: bump it when how programs and tests are built or
 # read changes, so cached pass ratios computed the old way are not reused.
-RUNNERS_VERSION = "33"
+RUNNERS_VERSION = "34"
 
 
 class RunReport(BaseModel):
@@ -63,8 +63,11 @@ def defined_names(language: str, program: str) -> set[str]:
 
 def split_tests(language: str, tests: str, reference: str = "") -> Suite:
     """Units and setup; definitions of names the ``reference`` defines are dropped, and (Python)
-    the names it imports are imported before the setup."""
+    the names it imports are imported before the setup; a slip its declared types repair is
+    repaired (``Language.typed_repair``: Go's Python lists)."""
     lang = _language(language)
+    if lang.typed_repair is not None:
+        tests = lang.typed_repair(tests, reference)
     suite = lang.split(tests, lang.defined_names(reference))
     imports = lang.imports_of(reference) if lang.imports_of and reference else ""
     return Suite(f"{imports}\n{suite.setup}" if imports else suite.setup, suite.units)

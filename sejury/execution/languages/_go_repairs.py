@@ -9,7 +9,9 @@ rejects, so a suite that compiles is left as it is:
 - an equality helper the suite calls but never defines (``slicesEqual(got, want)``): it is given,
   as ``reflect.DeepEqual`` with an empty slice or map equal to an empty one (``nil`` included);
 - the program called as a package of its own (``collatz.GetOddCollatz(5)``): called in the tests'
-  package (``unqualified``).
+  package (``unqualified``);
+- a Python list where Go needs a composite literal (``[2, 4]`` for ``[2]int{2, 4}``): written so by
+  the type its place declares, the program's signatures included (``_go_lists``, before the split).
 
 The literals are read with tree-sitter's Go grammar (Go's ``Language.parser``), which accepts the
 missing commas and so tells a literal's braces from a block's.

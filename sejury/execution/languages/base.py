@@ -142,6 +142,9 @@ class Language:
     escape: Callable[[str], str | None] | None = None
     fragment_file: Callable[[str], str] | None = None  # a test fragment as a file its grammar parses (Go)
     conversions: re.Pattern[str] | None = None  # callees whose one-argument call converts a literal (Go)
+    # (tests, the reference program or "") -> the tests with a slip only the declared types can repair
+    # written in them, before ``split`` (Go: a Python list as its type's composite literal, ``_go_lists``)
+    typed_repair: Callable[[str, str], str] | None = None
 
     def parser(self) -> ts.Parser:
         """The one tree-sitter parser of this language's grammar (``grammar_parser``)."""

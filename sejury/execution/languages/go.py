@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from sejury.execution.languages import _clike, _dummies, _go_repairs, _literals, _stdio
+from sejury.execution.languages import _clike, _dummies, _go_lists, _go_repairs, _literals, _stdio
 from sejury.execution.languages.base import Harness, Language, Suite, compile_then_run, wrap_units
 from sejury.execution.sealed import new_seal, resource_files
 
@@ -341,4 +341,5 @@ LANGUAGE = Language(name="go", aliases=("golang",), split=split,
                     dummies=_dummies.go, return_type="result",
                     empty_statement="{}", read_calls=_literals.clike_calls("go"), read_example=_literals.go_example,
                     parameters=_literals.go_parameters, write_typed=_literals.go_value, escape=_literals.go_escape,
-                    fragment_file=_literals.go_file, conversions=re.compile(r"u?int\d*|float\d+|string|rune|byte"))
+                    fragment_file=_literals.go_file, conversions=re.compile(r"u?int\d*|float\d+|string|rune|byte"),
+                    typed_repair=_go_lists.typed_lists)
