@@ -1,6 +1,7 @@
 """The adversarial suite as a table: per language and category, the verdict a candidate written to
 game the harness gets against a plain wrong candidate on the same sample, on the sealed harness
-(now) and on the harness before sealing (the tests in the program's own process).  The hacks are
+(now) and on the harness before sealing (the tests in the program's own process; C++ keeps none,
+so its column says "sealed only").  The hacks are
 the ones ``tests/test_tamper.py`` runs; the jurors are the evidence ones (the sample's tests, S5-exec
 and S5-diff on S5's tests written by a scripted model, Ex-fuzz); no model call.
 
@@ -27,13 +28,24 @@ from sejury.sandbox.docker import DockerSandbox
 Judged = tuple[float | None, bool | None, dict[str, float | None], list[str]]
 
 
+MODULES = (python, javascript, go, cpp, java)
+SEALED = {module.LANGUAGE.name: module.LANGUAGE.harness for module in MODULES}  # what each language runs
+# the harness before sealing, where the language keeps one (C++ has only its sealed harness)
+UNSEALED = {"python": python.unsealed_harness, "javascript": javascript.unsealed_harness,
+            "go": go.harness, "java": java.harness}
+
+
 def harnesses(sealed: bool) -> None:
-    for module in (python, javascript):
-        make = module.harness if sealed else module.unsealed_harness
+    """Every language on its sealed harness, or on the one before sealing where it has one."""
+    for module in MODULES:
+        name = module.LANGUAGE.name
+        make = SEALED[name] if sealed else UNSEALED.get(name, SEALED[name])
+        languages.unregister(name)  # the registry refuses another object under a name it holds
         languages.register(dataclasses.replace(module.LANGUAGE, harness=make))
-    for module in (go, cpp, java):
-        languages.register(dataclasses.replace(module.LANGUAGE,
-                                               harness=module.sealed_harness if sealed else module.harness))
+
+
+def _score(score: float | None) -> str:
+    return "-" if score is None else f"{score:g}"
 
 
 def shown(j: Judged) -> str:
@@ -56,16 +68,21 @@ async def main() -> None:
                 continue
             harnesses(sealed=True)
             base_now = await judge(sandbox, wrong)
-            harnesses(sealed=False)
-            base_before = await judge(sandbox, wrong)
-            for name, code in sorted(hacks.items()):
+            base_before: Judged | None = None
+            if language in UNSEALED:
                 harnesses(sealed=False)
-                before = await judge(sandbox, code)
+                base_before = await judge(sandbox, wrong)
+            for name, code in sorted(hacks.items()):
+                before = "sealed only"
+                if base_before is not None:
+                    harnesses(sealed=False)
+                    judged = await judge(sandbox, code)
+                    before = f"{shown(judged)} (plain wrong {_score(base_before[0])})"
                 harnesses(sealed=True)
                 now = await judge(sandbox, code)
                 ok = now[0] is not None and base_now[0] is not None and now[0] <= base_now[0] and not now[1]
                 rows.append(f"| {language} | {name} | {shown(base_now)} | {shown(now)} | {'yes' if ok else 'NO'} | "
-                            f"{shown(before)} (plain wrong {base_before[0]:g}) |")
+                            f"{before} |")
     finally:
         harnesses(sealed=True)
         await sandbox.close()

@@ -1,5 +1,7 @@
-"""C++: g++ checks the program compiles, then a generated main includes it and runs each unit,
-``assert`` turned into a throwing check so one failure does not end the rest."""
+"""C++: g++ checks the program compiles, then the sealed harness (``sealed_cpp/``) builds the program
+into a process of its own and the tests into a checker that runs each unit, ``assert`` turned into
+a throwing check so one failure does not end the rest.  It has no unsealed form (the tests in the
+program's process), as Python and JavaScript keep for comparison."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import re
 import textwrap
 
 from sejury.execution.languages import _adapt, _clike, _dummies, _literals, _stdio
-from sejury.execution.languages.base import Harness, Language, Suite, compile_then_run, wrap_units
+from sejury.execution.languages.base import Harness, Language, Suite, wrap_units
 from sejury.execution.sealed import new_seal, resource_files
 from sejury.sandbox import cxx
 
@@ -87,24 +89,6 @@ def reference_setting(program: str) -> str:
     """A reference with ``using namespace std;``: HumanEval-X's bodies are written for it (``string``,
     ``max``, ``abs`` of a float), whatever the prompt they are joined to declares."""
     return program if re.search(r"\busing\s+namespace\s+std\s*;", program) else f"{_USING_STD}\n{program}"
-
-
-def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
-    head = ["#include <bits/stdc++.h>", "using namespace std;", f"#define main {cxx.CANDIDATE_MAIN}",
-            '#include "solution.cpp"', "#undef main", "#undef assert",
-            '#define assert(c) do { if (!(c)) throw std::runtime_error("assertion failed: " #c); } while (0)',
-            *RECORDER, "int main() {"]
-    head += ["  " + ln for ln in suite.setup.splitlines()]
-    body, spans = wrap_units(active, head, "  ", lambda i, u: (
-        f"sejury_unit = {i}; sejury_auto = 0;\ntry {{\n{textwrap.indent(u, '  ')}\n  puts(\"@@T {i} PASS\");\n}} "
-        f"catch (std::exception& e) {{ printf(\"@@T {i} FAIL %s\\n\", e.what()); }} "
-        f"catch (...) {{ puts(\"@@T {i} FAIL exception\"); }}\nfflush(stdout);"))
-    body += "\n  return 0;\n}\n"
-    return Harness(
-        {"solution.cpp": source(program), "test_main.cpp": body},
-        compile_then_run(f"{cxx.SYNTAX} solution.cpp", f"{cxx.BUILD} -o test_main test_main.cpp", "./test_main"),
-        spans, "test_main.cpp")
-
 
 
 # ---- the sealed harness (``sealed_cpp/``): the tests in a checker, the program in a process of its own
