@@ -103,6 +103,7 @@ def unseal_languages() -> None:
     from sejury.execution.languages import javascript, python
 
     for module in (python, javascript):
+        languages.unregister(module.LANGUAGE.name)  # the registry refuses another object under a held name
         languages.register(dataclasses.replace(module.LANGUAGE, harness=module.unsealed_harness))
 
 

@@ -33,6 +33,7 @@ SEALABLE = {"python": python, "javascript": javascript}
 def use(sealed: bool) -> None:
     for module in SEALABLE.values():
         make = module.harness if sealed else module.unsealed_harness
+        languages.unregister(module.LANGUAGE.name)  # the registry refuses another object under a held name
         languages.register(dataclasses.replace(module.LANGUAGE, harness=make))
 
 
