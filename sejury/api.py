@@ -126,21 +126,22 @@ class Judge:
 
     async def arank(self, problem: str, candidates: Sequence[str], *, language: str = "python",
                     reference: str | None = None, tests: str | None = None, problem_id: str = "problem",
-                    ids: Sequence[str | None] | None = None, tie_break: str = "none") -> Ranking:
-        """Order several attempts at one problem, best first, and choose one (``sejury.rank``).
-        Tests are written once for the problem and run, with its example inputs, on every attempt
-        in the sandbox; with ``reference`` they are validated on it, without one the attempts are
-        scored by their agreement (CodeT's dual agreement).  ``tests``: the user's own tests, which
-        come first.  ``tie_break="model"``: where attempts that behave differently share the top
-        score, the model chooses between them, asked in both orders (``sejury.rank.tiebreak``; off by
-        default until measured).  Needs the sandbox (``execute=True``)."""
+                    ids: Sequence[str | None] | None = None, tie_break: str = "none", form: str | None = None,
+                    ) -> Ranking:
+        """Order several attempts at one problem, best first, and choose one (``sejury.rank``). Tests are written
+        once for the problem and run, with its example inputs, on every attempt in the sandbox; with ``reference``
+        they are validated on it, without one the attempts are scored by their agreement (CodeT's dual agreement).
+        ``tests``: the user's own tests, which come first.  ``tie_break="model"``: where attempts that behave
+        differently share the top score, the model chooses between them, asked in both orders
+        (``sejury.rank.tiebreak``; off by default until measured).  ``form="stdio"``: the attempts are programs that
+        read stdin and print (found as judging finds them when not given).  Needs the sandbox (``execute=True``)."""
         from sejury.errors import InputError
         from sejury.rank.evidence import Problem, rank_problem
 
         if tie_break not in ("model", "none"):
             raise InputError(f"tie_break {tie_break!r}: 'model' or 'none'", field="tie_break")
         p = Problem(id=problem_id, problem=problem, candidates=list(candidates), language=canonical_language(language),
-                    reference=reference, tests=tests, ids=list(ids) if ids is not None else None)
+                    reference=reference, tests=tests, ids=list(ids) if ids is not None else None, form=form)
         return await rank_problem(self.context, p, tie_break="model" if tie_break == "model" else "none")
 
     def rank(self, problem: str, candidates: Sequence[str], **options: Any) -> Ranking:

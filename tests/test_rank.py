@@ -113,11 +113,15 @@ def test_ranking_needs_the_sandbox() -> None:
 
 
 @pytest.mark.docker
-def test_programs_that_read_stdin_are_not_ranked_yet_and_say_so(sandbox: Any) -> None:
-    judge = Judge(ScriptedChatModel(script=_tests_script), cache=False, execute=True, sandbox=sandbox)
+def test_programs_that_read_stdin_are_ranked_on_their_examples_without_a_model_call(sandbox: Any) -> None:
+    """The whole form is tested in ``test_rank_programs.py``."""
+    model = ScriptedChatModel(script=_tests_script)
+    judge = Judge(model, cache=False, execute=True, sandbox=sandbox)
     problem = "Read n and print 2n.\n\nInput\nOne integer n.\n\nOutput\nPrint 2n.\n\nExamples\nInput\n3\nOutput\n6\n"
-    with pytest.raises(InputError, match="programs that read stdin and print is not supported yet"):
-        judge.rank(problem, ["print(int(input()) * 2)\n", "n = int(input())\nprint(n + n)\n"])
+    r = judge.rank(problem, ["print(int(input()) ** 2)\n", "print(int(input()) * 2)\n",
+                             "n = int(input())\nprint(n + n)\n"])
+    assert r.chosen == 1 and {c.index for c in r.candidates[:2]} == {1, 2} and r.candidates[2].score == 0
+    assert r.model_calls == 0 and model.calls == 0 and r.probe_inputs > 1
 
 
 @pytest.mark.docker

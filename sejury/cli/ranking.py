@@ -74,8 +74,10 @@ def grouped(samples: list[Sample], file: str) -> list[Problem]:
                                  "the same problem", file=file, field=name)
             shared[name] = next(iter(given), None)
         pid = str(rows[0].metadata.get("problem_id") or _common_id([s.id for s in rows]))
+        form = next((str(s.metadata["form"]) for s in rows if s.metadata.get("form")), None)  # "stdio": programs
         problems.append(Problem(id=pid, problem=text, candidates=[s.candidate for s in rows], language=language,
-                                reference=shared["reference"], tests=shared["tests"], ids=[s.id for s in rows]))
+                                reference=shared["reference"], tests=shared["tests"], ids=[s.id for s in rows],
+                                form=form))
     return problems
 
 
@@ -113,7 +115,7 @@ def rank(
         for p in problems:
             try:
                 r = run_sync(j.arank(p.problem, p.candidates, language=p.language, reference=p.reference,
-                                     tests=p.tests, problem_id=p.id, ids=p.ids, tie_break=tie_break))
+                                     tests=p.tests, problem_id=p.id, ids=p.ids, tie_break=tie_break, form=p.form))
             except SejuryError as exc:
                 failed += 1
                 error(f"problem {p.id}: {exc}")
@@ -150,7 +152,7 @@ def print_ranking(r: Ranking) -> None:
         t.add_column(col)
     for c in r.candidates:
         t.add_row(str(c.rank), escape(c.id or f"#{c.index}"), f"{c.score:g}" if c.loaded else "does not load",
-                  f"{c.support:g}", f"{c.tests_passed}/{c.tests_total}",
+                  f"{c.support:g}", f"{c.tests_passed}/{c.tests_total}" if c.tests_total else "-",
                   f"{c.examples_passed}/{c.examples_total}" if c.examples_total else "-",
                   f"{c.agreed}/{c.inputs}" if c.inputs else "-",
                   f"{c.user_tests_passed}/{c.user_tests_total}" if c.user_tests_total else "-",
@@ -165,11 +167,9 @@ def print_ranking(r: Ranking) -> None:
                       + "[/dim]")
     if r.trace_id:
         out.print(f"  [dim]`sejury trace {r.trace_id}` shows its trace[/dim]")
-    out.print(f"  [dim]{escape(r.rule)}; {r.tests_total} tests written once"
-              + (f", {r.tests_valid} valid on the reference" if r.tests_valid is not None else "")
-              + escape(r.left_out)
-              + f", {r.probe_inputs} inputs; {r.model_calls} model call(s), {r.sandbox_runs} sandbox runs, "
-              f"{r.seconds:g} s[/dim]\n")
+    written = "" if r.written_tests is None else f"{r.written_tests}, "  # None: no test (programs' inputs)
+    out.print(f"  [dim]{escape(r.rule)}; {escape(written)}{r.probe_inputs} inputs; {r.model_calls} model call(s), "
+              f"{r.sandbox_runs} sandbox runs, {r.seconds:g} s[/dim]\n")
 
 
 @judge_options(jury=False)

@@ -83,8 +83,14 @@ class IoCheck(BaseModel):
         return sum(1 for r in self.results.values() if r.outcome in ("pass", "wrong", "slow"))
 
 
-def _limit(ref: IoOutput) -> float:
+def limit_of(ref: IoOutput) -> float:
+    """An input's time limit: ``LIMIT_FACTOR`` times the reference's time on it, at least ``MIN_LIMIT``."""
     return round(max(MIN_LIMIT, LIMIT_FACTOR * ref.seconds), 2)
+
+
+def run_limit(limit: float) -> float:
+    """How long a program runs on an input of limit ``limit`` before it is killed (a later output is "slow")."""
+    return min(MAX_RUN, SLOW_FACTOR * limit)
 
 
 async def answer(sandbox: SandboxProvider, language: str, reference: str, cases: list[IoCase],
@@ -129,38 +135,47 @@ async def check(sandbox: SandboxProvider, language: str, answered: IoCheck, cand
     if candidate is None or not answered.usable:
         return answered
     ref = answered.reference.outputs
-    limits = {i: _limit(ref[i]) for i in answered.usable}
-    runs = [min(MAX_RUN, SLOW_FACTOR * limits[i]) for i in answered.usable]
+    limits = {i: limit_of(ref[i]) for i in answered.usable}
+    runs = [run_limit(limits[i]) for i in answered.usable]
     run = await run_io(sandbox, language, candidate, [answered.cases[i].input for i in answered.usable], runs)
-    results: dict[int, InputResult] = {}
-    for n, i in enumerate(answered.usable):
-        got, want, limit = run.outputs.get(n), ref[i], limits[i]
-        if not run.loaded:
-            results[i] = InputResult(outcome="error", why="the candidate does not load", limit=limit)
-        elif got is None:
-            results[i] = InputResult(outcome="not run", why="not run (the run's time ran out)", limit=limit)
-        elif got.timed_out:
-            results[i] = InputResult(outcome="timeout", limit=limit,
-                                     why=f"no output within {runs[n]:g} s (the reference took {want.seconds:.2f} s)")
-        elif not got.ok and (module := missing_library(got.stderr_tail)) is not None:
-            results[i] = InputResult(outcome="not run", why=missing_note(module), limit=limit)
-        elif not got.ok:
-            results[i] = InputResult(outcome="error", limit=limit,
-                                     why=f"exit {got.exit_code}: {_short(got.stderr_tail, 160)}")
-        elif not same_output(want, got):
-            results[i] = InputResult(outcome="wrong", limit=limit, why=f"prints {_short(got.stdout)!r} where the "
-                                                                       f"reference prints {_short(want.stdout)!r}")
-        elif got.seconds > limit:
-            results[i] = InputResult(outcome="slow", limit=limit,
-                                     why=f"the right output, too slow: {got.seconds:.2f} s against a limit of "
-                                         f"{limit:g} s ({LIMIT_FACTOR:g}x the reference's {want.seconds:.2f} s)")
-        else:
-            results[i] = InputResult(outcome="pass", limit=limit)
+    results = {i: judged(run, run.outputs.get(n), ref[i], limits[i], runs[n]) for n, i in enumerate(answered.usable)}
     return answered.model_copy(update={"candidate": run, "results": results})
 
 
-def _suite(run: IoRun, cases: list[IoCase], order: list[int], passed: dict[int, bool], why: dict[int, str],
-           ) -> SuiteRun:
+def judged(run: IoRun, got: IoOutput | None, want: IoOutput | None, limit: float, ran: float, *,
+           stated: bool = False) -> InputResult:
+    """One input's outcome: ``got`` (the program's output, None: not run) against ``want`` (the
+    reference's output; ``stated``: the output the problem or the tests state), within ``limit``
+    seconds (``ran``: when it was killed).  ``want`` None: no output is known (ranking's inputs
+    without a reference, compared across attempts instead): an output in time is "pass", one after
+    the limit "slow"."""
+    timed = want is not None and not stated
+    took = f" (the reference took {want.seconds:.2f} s)" if want is not None and timed else ""
+    if not run.loaded:
+        return InputResult(outcome="error", why="the candidate does not load", limit=limit)
+    if got is None:
+        return InputResult(outcome="not run", why="not run (the run's time ran out)", limit=limit)
+    if got.timed_out:
+        return InputResult(outcome="timeout", limit=limit, why=f"no output within {ran:g} s{took}")
+    if not got.ok and (module := missing_library(got.stderr_tail)) is not None:
+        return InputResult(outcome="not run", why=missing_note(module), limit=limit)
+    if not got.ok:
+        return InputResult(outcome="error", limit=limit, why=f"exit {got.exit_code}: {_short(got.stderr_tail, 160)}")
+    if want is not None and not same_output(want, got):
+        where = "the stated output is" if stated else "the reference prints"
+        return InputResult(outcome="wrong", limit=limit,
+                           why=f"prints {_short(got.stdout)!r} where {where} {_short(want.stdout)!r}")
+    if got.seconds > limit:
+        what = "the right output" if want is not None else "an output"
+        base = f" ({LIMIT_FACTOR:g}x the reference's {want.seconds:.2f} s)" if want is not None and timed else ""
+        return InputResult(outcome="slow", limit=limit,
+                           why=f"{what}, too slow: {got.seconds:.2f} s against a limit of {limit:g} s{base}")
+    return InputResult(outcome="pass", limit=limit)
+
+
+def suite_run(run: IoRun, cases: list[IoCase], order: list[int], passed: dict[int, bool], why: dict[int, str],
+              ) -> SuiteRun:
+    """A program's run on the inputs ``order`` as the trace shows a suite's run."""
     outcomes = [UnitOutcome(test=shown_input(cases[i].input, 560), passed=passed[i], why=why.get(i, ""))
                 for i in order]
     failures = [{"test": shown_input(cases[i].input), "why": why.get(i, "")} for i in order if not passed[i]]
@@ -174,8 +189,8 @@ def to_execution(c: IoCheck, *, language: str, sandbox: str, generated: int | No
     ex = TestExecution(status="ran", language=language, generated=generated or len(c.cases),
                        invalid_on_reference=len(c.dropped), valid=len(c.usable), sandbox=sandbox, form="stdio",
                        several_answers=c.several,
-                       reference=_suite(c.reference, c.cases, list(range(len(c.cases))),
-                                        {i: i in c.usable for i in range(len(c.cases))}, c.dropped),
+                       reference=suite_run(c.reference, c.cases, list(range(len(c.cases))),
+                                           {i: i in c.usable for i in range(len(c.cases))}, c.dropped),
                        valid_tests="\n\n".join(f"Input:\n{c.cases[i].input.rstrip()}\nExpected output:\n"
                                                f"{c.reference.outputs[i].stdout.rstrip()}" for i in c.usable))
     if not c.reference.loaded:
@@ -197,9 +212,10 @@ def to_execution(c: IoCheck, *, language: str, sandbox: str, generated: int | No
                            candidate=why[i][:200]) for i in c.usable if not passed[i]][:MAX_SHOWN]
     diff = DifferentialRun(function="standard output", inputs=len(c.usable), agreed=c.passed,
                            ratio=c.passed / len(c.usable), returned=c.returned, mismatches=mismatches)
-    return ex.model_copy(update={"candidate": _suite(c.candidate, c.cases, c.usable, passed, why),
+    return ex.model_copy(update={"candidate": suite_run(c.candidate, c.cases, c.usable, passed, why),
                                  "executable": c.candidate.loaded, "pass_ratio": c.passed / len(c.usable),
                                  "differential": diff, "tampering": c.candidate.tampering})
 
 
-__all__ = ["IoCheck", "answer", "check", "shown_input", "to_execution"]
+__all__ = ["IoCheck", "answer", "check", "judged", "limit_of", "run_limit", "shown_input", "suite_run",
+           "to_execution"]

@@ -236,14 +236,18 @@ def _decode(field: str) -> str:
 
 
 async def run_io(sandbox: SandboxProvider, language: str, program: str, inputs: list[str],
-                 limits: list[float]) -> IoRun:
-    """Build ``program`` and run it on each input, input ``i`` killed after ``limits[i]`` seconds."""
+                 limits: list[float], *, give_up: int = 0, soft: list[float] | None = None) -> IoRun:
+    """Build ``program`` and run it on each input, input ``i`` killed after ``limits[i]`` seconds.
+    ``give_up``: once that many inputs took longer than their ``soft`` limit, the rest is not run
+    (ranking's cap on a hung or slow attempt's cost; they are then missing from ``outputs``)."""
     lang = languages.get(language)
     if lang is None or lang.stdio is None:
         raise ValueError(f"no way to run a {language!r} program on standard input")
     prog = lang.stdio(program)
     key = new_seal()
     plan = {"run": prog.run, "limits": limits, "budget": RUN_BUDGET, "shown": OUTPUT_SHOWN}
+    if give_up:
+        plan |= {"give_up": give_up, "soft": soft or limits}
     files = {**prog.files, **resource_files("sealed_stdio", {"loop.pyt": "loop.py"}), "seal": key,
              "plan.json": json.dumps(plan)}
     files.update({f"in/{i}": text[:MAX_INPUT_CHARS] for i, text in enumerate(inputs)})

@@ -4,7 +4,9 @@ Tests are written once per problem and, with the problem's example inputs and mu
 run on every attempt in the sandbox (``evidence``).  With a reference the tests are validated on it
 and each attempt is scored by its agreement with the reference; without one, attempts are scored
 by CodeT's dual agreement: how many attempts behave alike, times how many tests they pass
-(``agreement``).  The records are pydantic models (``records``)."""
+(``agreement``).  Programs that read stdin and print run on the problem's Input/Output examples,
+the user's tests and mutations of the examples instead (``programs``).  The records are pydantic
+models (``records``)."""
 
 from sejury.rank.records import Behaviour, RankedCandidate, Ranking, RankRequest
 

@@ -35,6 +35,13 @@ NO_REFERENCE_RULE = ("without a reference (CodeT's dual agreement): 100 x (attem
                      "returned / examples where it states them); the tests are not validated")
 REFERENCE_RULE = ("with a reference: the mean of the valid tests' pass ratio and the share of inputs on which "
                   "the attempt returns the reference's value; agreement among attempts breaks ties")
+# programs that read stdin and print (``programs.py``): no test is written, the inputs are the evidence
+PROGRAM_RULE = ("programs without a reference (CodeT's dual agreement): 100 x (attempts printing alike / attempts "
+                "that load) x (the problem's examples whose stated output it prints in time / examples, where it "
+                "states them); the mutated inputs have no known output: attempts are compared with each other")
+PROGRAM_REFERENCE_RULE = ("programs with a reference: the share of inputs (the problem's examples, your tests, "
+                          "mutations of the examples) on which the attempt prints the reference's output within "
+                          "its time limit; agreement among attempts breaks ties")
 
 
 @dataclass(frozen=True)
@@ -50,6 +57,15 @@ class Probe:
     # the generated tests left out, before they ran: each one's call outside the domain the problem's
     # examples show (``execution/domain.py``, as S5 leaves them out)
     outside_domain: tuple[str, ...] = ()
+    # a program's inputs on stdin (``programs.py``): each unit's value is its output's label, compared
+    # as such (the stated examples too), and the reasons say "prints"
+    stdio: bool = False
+
+    def returns(self, expected: Any, recorded: list[str]) -> bool | None:
+        """Does an attempt's record of one unit give ``expected`` (None: nothing recorded)?"""
+        if self.stdio:
+            return recorded == [expected] if recorded else None
+        return matches(expected, recorded)
 
 
 def similarity(a: dict[int, list[str]], b: dict[int, list[str]], units: list[int]) -> float:
@@ -83,17 +99,19 @@ def _user_failed(b: Behaviour) -> int:
 def stated_checks(behaviours: list[Behaviour], probe: Probe) -> list[tuple[int, Any, str]]:
     """The problem's stated examples that count: those some attempt that loads returns."""
     return [s for s in probe.stated
-            if any(b.loaded and matches(s[1], b.values.get(s[0], [])) for b in behaviours)]
+            if any(b.loaded and probe.returns(s[1], b.values.get(s[0], [])) for b in behaviours)]
 
 
-def _stated_passed(b: Behaviour, checks: list[tuple[int, Any, str]]) -> list[bool]:
-    return [b.loaded and bool(matches(expected, b.values.get(unit, []))) for unit, expected, _ in checks]
+def _stated_passed(b: Behaviour, checks: list[tuple[int, Any, str]], probe: Probe) -> list[bool]:
+    return [b.loaded and bool(probe.returns(expected, b.values.get(unit, []))) for unit, expected, _ in checks]
 
 
 def rank(behaviours: list[Behaviour], probe: Probe, *, reference: Behaviour | None = None,
-         ids: list[str | None] | None = None, use_stated: bool = True) -> list[RankedCandidate]:
+         ids: list[str | None] | None = None, use_stated: bool = True,
+         notes: list[list[str]] | None = None) -> list[RankedCandidate]:
     """The attempts, best first (see the module's rules); ``use_stated`` False leaves the
-    problem's stated examples out (to measure what they add)."""
+    problem's stated examples out (to measure what they add); ``notes``: per attempt, what its runs
+    showed beyond its values (a program's slow, hung or failing inputs), added to its reasons."""
     sigs, units = _signatures(behaviours, probe)
     checks = stated_checks(behaviours, probe) if reference is None and use_stated else []
     support = _supports(behaviours, sigs, units)
@@ -108,7 +126,7 @@ def rank(behaviours: list[Behaviour], probe: Probe, *, reference: Behaviour | No
                             tests_total=len(valid))
         if b.user_passed is not None:
             c.user_tests_passed, c.user_tests_total = sum(b.user_passed), len(b.user_passed)
-        stated = _stated_passed(b, checks)
+        stated = _stated_passed(b, checks, probe)
         if checks:
             c.examples_passed, c.examples_total = sum(stated), len(checks)
         if b.loaded:
@@ -117,7 +135,8 @@ def rank(behaviours: list[Behaviour], probe: Probe, *, reference: Behaviour | No
                 ratios.append(sum(stated) / len(checks))
             c.score = _with_reference(c, b, reference, probe, valid) if reference is not None else \
                 round(100 * support[i] / n_loaded * (sum(ratios) / len(ratios) if ratios else 1.0), 2)
-        c.reasons = _evidence(c, b, reference is not None, n_loaded, _stated_line(checks, stated))
+        c.reasons = _evidence(c, b, reference is not None, n_loaded, _stated_line(checks, stated, probe.stdio),
+                              probe.stdio, (notes or [])[i] if i < len(notes or []) else [])
         scored.append(c)
     scored.sort(key=lambda c: (not c.loaded, _user_failed(behaviours[c.index]), -c.score, -c.support, c.index))
     groups: dict[str, int] = {}
@@ -138,16 +157,19 @@ def _with_reference(c: RankedCandidate, b: Behaviour, reference: Behaviour, prob
     return round(100 * sum(ratios) / len(ratios), 2) if ratios else 0.0
 
 
-def _stated_line(checks: list[tuple[int, Any, str]], stated: list[bool]) -> str | None:
+def _stated_line(checks: list[tuple[int, Any, str]], stated: list[bool], stdio: bool = False) -> str | None:
     if not checks:
         return None
+    what = "prints the stated output of {} the problem's examples in time" if stdio else \
+        "returns {} the problem's stated examples"
     if all(stated):
-        return f"returns all {len(checks)} of the problem's stated examples"
+        return what.format(f"all {len(checks)} of")
     failed = [text[:80] for (_, _, text), ok in zip(checks, stated, strict=True) if not ok]
-    return f"returns {sum(stated)}/{len(checks)} of the problem's stated examples (not: {'; '.join(failed[:2])})"
+    return what.format(f"{sum(stated)}/{len(checks)} of") + f" (not: {'; '.join(failed[:2])})"
 
 
-def _evidence(c: RankedCandidate, b: Behaviour, validated: bool, n_loaded: int, stated: str | None) -> list[str]:
+def _evidence(c: RankedCandidate, b: Behaviour, validated: bool, n_loaded: int, stated: str | None,
+              stdio: bool = False, notes: list[str] | None = None) -> list[str]:
     if not c.loaded:
         return [f"does not load or compile: {load_error_line(b.load_error)[:200]}"]
     out = []
@@ -159,8 +181,10 @@ def _evidence(c: RankedCandidate, b: Behaviour, validated: bool, n_loaded: int, 
         out.append(f"passes {c.tests_passed}/{c.tests_total} generated tests"
                    + (" (validated on the reference)" if validated else " (not validated: no reference)"))
     if c.inputs:
-        out.append(f"returns the reference's value on {c.agreed}/{c.inputs} inputs")
+        out.append(f"prints the reference's output in time on {c.agreed}/{c.inputs} inputs" if stdio else
+                   f"returns the reference's value on {c.agreed}/{c.inputs} inputs")
     out.append(f"behaves like {c.support:.3g} of the {n_loaded} attempts that load (by the share of inputs agreed)")
+    out.extend(notes or [])
     if b.tampering:
         out.append("tampering suspected: " + "; ".join(b.tampering))
     return out
@@ -225,8 +249,11 @@ def review(ranked: list[RankedCandidate], behaviours: list[Behaviour], probe: Pr
     why = []
     if not probe.units:
         why.append("no test or input ran: the attempts are in the order given")
-    elif not probe.tests and top.user_tests_total is None and not top.examples_total:
-        why.append("no generated test could be read or run: the order rests on agreement on the inputs alone")
+    elif not probe.tests and top.user_tests_total is None and not top.examples_total and not (
+            probe.stdio and validated):
+        why.append("no input's output is known (no stated example, no test of yours, no reference): the order "
+                   "rests on agreement on the inputs alone" if probe.stdio else
+                   "no generated test could be read or run: the order rests on agreement on the inputs alone")
     if _user_failed(behaviours[top.index]):
         why.append("every attempt fails at least one of your tests")
     tied = [c for c in ranked[1:] if c.group != top.group and _tied(c, top, behaviours)]

@@ -86,7 +86,7 @@ async def compare_pair(ctx: JudgeContext, p: Problem) -> Comparison:
 def by_evidence(c: Collected, *, use_reference: bool) -> Comparison:
     """The comparison the runs decide (``decided_by`` "undecided" where they do not)."""
     reference = c.reference if use_reference else None
-    ranked = {r.index: r for r in agreement.rank(c.behaviours, c.probe, reference=reference)}
+    ranked = {r.index: r for r in agreement.rank(c.behaviours, c.probe, reference=reference, notes=c.notes)}
     out = Comparison(problem_id=c.problem.id, language=c.language, winner="tie", decided_by="undecided",
                      a=ranked[0], b=ranked[1], validated=reference is not None, sandbox_runs=c.sandbox_runs)
     if use_reference and c.reference is None:

@@ -5,14 +5,16 @@ S5-nl's cache entry).  The probe suite is those tests, each call of the problem'
 recorded, plus the problem's example inputs and type-aware mutations of them (Ex-fuzz's inputs,
 no model call).  The suite runs once on the reference (when there is one) and once on every
 attempt; the user's tests, validated on the reference where there is one, run on every attempt
-too.  The ranking rules are ``agreement``'s."""
+too.  The ranking rules are ``agreement``'s.  Programs that read stdin and print are collected by
+``programs`` (their examples, the user's tests and mutations of the examples as inputs; no test
+is written) into the same record."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from sejury import prompts
@@ -35,7 +37,6 @@ from sejury.sandbox.base import SandboxProvider
 from sejury.sandbox.libraries import sample_profile
 from sejury.schema import Sample, Task
 from sejury.strategies._calls import Recorder, ask_text
-from sejury.strategies._io import is_program
 from sejury.strategies._tests_text import read_tests
 from sejury.strategies.example_fuzz import written_examples
 from sejury.traces.store import new_judgment_id
@@ -58,12 +59,13 @@ class Problem:
     reference: str | None = None
     tests: str | None = None  # the user's own tests
     ids: list[str | None] | None = None  # the attempts' own ids, when they have them
+    form: str | None = None  # "stdio": programs that read stdin and print (else as ``is_stdio`` finds it)
 
     def sample(self) -> Sample:
         """The problem as a sample (the first attempt as its candidate): its prompts and profile."""
         return Sample(id=self.id, task=Task.CODE_GENERATION, language=self.language, problem=self.problem,
                       candidate=self.candidates[0] if self.candidates else "", reference=self.reference,
-                      tests=self.tests)
+                      tests=self.tests, metadata={"form": self.form} if self.form else {})
 
 
 @dataclass
@@ -79,6 +81,10 @@ class Collected:
     rec: Recorder
     sandbox_runs: int
     seconds: float
+    notes: list[list[str]] = field(default_factory=list)  # per attempt, beyond its values (``agreement.rank``)
+    caveats: list[str] = field(default_factory=list)  # why the choice needs review whatever the order
+    # why the ranking is not validated where a reference was given and ``reference`` is None
+    no_reference: str = "the reference does not load or compile, so the tests could not be validated on it"
 
 
 async def rank_problem(ctx: JudgeContext, p: Problem, *, tie_break: TieBreakOption = "none") -> Ranking:
@@ -116,13 +122,14 @@ async def collect(ctx: JudgeContext, p: Problem) -> Collected:
     if lang is None:
         raise InputError(f"problem {p.id}: no runner for {p.language!r}; runners: {', '.join(languages.names())}",
                          field="language")
-    if is_program(p.sample()):
-        raise InputError(f"problem {p.id}: ranking programs that read stdin and print is not supported yet (only "
-                         "functions); judge each attempt with `sejury judge --execute`", field="problem")
     ctx = ctx.for_sample(p.sample()) if ctx.sandbox is not None else ctx
     if ctx.sandbox is None or not ctx.execute:
         raise InputError("ranking runs the attempts: it needs the sandbox (Judge(execute=True), --execute)",
                          field="execute")
+    from sejury.rank.programs import collect_programs, is_program_problem  # it builds on this module's records
+
+    if is_program_problem(p):
+        return await collect_programs(ctx, p, lang.name)
     started = time.perf_counter()
     rec = Recorder(Strategy("generate_tests_nl"))
     tests, _ = await _write_tests(ctx, rec, p)
@@ -148,18 +155,20 @@ def order(c: Collected, *, use_reference: bool, use_stated: bool = True, tie: Ti
     ``use_stated`` False without the problem's stated examples (``agreement.rank``); ``tie``: the
     model's tie-break, its order applied to the tied behaviours at the top."""
     reference = c.reference if use_reference else None
-    ranked = agreement.rank(c.behaviours, c.probe, reference=reference, ids=c.problem.ids, use_stated=use_stated)
+    ranked = agreement.rank(c.behaviours, c.probe, reference=reference, ids=c.problem.ids, use_stated=use_stated,
+                            notes=c.notes)
     if tie is not None and any(tie.wins):  # where the model won no pair, the evidence's order stays
         ranked = agreement.reorder(ranked, c.behaviours, tie.order)
-    why = agreement.review(ranked, c.behaviours, c.probe, reference is not None, tie)
+    why = [*agreement.review(ranked, c.behaviours, c.probe, reference is not None, tie), *c.caveats]
     if use_reference and c.reference is None:
-        why.insert(0, "the reference does not load or compile, so the tests could not be validated on it")
+        why.insert(0, c.no_reference)
+    rules = (agreement.PROGRAM_REFERENCE_RULE, agreement.PROGRAM_RULE) if c.probe.stdio else \
+        (agreement.REFERENCE_RULE, agreement.NO_REFERENCE_RULE)
     return Ranking(
         problem_id=c.problem.id, language=c.language, chosen=ranked[0].index if ranked[0].loaded else None,
-        validated=reference is not None,
-        rule=agreement.REFERENCE_RULE if reference is not None else agreement.NO_REFERENCE_RULE,
+        validated=reference is not None, rule=rules[0] if reference is not None else rules[1],
         candidates=ranked, needs_review=bool(why), reasons=why, tests=c.tests, tests_total=c.probe.tests,
-        tests_valid=sum(reference.passed[:c.probe.tests]) if reference is not None else None,
+        tests_valid=sum(reference.passed[:c.probe.tests]) if reference is not None and not c.probe.stdio else None,
         tests_out_of_domain=len(c.probe.outside_domain), outside_domain=list(c.probe.outside_domain[:MAX_SHOWN]),
         probe_inputs=len(c.probe.units), model_calls=c.rec.calls, sandbox_runs=c.sandbox_runs,
         seconds=round(c.seconds, 3), events=list(c.rec.events), tie_break=tie)

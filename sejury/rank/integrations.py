@@ -66,7 +66,8 @@ def compare_reply(c: Comparison) -> CompareReply:
 
 async def rank_request(judge: Judge, req: RankRequest) -> Ranking:
     return await judge.arank(req.problem, req.candidates, language=req.language, reference=req.reference,
-                             tests=req.tests, problem_id=req.problem_id, ids=req.ids, tie_break=req.tie_break)
+                             tests=req.tests, problem_id=req.problem_id, ids=req.ids, tie_break=req.tie_break,
+                             form=req.form)
 
 
 def rank_graph(judge: Judge) -> CompiledStateGraph[RankState, Any, RankState, RankState]:

@@ -140,6 +140,17 @@ class Ranking(BaseModel):
         return (f" ({self.tests_out_of_domain} more left out: outside the problem's domain, e.g. "
                 f"{self.outside_domain[0][:80]})")
 
+    @property
+    def written_tests(self) -> str | None:
+        """The tests' clause of the table's footer and the page ("3 tests written once, 3 valid on the
+        reference (...)"); None where no test was read and none validated (programs are ranked on
+        inputs, without tests)."""
+        if not self.tests_total and self.tests_valid is None:
+            return None
+        return (f"{self.tests_total} tests written once"
+                + (f", {self.tests_valid} valid on the reference" if self.tests_valid is not None else "")
+                + self.left_out)
+
     def attempt_name(self, index: int) -> str:
         """``#3`` or ``#3 (its id)``: an attempt as the table's head and the tie-break's words name it."""
         given = next((c.id for c in self.candidates if c.index == index), None)
@@ -187,6 +198,10 @@ class RankRequest(BaseModel):
     problem_id: str = "problem"
     ids: list[str | None] | None = Field(None, description="The attempts' own ids, one per attempt.")
     tie_break: TieBreakOption = Field("none", description=TIE_BREAK_HELP)
+    form: Literal["stdio", "function"] | None = Field(None, description=(
+        "'stdio': the attempts are programs that read stdin and print, ranked on the problem's Input/Output "
+        "examples, your tests and mutations of them; 'function': they are not. Found from the problem and the "
+        "attempts when not given."))
 
     @field_validator("language")
     @classmethod

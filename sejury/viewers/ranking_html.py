@@ -114,11 +114,9 @@ def _cost(r: Ranking | Comparison) -> tuple[str, str]:
 def _ranking(r: Ranking) -> tuple[str, str, str]:
     best = r.best
     head = (f"chose {_name(best)}, score {best.score:g}" if best else "no attempt loads")
+    written = "" if r.written_tests is None else "; " + r.written_tests.replace(" tests written", " written", 1)
     facts = [("tests", e(("validated on the reference" if r.validated else "not validated: no reference, attempts "
-                          "count by agreement") + f"; {r.tests_total} written once"
-                         + (f", {r.tests_valid} valid on the reference" if r.tests_valid is not None else "")
-                         + r.left_out
-                         + f"; {r.probe_inputs} inputs recorded")),
+                          "count by agreement") + written + f"; {r.probe_inputs} inputs recorded")),
              ("rule", e(r.rule)),
              *([("tie-break", e(r.tie_break_line))] if r.tie_break_line else []),
              *_review(r.needs_review, r.reasons),
