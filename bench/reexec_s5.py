@@ -80,6 +80,8 @@ async def rerun(sandbox: SandboxProvider, sample: Sample, tests: str, every_test
     for name, juror in (("test_pass", test_pass), ("test_diff", test_diff), ("executability", executability)):
         got = await juror.run(sample, None, None, feed)  # none of them reads ctx or rec
         out[name] = {"score": got.parsed.score if got.parsed else None, "detail": got.detail or ""}
+        if "edge_only" in got.artifacts:  # what review reads (``review._edge_only``)
+            out[name]["artifacts"] = {"edge_only": got.artifacts["edge_only"]}
     out["generate_tests"] = {"against": done.against()}  # S5's definitive evidence, as the judged run carries it
     if fuzz:  # S5-fuzz: the same tests' literal calls, mutated, answered by the reference then the candidate
         s5 = StrategyResult(strategy=Strategy("generate_tests"), status=Status.SCORED, artifacts={"tests": tests})

@@ -64,6 +64,17 @@ def failing_tests(verdict: Verdict, limit: int = 5) -> list[FailingTest]:
     return list(reversed(unique.values()))[:limit]
 
 
+def _edge_only(verdict: Verdict, graded: list[StrategyResult]) -> str | None:
+    """A verdict that fails on executed evidence where every check below 100 says that all it
+    failed are tests giving an empty input the problem neither shows nor states
+    (``artifacts["edge_only"]``, from ``domain.Domain.edge``): the first such call, or None."""
+    if verdict.passed is not False or verdict.grounds != "evidence":
+        return None
+    below = [r for r in graded if r.score is not None and r.score < 100]
+    edges = [r.artifacts.get("edge_only") for r in below]
+    return str(edges[0]) if below and all(edges) else None
+
+
 def weak_suite(verdict: Verdict, minimum: float) -> str:
     """Why the executed evidence is weak, when ``--mutation-check`` found its tests let most
     mutants of the reference through and a juror of the team stands on them; "" otherwise."""
@@ -136,6 +147,10 @@ def review_reasons(verdict: Verdict, policy: ReviewPolicy | None = None) -> list
         o = statistics.fmean(r.score for r in opinion if r.score is not None)
         if e is not None and abs(e - o) > p.max_spread:
             out.append(f"the evidence contradicts the opinion: executed checks {e:.0f}, the model's opinion {o:.0f}")
+    edge = _edge_only(verdict, graded)
+    if edge:
+        out.append(f"it fails only on an empty input the problem neither shows nor states ({edge[:80]}): the "
+                   "problem may not define it")
     score = verdict.score
     fails = failing_tests(verdict)
     if fails and score is not None and score >= p.threshold:

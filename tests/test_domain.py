@@ -5,6 +5,8 @@ one is still caught inside the domain."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from sejury.execution.differential import recorded_function
@@ -110,3 +112,67 @@ async def test_every_test_outside_the_domain_leaves_the_suite_unrun_saying_why(s
         record="right_angle_triangle", domain=Domain.of(PY_TRIANGLE, "right_angle_triangle", "python"))
     assert ex.status == "skipped" and probe is None and not valid.units
     assert "outside the domain the problem's examples show" in ex.reason and "(0, 0, 0)" in ex.reason
+
+
+@pytest.mark.parametrize(("problem", "unit", "edge"), [
+    ("// >>> max_element([1, 2, 3])\n// 3\nlong max_element(std::vector<long> l) {\n",
+     "assert (max_element({}) == -10000);", "max_element([])"),
+    ("// >>> max_element([1, 2, 3])\n// 3\nlong max_element(std::vector<long> l) {\n",
+     "assert (max_element({5}) == 5);", None),  # not empty
+    ("// Return 0 for an empty list.\n// >>> max_element([1, 2, 3])\n// 3\nlong max_element(std::vector<long> l) {\n",
+     "assert (max_element({}) == 0);", None),  # the problem says what an empty list gives
+    ("// >>> strlen('')\n// 0\n// >>> strlen('abc')\n// 3\nlong strlen(std::string s) {\n",
+     'assert (strlen("") == 0);', None),  # an example shows it
+])
+def test_an_empty_input_the_problem_neither_shows_nor_states_is_an_edge(problem: str, unit: str,
+                                                                         edge: str | None) -> None:
+    function = recorded_function(problem)
+    assert function is not None
+    domain = Domain.of(problem, function, "cpp")
+    assert domain is not None and domain.outside(unit) is None  # it still runs
+    assert domain.edge(unit) == edge
+
+
+CPP_UNIQUE = ("#include<assert.h>\n#include<bits/stdc++.h>\n// Return sorted unique elements in a list\n"
+              "// >>> unique([5, 3, 5, 2, 3, 3, 9, 0, 123])\n// [0, 2, 3, 5, 9, 123]\n"
+              "std::vector<long> unique(std::vector<long> l) {\n")
+CPP_UNIQUE_REF = ("    std::sort(l.begin(), l.end());\n    l.erase(std::unique(l.begin(), l.end()), l.end());\n"
+                  "    return l;\n}\n")
+# right by the benchmark's tests, which never pass an empty list; it states that precondition itself
+CPP_UNIQUE_ASSERTS = "    assert(l.size() > 0);\n" + CPP_UNIQUE_REF
+CPP_UNIQUE_WRONG = "    std::sort(l.begin(), l.end());\n    return l;\n}\n"  # keeps duplicates
+CPP_UNIQUE_TESTS = ("```cpp\nint main() {\n    assert(unique({5, 3, 5, 2}) == std::vector<long>({2, 3, 5}));\n"
+                    "    assert(unique({}) == std::vector<long>({}));\n"
+                    "    assert(unique({7, 7}) == std::vector<long>({7}));\n}\n```")
+
+
+@pytest.mark.docker
+async def test_a_candidate_rejected_only_on_an_empty_input_the_problem_does_not_show_needs_review(
+        sandbox: DockerSandbox) -> None:
+    """HumanEval-X's C++ ``unique``: a candidate that asserts a non-empty list fails only the model's
+    ``unique({})``, an input the problem neither shows nor states.  It is still rejected (the
+    benchmark tests ``rolling_max([])`` and ``sort_numbers("")`` without showing them, and wrong
+    candidates fail there), but the verdict asks for review and names the input; a candidate wrong
+    inside the domain gets no such reason."""
+    from fakes import GOOD_REPLIES, ScriptedChatModel, step_of
+
+    from sejury import Judge
+    from sejury.schema import Sample, Task
+
+    def script(messages: list[Any]) -> str:
+        return {**GOOD_REPLIES, "write_tests": CPP_UNIQUE_TESTS, "predict": "Score: 100"}[step_of(messages)]
+
+    judge = Judge(ScriptedChatModel(script=script), team="S5-exec,S5-diff", cache=False, traces=False,
+                  execute=True, sandbox=sandbox)
+    got = {}
+    for name, code in (("asserts", CPP_UNIQUE_ASSERTS), ("wrong", CPP_UNIQUE_WRONG)):
+        got[name] = await judge.ajudge(Sample(id=name, task=Task.CODE_GENERATION, language="cpp", problem=CPP_UNIQUE,
+                                              candidate=code, reference=CPP_UNIQUE_REF))
+    asserts, wrong = got["asserts"], got["wrong"]
+    assert asserts.passed is False and asserts.strategies["test_pass"].score == pytest.approx(66.67), asserts
+    assert asserts.strategies["test_pass"].artifacts["edge_only"] == "unique([])"
+    assert asserts.strategies["test_diff"].artifacts["edge_only"] == "unique([])"
+    assert asserts.needs_review and any("empty input the problem neither shows nor states (unique([]))" in r
+                                        for r in asserts.review_reasons), asserts.review_reasons
+    assert wrong.passed is False and "edge_only" not in wrong.strategies["test_pass"].artifacts
+    assert not any("empty input" in r for r in wrong.review_reasons), wrong.review_reasons

@@ -15,10 +15,18 @@ takes negatives).  Numbers inside lists, strings, emptiness and sizes are left t
 "list of integers" shown with positive ones usually takes negative ones too, and a problem often
 states what an empty list gives without showing it.  A call whose arguments are not literals is
 not read, and its test is kept; a problem that shows no example keeps every test.
+
+Emptiness is an *edge*, not outside: where every example's string or list at a place is non-empty
+and the problem's text never says "empty", a test giving an empty one there still runs (a benchmark
+often tests ``rolling_max([])`` without showing it), but it is marked (``Domain.edge``): a
+candidate rejected only for such tests needs review (``review.py``), since the problem may not
+define the input (``max_element([])``; a candidate that asserts a non-empty list).  Dropping those
+tests instead was measured and not kept (docs/results/2026-11-27-empty-inputs.md).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -27,7 +35,9 @@ from sejury.execution.calls import Args, example_calls, render_call, seed_calls
 from sejury.execution.fuzz import is_number, places, sign_fits
 
 MAX_SHOWN = 3  # tests left out, quoted in the record
-DOMAIN_VERSION = 1  # in S5's cache key: a change here changes which tests run
+EDGE_CHARS = 300  # a test's text as a mismatch quotes it (``differential.Mismatch.test``)
+MAX_EDGES = 50  # edge tests kept in an execution's record
+DOMAIN_VERSION = 2  # in S5's cache key: a change here changes which tests run
 
 
 def within(value: Any, seen: list[Any], negatives: bool = False) -> bool:
@@ -35,6 +45,28 @@ def within(value: Any, seen: list[Any], negatives: bool = False) -> bool:
     Only a number is judged; ``negatives``: some example shows a negative number at another place,
     so the problem takes negative numbers (``multiply(14, -15)``)."""
     return not is_number(value) or negatives or sign_fits(value, seen)
+
+
+STATES_EMPTY = re.compile(r"\bempty\b", re.IGNORECASE)  # the problem says what an empty input gives
+SIZED = (str, list, tuple, dict, set, frozenset)
+
+
+def empty_edge(value: Any, seen: list[Any]) -> bool:
+    """Is ``value`` an empty string or list where every one of the examples' values ``seen`` at its
+    place is a non-empty one (of the same kind: a string, or a container)?"""
+    if not isinstance(value, SIZED) or value:
+        return False
+    sized = [x for x in seen if isinstance(x, SIZED) and isinstance(x, str) == isinstance(value, str)]
+    return bool(sized) and all(sized)
+
+
+def edge_only(edges: dict[str, str], failed: list[str], n_failed: int) -> str | None:
+    """The first edge call, when each of the ``n_failed`` failures is listed in ``failed`` and is a
+    test in ``edges`` (``TestExecution.edge_tests``: a test's text -> its edge call); else None."""
+    if not n_failed or len(failed) != n_failed:
+        return None
+    calls = [edges.get(t[:EDGE_CHARS]) for t in failed]
+    return calls[0] if all(calls) else None
 
 
 def outside_note(n: int, shown: list[str]) -> str:
@@ -50,6 +82,7 @@ class Domain:
     language: str
     by_pos: dict[int, list[Any]]
     by_name: dict[str, list[Any]]
+    empty_stated: bool = True  # the problem's text says "empty": an empty input is no edge
 
     @classmethod
     def of(cls, problem: str, function: str | None, language: str) -> Domain | None:
@@ -62,7 +95,7 @@ class Domain:
             return None
         if not examples:
             return None
-        return cls(function, language, *places(examples))
+        return cls(function, language, *places(examples), empty_stated=bool(STATES_EMPTY.search(problem)))
 
     @cached_property
     def negatives(self) -> bool:
@@ -82,6 +115,26 @@ class Domain:
         except (ValueError, RecursionError):
             return None
         return next((render_call(self.function, c) for c in calls if not self.fits(c)), None)
+
+    def edge(self, unit: str) -> str | None:
+        """The first call of the function in ``unit`` giving an empty string or list where no
+        example shows one and the problem never says "empty" (as a Python call), or None."""
+        if self.empty_stated:
+            return None
+        try:
+            calls = seed_calls(unit, self.function, self.language)
+        except (ValueError, RecursionError):
+            return None
+        for args, kwargs in calls:
+            if any(empty_edge(a, self.by_pos.get(i, [])) for i, a in enumerate(args)) or \
+                    any(empty_edge(a, self.by_name.get(name, [])) for name, a in kwargs):
+                return render_call(self.function, (args, kwargs))
+        return None
+
+    def edges(self, units: list[str]) -> dict[str, str]:
+        """The units with an edge call (``edge``): each one's text (its first ``EDGE_CHARS``) -> the call."""
+        found = {u[:EDGE_CHARS]: call for u in units if (call := self.edge(u))}
+        return dict(list(found.items())[:MAX_EDGES])
 
     def split(self, units: list[str]) -> tuple[list[str], list[str]]:
         """The units inside the domain, and the call outside it of each unit left out."""

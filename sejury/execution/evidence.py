@@ -152,6 +152,8 @@ class TestExecution(BaseModel):
     repair: TestRepair | None = None  # the round that asked for the suite again, when it did not compile
     out_of_domain: int = 0  # tests left out: calls outside the domain the problem's examples show (``domain.py``)
     outside_domain: list[str] = Field(default_factory=list)
+    # tests given an empty input the problem neither shows nor states (``Domain.edges``): text -> call
+    edge_tests: dict[str, str] = Field(default_factory=dict)
 
     def against(self) -> str | None:
         """Definitive evidence against the candidate in this run: it tampered with the harness, or it
@@ -230,7 +232,8 @@ async def check_on_reference(provider: SandboxProvider, language: str, reference
     report, adapted = await run_reference(provider, lang.name, reference, suite)
     ex = TestExecution(status="ran", language=lang.name, generated=written, sandbox=provider.isolation,
                        reference=SuiteRun.of(report, suite.units), reference_adapted=adapted,
-                       out_of_domain=len(outside), outside_domain=outside[:MAX_SHOWN])
+                       out_of_domain=len(outside), outside_domain=outside[:MAX_SHOWN],
+                       edge_tests=domain.edges(inside) if domain else {})
     if adapted:
         ex.reason = ("the reference did not compile as given and was adapted to the signature: "
                      + "; ".join(adapted))[:600]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from sejury.context import JudgeContext
 from sejury.execution.differential import ONLY_ERROR_PATHS, Mismatch
+from sejury.execution.domain import edge_only
 from sejury.execution.evidence import TestExecution, suite_weight
 from sejury.schema import Sample, StrategyResult
 from sejury.scoring import ParsedReply
@@ -40,6 +41,8 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     artifacts = {"agreement": diff.ratio, "inputs": diff.inputs, "agreed": diff.agreed,
                  "from_invalid": diff.from_invalid, "function": diff.function,
                  "mismatches": [m.model_dump() for m in diff.mismatches]}
+    if edge := edge_only(ex.edge_tests, [m.test for m in diff.mismatches], diff.inputs - diff.agreed):
+        artifacts["edge_only"] = edge  # every value that differs is on an empty input the problem does not show
     weight = suite_weight(ex, first_round=True)  # its calls are the first round's tests'
     if weight < 1:
         artifacts["weight"] = weight
@@ -60,7 +63,7 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 SPEC = register(StrategySpec(
     value="test_diff", paper_name="S5-diff", aliases=("diff", "differential"), kind=Kind.EVIDENCE, run=run, rank=52,
-    version=lambda: "diff-5", applies=generate_tests.applies, needs_execute=True,
+    version=lambda: "diff-6", applies=generate_tests.applies, needs_execute=True,
     joins_default=_io.model_inputs_join(generate_tests.applies), feeders=("generate_tests",),
     detail_lines=detail_lines,
     summary="the share of S5's tests whose calls return the reference's values on the candidate"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from sejury.context import JudgeContext
 from sejury.execution.differential import ONLY_ERROR_PATHS
+from sejury.execution.domain import edge_only
 from sejury.execution.evidence import TestExecution, suite_weight
 from sejury.schema import Sample, StrategyResult
 from sejury.scoring import ParsedReply
@@ -37,6 +38,10 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
                  "mutation_score": ex.mutation.score if ex.mutation else None}
     if ex.out_of_domain:
         artifacts["out_of_domain"], artifacts["outside_domain"] = ex.out_of_domain, ex.outside_domain
+    run = ex.candidate
+    if run is not None and run.loaded and (edge := edge_only(ex.edge_tests, [f.get("test", "") for f in run.failures],
+                                                               run.total - run.passed)):
+        artifacts["edge_only"] = edge  # every test it fails gives an empty input the problem does not show
     weight = suite_weight(ex)
     if weight < 1:
         artifacts["weight"] = weight
@@ -77,6 +82,6 @@ def applies(sample: Sample) -> str | None:
 
 SPEC = register(StrategySpec(
     value="test_pass", paper_name="S5-exec", aliases=("exec",), kind=Kind.EVIDENCE, run=run, rank=51,
-    version=lambda: "exec-5", applies=applies, needs_execute=True,
+    version=lambda: "exec-6", applies=applies, needs_execute=True,
     joins_default=_io.model_inputs_join(applies), feeders=("generate_tests", "generate_tests_nl"),
     detail_lines=detail_lines, summary="the share of S5's tests, validated on the reference, the candidate passes"))
