@@ -32,7 +32,7 @@ from functools import cached_property
 from typing import Any
 
 from sejury.execution.calls import Args, example_calls, render_call, seed_calls
-from sejury.execution.fuzz import is_number, places, sign_fits
+from sejury.execution.fuzz import empty_unshown, is_number, places, sign_fits
 
 MAX_SHOWN = 3  # tests left out, quoted in the record
 EDGE_CHARS = 300  # a test's text as a mismatch quotes it (``differential.Mismatch.test``)
@@ -48,16 +48,6 @@ def within(value: Any, seen: list[Any], negatives: bool = False) -> bool:
 
 
 STATES_EMPTY = re.compile(r"\bempty\b", re.IGNORECASE)  # the problem says what an empty input gives
-SIZED = (str, list, tuple, dict, set, frozenset)
-
-
-def empty_edge(value: Any, seen: list[Any]) -> bool:
-    """Is ``value`` an empty string or list where every one of the examples' values ``seen`` at its
-    place is a non-empty one (of the same kind: a string, or a container)?"""
-    if not isinstance(value, SIZED) or value:
-        return False
-    sized = [x for x in seen if isinstance(x, SIZED) and isinstance(x, str) == isinstance(value, str)]
-    return bool(sized) and all(sized)
 
 
 def edge_only(edges: dict[str, str], failed: list[str], n_failed: int) -> str | None:
@@ -107,29 +97,30 @@ class Domain:
         return all(within(a, self.by_pos.get(i, []), self.negatives) for i, a in enumerate(args)) and \
             all(within(a, self.by_name.get(name, []), self.negatives) for name, a in kwargs)
 
+    def _calls(self, unit: str) -> list[Args]:
+        """The literal calls of the function in ``unit`` (a test's text); none where it does not read."""
+        try:
+            return seed_calls(unit, self.function, self.language)
+        except (ValueError, RecursionError):
+            return []
+
     def outside(self, unit: str) -> str | None:
         """The first call of the function in ``unit`` (a test's text) outside the domain, as a
         Python call, or None when every call it reads is inside (or none is read)."""
-        try:
-            calls = seed_calls(unit, self.function, self.language)
-        except (ValueError, RecursionError):
-            return None
-        return next((render_call(self.function, c) for c in calls if not self.fits(c)), None)
+        return next((render_call(self.function, c) for c in self._calls(unit) if not self.fits(c)), None)
+
+    def _empty_edge(self, call: Args) -> bool:
+        args, kwargs = call
+        return any(empty_unshown(a, self.by_pos.get(i, [])) for i, a in enumerate(args)) or \
+            any(empty_unshown(a, self.by_name.get(name, [])) for name, a in kwargs)
 
     def edge(self, unit: str) -> str | None:
         """The first call of the function in ``unit`` giving an empty string or list where no
-        example shows one and the problem never says "empty" (as a Python call), or None."""
+        example shows one (``fuzz.empty_unshown``, the fuzzers' own line) and the problem never
+        says "empty" (as a Python call), or None."""
         if self.empty_stated:
             return None
-        try:
-            calls = seed_calls(unit, self.function, self.language)
-        except (ValueError, RecursionError):
-            return None
-        for args, kwargs in calls:
-            if any(empty_edge(a, self.by_pos.get(i, [])) for i, a in enumerate(args)) or \
-                    any(empty_edge(a, self.by_name.get(name, [])) for name, a in kwargs):
-                return render_call(self.function, (args, kwargs))
-        return None
+        return next((render_call(self.function, c) for c in self._calls(unit) if self._empty_edge(c)), None)
 
     def edges(self, units: list[str]) -> dict[str, str]:
         """The units with an edge call (``edge``): each one's text (its first ``EDGE_CHARS``) -> the call."""
