@@ -106,6 +106,41 @@ def measure(prompts_by_set: dict[str, list[list[list[str]]]],
     return res
 
 
+def _tokenizer() -> Callable[[str], list[int]]:
+    """The model's tokenizer: llama-cpp-python's vocabulary where that optional runtime is installed,
+    else the embedded ``llama-server``'s ``/tokenize`` (the machine's shared server, joined or
+    started with the judge's own settings: no reply is generated)."""
+    try:
+        import llama_cpp
+    except ImportError:
+        import httpx
+
+        from sejury.config import JudgeConfig
+        from sejury.models.backends.llama_server import gguf_path
+        from sejury.models.base import ModelSettings
+        from sejury.models.embedded import EmbeddedServer, ServerConfig, resolve_runtime
+
+        s = ModelSettings.of(JudgeConfig())
+        server = EmbeddedServer.shared(ServerConfig(model_path=gguf_path(s), n_ctx=s.n_ctx, n_threads=s.n_threads,
+                                                     prompt_cache_mb=s.prompt_cache_mb,
+                                                     runtime=resolve_runtime(s.runtime)))
+        client = httpx.Client(base_url=server.base_url.removesuffix("/v1"), timeout=60)
+
+        def by_server(text: str) -> list[int]:
+            r = client.post("/tokenize", json={"content": text, "add_special": False, "parse_special": True})
+            r.raise_for_status()
+            return [int(t) for t in r.json()["tokens"]]
+        return by_server
+
+    from sejury.models.embedded import ensure_model
+
+    vocab = llama_cpp.Llama(str(ensure_model()), vocab_only=True, verbose=False)
+
+    def by_vocab(text: str) -> list[int]:
+        return list(vocab.tokenize(text.encode(), add_bos=False, special=True))
+    return by_vocab
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--baseline-rev", default="b551daa")
@@ -116,14 +151,7 @@ def main() -> None:
     if args.dump:
         dump(args.n, args.seed)
         return
-    import llama_cpp
-
-    from sejury.models.embedded import ensure_model
-
-    vocab = llama_cpp.Llama(str(ensure_model()), vocab_only=True, verbose=False)
-
-    def tokenize(text: str) -> list[int]:
-        return list(vocab.tokenize(text.encode(), add_bos=False, special=True))
+    tokenize = _tokenizer()
 
     def rendered(tree: Path | None) -> dict[str, list[list[list[str]]]]:
         env = dict(os.environ, PYTHONPATH=str(tree)) if tree else dict(os.environ)
