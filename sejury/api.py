@@ -149,16 +149,16 @@ class Judge:
         return run_sync(self.arank(problem, candidates, **options))
 
     async def acompare(self, problem: str, a: str, b: str, *, language: str = "python", reference: str | None = None,
-                       tests: str | None = None, problem_id: str = "problem") -> Comparison:
+                       tests: str | None = None, problem_id: str = "problem", form: str | None = None) -> Comparison:
         """Which of two attempts at one problem is right (``sejury.rank.compare``): execution
         evidence first (loading, your tests, the reference or the generated tests, the same
         behaviour); where it does not separate them the model decides, asked in both orders, and a
-        choice that follows the position is a tie.  Needs the sandbox (``execute=True``)."""
+        choice that follows the position is a tie.  ``form`` as ``arank``'s.  Needs the sandbox."""
         from sejury.rank.compare import compare_pair
         from sejury.rank.evidence import Problem
 
         p = Problem(id=problem_id, problem=problem, candidates=[a, b], language=canonical_language(language),
-                    reference=reference, tests=tests, ids=["a", "b"])
+                    reference=reference, tests=tests, ids=["a", "b"], form=form)
         return await compare_pair(self.context, p)
 
     def compare(self, problem: str, a: str, b: str, **options: Any) -> Comparison:

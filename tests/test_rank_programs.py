@@ -140,6 +140,32 @@ async def test_without_examples_or_tests_the_model_writes_the_inputs(sandbox: An
         await _judge(sandbox, lambda m: "```\n```").arank(BARE, attempts)
 
 
+# no Input/Output sections: nothing tells a program here but the form the caller gives
+PROSE = "Read whitespace-separated integers from standard input and print their sum."
+SUM = {"right": "import sys\nprint(sum(map(int, sys.stdin.read().split())))\n",
+       "wrong": "import sys\nprint(max(map(int, sys.stdin.read().split())))\n"}
+
+
+@pytest.mark.docker
+async def test_compare_takes_the_form_as_rank_does(sandbox: Any) -> None:
+    """``form="stdio"`` on compare (API, request, graph, tool): the user's input/output pairs decide,
+    with no model call; the same request without it is not read as a program's."""
+    from sejury.rank.integrations import compare_request
+    from sejury.rank.records import CompareRequest
+
+    j = _judge(sandbox)
+    tests = json.dumps([{"input": "3 1 2\n", "output": "6\n"}, {"input": "5\n", "output": "5\n"}])
+    req = CompareRequest(problem=PROSE, a=SUM["wrong"], b=SUM["right"], tests=tests, form="stdio")
+    by_api, by_request = await asyncio.gather(
+        j.acompare(PROSE, SUM["wrong"], SUM["right"], tests=tests, form="stdio"), compare_request(j, req))
+    for c in (by_api, by_request):
+        assert (c.winner, c.decided_by, c.model_calls) == ("b", "your tests", 0)
+        assert (c.b.user_tests_passed, c.a.user_tests_passed) == (2, 1)
+    assert not is_program_problem(Problem(id="p", problem=PROSE, candidates=[SUM["wrong"], SUM["right"]]))
+    with pytest.raises(ValueError, match="form"):
+        CompareRequest(problem=PROSE, a="x", b="y", form="binary")  # type: ignore[arg-type]
+
+
 @pytest.mark.docker
 def test_the_rank_command_ranks_the_bundled_programs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``sejury rank examples/rank/programs.jsonl`` as docs/ranking.md shows it (no model call)."""

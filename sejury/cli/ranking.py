@@ -202,7 +202,7 @@ def compare(
         for p in problems:
             try:
                 c = run_sync(j.acompare(p.problem, p.candidates[0], p.candidates[1], language=p.language,
-                                        reference=p.reference, tests=p.tests, problem_id=p.id))
+                                        reference=p.reference, tests=p.tests, problem_id=p.id, form=p.form))
             except SejuryError as exc:
                 failed += 1
                 error(f"problem {p.id}: {exc}")

@@ -87,7 +87,7 @@ def rank_graph(judge: Judge) -> CompiledStateGraph[RankState, Any, RankState, Ra
 
 async def compare_request(judge: Judge, req: CompareRequest) -> Comparison:
     return await judge.acompare(req.problem, req.a, req.b, language=req.language, reference=req.reference,
-                                tests=req.tests, problem_id=req.problem_id)
+                                tests=req.tests, problem_id=req.problem_id, form=req.form)
 
 
 def compare_graph(judge: Judge) -> CompiledStateGraph[CompareState, Any, CompareState, CompareState]:

@@ -11,6 +11,10 @@ from sejury.schema import TraceEvent
 
 Winner = Literal["a", "b", "tie"]  # the model's choice between two attempts (``compare``)
 TieBreakOption = Literal["model", "none"]
+FormOption = Literal["stdio", "function"] | None
+FORM_HELP = ("'stdio': the attempts are programs that read stdin and print, run on the problem's Input/Output "
+             "examples, your tests and mutations of them; 'function': they are not. Found from the problem and the "
+             "attempts when not given.")
 MAX_TIED_BEHAVIOURS = 4  # the tie-break's round-robin: k tied behaviours cost k(k-1) model calls
 TIE_BREAK_HELP = (
     "'model': where attempts that behave differently share the top score, the model chooses between them "
@@ -198,10 +202,7 @@ class RankRequest(BaseModel):
     problem_id: str = "problem"
     ids: list[str | None] | None = Field(None, description="The attempts' own ids, one per attempt.")
     tie_break: TieBreakOption = Field("none", description=TIE_BREAK_HELP)
-    form: Literal["stdio", "function"] | None = Field(None, description=(
-        "'stdio': the attempts are programs that read stdin and print, ranked on the problem's Input/Output "
-        "examples, your tests and mutations of them; 'function': they are not. Found from the problem and the "
-        "attempts when not given."))
+    form: FormOption = Field(None, description=FORM_HELP)
 
     @field_validator("language")
     @classmethod
@@ -227,6 +228,7 @@ class CompareRequest(BaseModel):
     reference: str | None = Field(None, description="A known-correct solution: the tests are validated on it.")
     tests: str | None = Field(None, description="Your own tests: an attempt failing more of them loses.")
     problem_id: str = "problem"
+    form: FormOption = Field(None, description=FORM_HELP)
 
     @field_validator("language")
     @classmethod
