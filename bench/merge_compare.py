@@ -26,7 +26,7 @@ from typing import Any
 
 from sejury.merge import MergeRule
 from sejury.review import ReviewPolicy
-from sejury.schema import Status, Strategy, Verdict
+from sejury.schema import Status, Strategy, StrategyResult, Verdict
 from sejury.stats import bootstrap_ci, correlate
 
 OLD_TEAM = ["direct", "direct_ref", "rethink", "equivalence", "reference_analysis", "generate_tests"]
@@ -118,8 +118,10 @@ def spliced(v: Verdict, reruns: dict[str, dict[str, Any]]) -> Verdict:
     members = dict(v.strategies)
     for name, got in reruns.items():
         old = members.get(name)
-        if old is None:
-            continue
+        if old is None:  # a juror the run's team lacked (Ex-fuzz re-run beside an S5-only run): added
+            if "score" not in got:
+                continue
+            old = StrategyResult(strategy=Strategy(name), status=Status.UNSCORED)
         update: dict[str, Any] = {"against": got["against"]} if "against" in got else {}  # S5's, re-run
         if "score" in got:
             score = got["score"]
