@@ -103,6 +103,29 @@ async def test_a_hard_coded_program_does_not_beat_a_right_one(sandbox: Any) -> N
     assert bare.needs_review and bare.reasons[0].startswith("attempts that behave differently score the same")
 
 
+def _prefers_computing(messages: list[Any]) -> str:
+    """The model, scripted: the program that computes the answer beats the one that looks it up."""
+    first = str(messages[1].content).split("[BEGIN PROGRAM A]", 1)[1].split("[END PROGRAM A]", 1)[0]
+    return f"Reasons:\n- scripted\nBetter: {'B' if 'known = ' in first else 'A'}"
+
+
+@pytest.mark.docker
+async def test_the_model_breaks_a_tie_between_programs(sandbox: Any) -> None:
+    """The hard-coded program and the right one tie without a reference (every stated output, no other
+    attempt to agree with): ``tie_break="model"`` asks compare's question in both orders and the
+    choice follows the model where both orders agree; a model that picks whatever is shown first
+    leaves the tie (the first attempt, still needing review)."""
+    pair = [HARD_CODED["python"], program("python", right=True)]
+    r = await _judge(sandbox, _prefers_computing).arank(PROBLEM, pair, tie_break="model")
+    assert r.chosen == 1 and r.model_calls == 2 and r.tie_break is not None and r.needs_review
+    assert [x.outcome for x in r.tie_break.pairs] == [
+        "1 over 0 (chose 1 with 0 shown first, chose 1 with 1 shown first)"]
+    flips = await _judge(sandbox, lambda m: "Reasons:\n- scripted\nBetter: A").arank(PROBLEM, pair, tie_break="model")
+    assert flips.chosen == 0 and flips.model_calls == 2 and flips.needs_review
+    assert [x.outcome for x in flips.tie_break.pairs] == [  # type: ignore[union-attr]
+        "0 vs 1: the position decided, not the code (chose 0 with 0 shown first, chose 1 with 1 shown first)"]
+
+
 @pytest.mark.docker
 async def test_your_tests_come_first_and_bad_input_is_a_clear_error(sandbox: Any) -> None:
     j = _judge(sandbox)
