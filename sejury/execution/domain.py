@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from sejury.execution.calls import Args, example_calls, render_call, seed_calls
@@ -64,6 +64,15 @@ def outside_note(n: int, shown: list[str]) -> str:
     return f"{n} outside the problem's domain" + (f" (e.g. {shown[0][:80]})" if shown else "")
 
 
+@lru_cache(maxsize=1024)
+def _literal_calls(unit: str, function: str, language: str) -> tuple[Args, ...]:
+    """``seed_calls`` of one test, parsed once for both ``Domain.split`` and ``Domain.edges``."""
+    try:
+        return tuple(seed_calls(unit, function, language))
+    except (ValueError, RecursionError):
+        return ()
+
+
 @dataclass(frozen=True)
 class Domain:
     """The examples' values of ``function``, by position and by keyword."""
@@ -97,12 +106,9 @@ class Domain:
         return all(within(a, self.by_pos.get(i, []), self.negatives) for i, a in enumerate(args)) and \
             all(within(a, self.by_name.get(name, []), self.negatives) for name, a in kwargs)
 
-    def _calls(self, unit: str) -> list[Args]:
+    def _calls(self, unit: str) -> tuple[Args, ...]:
         """The literal calls of the function in ``unit`` (a test's text); none where it does not read."""
-        try:
-            return seed_calls(unit, self.function, self.language)
-        except (ValueError, RecursionError):
-            return []
+        return _literal_calls(unit, self.function, self.language)
 
     def outside(self, unit: str) -> str | None:
         """The first call of the function in ``unit`` (a test's text) outside the domain, as a

@@ -41,11 +41,12 @@ def examples_of(sample: Sample) -> tuple[str, list[tuple[str, Stated]]] | None:
                       if (call := write(s.call)) is not None][:MAX_EXAMPLES]
 
 
-async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, reference_failed: str = "") -> Outcome:
+async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, reference_failed: str = "",
+              found: tuple[str, list[tuple[str, Stated]]] | None = None) -> Outcome:
     """The candidate on the stated examples.  ``reference_failed``: the sample has a reference, but it
     does not load or compile (why): a candidate that does not load either is no evidence then (the
     harness may be at fault for both; S5 reads the candidate's own compile errors)."""
-    found = examples_of(sample)
+    found = found or examples_of(sample)  # ``found``: the caller's own reading of them
     if found is None or not found[1]:
         return Outcome(None, detail="no reference, and the problem states no example's output to check")
     assert ctx.sandbox is not None

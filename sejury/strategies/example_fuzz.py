@@ -75,7 +75,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     got = await agree_on(sample, ctx, rec, function, [*shown, *new], {"seeds": len(shown), "made": len(new)})
     if got.artifacts.get("reference_failed") and (found := _stated.examples_of(sample)) is not None and found[1]:
         # a reference that does not load is no reference: the examples the problem states still are
-        return await _stated.run(sample, ctx, rec, reference_failed=got.detail or "")
+        return await _stated.run(sample, ctx, rec, reference_failed=got.detail or "", found=found)
     return got
 
 
