@@ -7,9 +7,10 @@ original problem's examples in Python's syntax (``>>> closest_integer("10")``, `
 (``calls.example_calls``) and this module writes each input back as a call the language compiles,
 argument by argument, by the parameter's type: ``[1, -2]`` for ``ArrayList<Integer>`` is
 ``new ArrayList<Integer>(Arrays.<Integer>asList(1, -2))``, for ``std::vector<long>`` it is
-``std::vector<long>{1, -2}``, for Go's ``[]int`` ``[]int{1, -2}``.  A value that does not fit
-its type (a float for an ``int``, an int beyond 32 bits, a type with no rule such as MultiPL-E's
-``Union_int_float_String``) gives no call: that input is left out, never guessed.
+``std::vector<long>{1, -2}``, for Go's ``[]int`` ``[]int{1, -2}`` (Go's writer is in ``go_typed``).
+A value that does not fit its type (a float for an ``int``, an int beyond 32 bits, a type with no
+rule such as MultiPL-E's ``Union_int_float_String``) gives no call: that input is left out, never
+guessed.
 """
 
 from __future__ import annotations
@@ -17,13 +18,10 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sejury.execution import languages
 from sejury.execution.languages import _clike
-
-if TYPE_CHECKING:  # annotations only (no parser here)
-    import tree_sitter as ts
 
 GO_SLICE, GO_MAP = "go:[]", "go:map"  # Go's []T and map[K]V, as ``Type`` names
 INT32 = 2 ** 31
@@ -109,44 +107,6 @@ def c_parameters(problem: str, function: str) -> list[tuple[Type, str]] | None:
             return None
         params.append((kind, decl.group(2)))
     return params
-
-
-def go_parameters(problem: str, function: str) -> list[tuple[Type, str]] | None:
-    """``typed_parameters`` of a Go function, read with Go's grammar (``name type``)."""
-    from sejury.execution.clike_literals import parse
-
-    found = None
-    stack = [parse(problem, "go")]
-    while stack:
-        node = stack.pop()
-        name = node.child_by_field_name("name")
-        if node.type == "function_declaration" and name is not None and name.text == function.encode():
-            found = node.child_by_field_name("parameters")
-        stack.extend(node.children)
-    if found is None:
-        return None
-    params: list[tuple[Type, str]] = []
-    for decl in found.named_children:
-        type_node = decl.child_by_field_name("type")
-        kind = _go_type(type_node) if decl.type == "parameter_declaration" and type_node is not None else None
-        if kind is None:
-            return None
-        params += [(kind, (n.text or b"").decode()) for n in decl.children_by_field_name("name")]
-    return params
-
-
-def _go_type(node: ts.Node) -> Type | None:
-    if node.type in ("type_identifier", "qualified_type"):
-        return Type((node.text or b"").decode())
-    if node.type == "slice_type":
-        element = node.child_by_field_name("element")
-        inner = _go_type(element) if element is not None else None
-        return Type(GO_SLICE, (inner,)) if inner else None
-    if node.type == "map_type":
-        key, val = node.child_by_field_name("key"), node.child_by_field_name("value")
-        k, v = (_go_type(key) if key else None), (_go_type(val) if val else None)
-        return Type(GO_MAP, (k, v)) if k and v else None
-    return None
 
 
 def write_call(function: str, params: list[tuple[Type, str]], call: tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]],
@@ -277,38 +237,6 @@ def cpp_value(value: Any, kind: Type) -> str | None:
             return f"{kind.text()}()"
         inner_value = cpp_value(value, targs[0])
         return None if inner_value is None else f"{kind.text()}({inner_value})"
-    return None
-
-
-_GO_INTS = {"int": (-INT64, INT64), "int64": (-INT64, INT64), "int32": (-INT32, INT32), "rune": (-INT32, INT32),
-            "int16": (-2 ** 15, 2 ** 15), "int8": (-2 ** 7, 2 ** 7), "uint": (0, 2 * INT64),
-            "uint64": (0, 2 * INT64), "uint32": (0, 2 * INT32), "uint8": (0, 2 ** 8), "byte": (0, 2 ** 8)}
-
-
-def go_value(value: Any, kind: Type) -> str | None:
-    """``value`` as a Go expression of type ``kind``, or None (its ``Language.write_typed``)."""
-    name, targs = kind.name, kind.args
-    if name == "bool":
-        return ("true" if value else "false") if isinstance(value, bool) else None
-    if name == "rune" and isinstance(value, str):
-        return _char(value, "go")
-    if name in _GO_INTS:
-        low, high = _GO_INTS[name]
-        return str(value) if isinstance(value, int) and not isinstance(value, bool) and low <= value < high else None
-    if name in ("float64", "float32"):
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-        return repr(float(value)) if ok else None
-    if name == "string":
-        return quoted(value, "go") if isinstance(value, str) else None
-    if name == GO_SLICE:
-        elements = _elements(value, False)
-        items = [go_value(v, targs[0]) for v in elements] if elements is not None else [None]
-        return None if None in items else f"{kind.text()}{{{', '.join(map(str, items))}}}"
-    if name == GO_MAP and isinstance(value, dict):
-        entries = [(go_value(k, targs[0]), go_value(v, targs[1])) for k, v in value.items()]
-        if any(k is None or v is None for k, v in entries):
-            return None
-        return f"{kind.text()}{{{', '.join(f'{k}: {v}' for k, v in entries)}}}"
     return None
 
 

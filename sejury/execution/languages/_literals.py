@@ -1,6 +1,6 @@
 """The readers and writers of literals a ``Language`` names (``read_calls``, ``read_example``,
 ``render_call``, ``parameters``, ``write_typed``): JavaScript's in ``js_literals``, Java's, C++'s
-and Go's in ``clike_literals`` (read) and ``typed_literals`` (written by the parameters' types).
+and Go's in ``clike_literals`` (read) and ``typed_literals`` / ``go_typed`` (written by the parameters' types).
 Those modules import this package, so each is imported here with the first use."""
 
 from __future__ import annotations
@@ -50,9 +50,9 @@ def c_parameters(problem: str, function: str) -> list[tuple[Type, str]] | None:
 
 
 def go_parameters(problem: str, function: str) -> list[tuple[Type, str]] | None:
-    from sejury.execution import typed_literals
+    from sejury.execution import go_typed
 
-    return typed_literals.go_parameters(problem, function)
+    return go_typed.go_parameters(problem, function)
 
 
 def java_value(value: Any, kind: Type) -> str | None:
@@ -68,9 +68,9 @@ def cpp_value(value: Any, kind: Type) -> str | None:
 
 
 def go_value(value: Any, kind: Type) -> str | None:
-    from sejury.execution import typed_literals
+    from sejury.execution import go_typed
 
-    return typed_literals.go_value(value, kind)
+    return go_typed.go_value(value, kind)
 
 
 def go_escape(ch: str) -> str | None:

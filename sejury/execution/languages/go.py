@@ -7,6 +7,7 @@ import re
 import textwrap
 
 from sejury.execution.languages import _clike, _dummies, _go_lists, _go_repairs, _literals, _stdio
+from sejury.execution.languages._go_stubs import signatures, stub
 from sejury.execution.languages.base import Harness, Language, Suite, compile_then_run, wrap_units
 from sejury.execution.sealed import new_seal, resource_files
 
@@ -163,6 +164,10 @@ func sejuryShow(v reflect.Value) string {
 		if v.IsNil() {
 			return "nil"
 		}
+		e := v.Elem()
+		if v.Kind() == reflect.Interface && (e.Kind() == reflect.Float32 || e.Kind() == reflect.Float64) {
+			return e.Type().String() + "(" + sejuryShow(e) + ")" // an interface's float64 2 is no int 2
+		}
 		return sejuryShow(v.Elem())
 	case reflect.Struct:
 		parts := []string{}
@@ -239,64 +244,8 @@ def assemble(problem: str, code: str) -> str:
 
 # ---- the sealed harness (``sealed_go/``): the tests in a checker, the program in a process of its own
 
-_FUNC = re.compile(r"^func\s+([A-Za-z_]\w*)\s*\(", re.M)  # a top-level function (no receiver, not generic)
-_NAMED = re.compile(r"^([A-Za-z_]\w*)\s+(\S.*)$", re.S)
-_TYPE_WORDS = {"chan", "func", "map", "struct", "interface"}
-
-
-def _types(params: str) -> list[str] | None:
-    """The type of each parameter (or result) of a Go list (``a, b int, c []string`` -> int, int,
-    []string); None when it cannot be read."""
-    items = _clike.top_level_items(params)
-    named = [(_NAMED.match(x) if x.split()[0] not in _TYPE_WORDS else None) for x in items]
-    if not any(named):
-        return items
-    out: list[str | None] = [m.group(2).strip() if m else None for m in named]
-    for i in range(len(out) - 1, -1, -1):  # a, b int: a takes b's type
-        if out[i] is None:
-            if i + 1 >= len(out) or out[i + 1] is None:
-                return None
-            out[i] = out[i + 1]
-    return [t for t in out if t is not None]
-
-
-def signatures(program: str) -> list[tuple[str, list[str], list[str]]]:
-    """Each top-level function the program declares: (name, parameter types, result types)."""
-    out = []
-    for m in _FUNC.finditer(program):
-        name = m.group(1)
-        if name in ("main", "init"):
-            continue
-        close = _clike.closing(program, m.end() - 1)
-        body = program.find("{", close) if close > 0 else -1
-        if body < 0:
-            continue
-        params, results = _types(program[m.end():close]), program[close + 1:body].strip()
-        if results.startswith("(") and results.endswith(")"):
-            rtypes = _types(results[1:-1])
-        else:
-            rtypes = [results] if results else []
-        if params is None or rtypes is None:
-            continue
-        out.append((name, params, rtypes))
-    return out
-
-
-def _stub(name: str, params: list[str], results: list[str]) -> str:
-    variadic = bool(params) and params[-1].startswith("...")
-    args = ", ".join(f"p{i} {t}" for i, t in enumerate(params))
-    res = "" if not results else results[0] if len(results) == 1 else f"({', '.join(results)})"
-    lines = [f"func {name}({args}) {res} {{"]
-    lines += [f"\tvar r{i} {t}" for i, t in enumerate(results)]
-    lines.append(f"\tsejuryCall({name!r}, {str(variadic).lower()}, []interface{{}}{{"
-                 + ", ".join(f"p{i}" for i in range(len(params))) + "}, []interface{}{"
-                 + ", ".join(f"&r{i}" for i in range(len(results))) + "})")
-    if results:
-        lines.append("\treturn " + ", ".join(f"r{i}" for i in range(len(results))))
-    return "\n".join(lines).replace(f"({name!r}", f'("{name}"') + "\n}\n"
-
-
-_SEALED_SOURCES = resource_files("sealed_go", {"server.go.txt": "server", "checker.go.txt": "checker"})
+_SEALED_SOURCES = resource_files("sealed_go", {"server.go.txt": "server", "checker.go.txt": "checker",
+                                               "codec.go.txt": "codec"})
 
 
 def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
@@ -311,7 +260,7 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
     sigs = signatures(src)
     funcs = "\n".join(f'\t"{name}": {name},' for name, _, _ in sigs)
     server = _SEALED_SOURCES["server"].replace("\t/*FUNCS*/", funcs)
-    stubs = _SEALED_SOURCES["checker"].replace("/*STUBS*/", "\n".join(_stub(*s) for s in sigs))
+    stubs = _SEALED_SOURCES["checker"].replace("/*STUBS*/", "\n".join(stub(*s) for s in sigs))
     plain = harness(program, suite, active, per_test)
     tests = plain.files["sejury_test.go"]
     tests = re.sub(r'fmt\.Println\("(@@T \d+ PASS)"\)', r'sejuryEmit("\1")', tests)
@@ -325,7 +274,10 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
         "(GOCACHE=\"$PWD/../chk-cache\" go test -c -vet=off -o ../chk.test ./ 2>&1 "
         "|| { echo '@@TESTS NOCOMPILE'; exit 4; }) && rm -rf ../chk-cache && cd .. && "
         "./chk.test -test.run TestSejury -test.v")
+    codec = _SEALED_SOURCES["codec"]
     return Harness({"srv/go.mod": "module srv\n\ngo 1.19\n", "srv/solution.go": src, "srv/sejury_server.go": server,
+                    "srv/sejury_codec.go": codec.replace("package sejurycodec", "package main", 1),
+                    "chk/sejury_codec_test.go": codec.replace("package sejurycodec", "package sandbox", 1),
                     "chk/go.mod": "module sandbox\n\ngo 1.19\n", "chk/sejury_stubs_test.go": stubs,
                     "chk/sejury_test.go": tests, "seal": key},
                    command, plain.unit_lines, "sejury_test.go", seal=key,
