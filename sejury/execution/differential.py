@@ -166,6 +166,10 @@ class DifferentialRun(BaseModel):
     valid_without_calls: bool = False
     # tests left out because the reference reached for the network on them (``NETWORK``)
     network: int = 0
+    # tests whose stated expectation failed on the reference's value but holds on the candidate's (it
+    # returns what the test expects, the reference does not): the reference, or the test, may be wrong
+    disputed: int = 0
+    disputed_shown: list[str] = Field(default_factory=list)
 
     def no_inputs(self, what: str) -> str:
         """Why there is no input: ``what`` (the juror's words), and the tests on which the
@@ -216,12 +220,14 @@ def _returned(mine: list[str], theirs: list[str]) -> bool:
 
 
 def compare(function: str, units: list[str], reference: dict[int, list[str]], candidate: dict[int, list[str]],
-            valid: set[int], reasons: dict[int, str], typed_raises: bool = False) -> DifferentialRun:
+            valid: set[int], reasons: dict[int, str], typed_raises: bool = False,
+            passed: dict[int, bool] | None = None) -> DifferentialRun:
     """Agreement per test: the candidate's values equal the reference's, call for call (a call
     that raised compared as ``as_compared`` says).  Tests are shown as written (``units`` may carry
     the recorder).  A test on which the reference answers undefined (JavaScript) is outside what the
     problem defines, and is not counted; nor is one where the reference returned nothing, unless the
-    problem states what its function raises."""
+    problem states what its function raises.  ``passed``: which tests' own checks held on the
+    candidate (those that failed on the reference and hold on it are ``disputed``)."""
     reference = {i: as_compared(v, typed_raises) for i, v in reference.items()}
     candidate = {i: as_compared(v, typed_raises) for i, v in candidate.items()}
     network = {i for i, v in reference.items() if any(bare(x) == NETWORK for x in v)}
@@ -239,6 +245,7 @@ def compare(function: str, units: list[str], reference: dict[int, list[str]], ca
                                   candidate=theirs[:300]))
     raising = {i for i, v in reference.items() if v and all(x.startswith(RAISES.strip()) for x in v)}  # typed or not
     valid_calls = [i for i in valid if reference.get(i)]
+    disputed = [i for i in usable if i not in valid and (passed or {}).get(i) and candidate.get(i) != reference[i]]
     return DifferentialRun(function=function, inputs=len(usable), agreed=agreed,
                            from_invalid=sum(1 for i in usable if i not in valid),
                            ratio=agreed / len(usable) if usable else None, mismatches=shown,
@@ -246,4 +253,6 @@ def compare(function: str, units: list[str], reference: dict[int, list[str]], ca
                            error_paths=sum(1 for i in usable if i in raising),
                            network=len(network),
                            valid_only_error_paths=bool(valid_calls) and all(i in raising for i in valid_calls),
-                           valid_without_calls=bool(valid) and not valid_calls and any(reference.values()))
+                           valid_without_calls=bool(valid) and not valid_calls and any(reference.values()),
+                           disputed=len(disputed),
+                           disputed_shown=[unrecord(units[i])[:300] for i in disputed[:MAX_MISMATCHES_SHOWN]])

@@ -330,7 +330,7 @@ async def _run_with_probe(provider: SandboxProvider, ex: TestExecution, valid: S
                                      "reasons": [report.reasons[at[i]] for i in probe.valid]})
     reasons = {i: report.reasons[at[i]] for i in order}
     diff = compare(probe.function, probe.suite.units, probe.values, report.values, set(probe.valid), reasons,
-                   probe.typed_raises)
+                   probe.typed_raises, passed={i: report.passed[at[i]] for i in order})
     return ex.model_copy(update={"candidate": SuiteRun.of(view, valid.units), "executable": report.loaded,
                                  "tampering": report.tampering,
                                  "pass_ratio": view.n_passed / len(valid.units) if valid.units else None,
