@@ -127,7 +127,7 @@ def spliced(v: Verdict, reruns: dict[str, dict[str, Any]]) -> Verdict:
             score = got["score"]
             update |= {"score": score, "detail": got.get("detail") or None,
                        "status": Status.SCORED if score is not None else Status.UNSCORED}
-        if "score" in got:  # a re-run's artifacts that review reads replace the run's own
+        if "score" in got or "artifacts" in got:  # a re-run's artifacts that review reads replace the run's own
             update["artifacts"] = {k: v for k, v in old.artifacts.items() if k != "edge_only"} | \
                 got.get("artifacts", {})
         members[name] = old.model_copy(update=update)

@@ -82,7 +82,8 @@ async def rerun(sandbox: SandboxProvider, sample: Sample, tests: str, every_test
         out[name] = {"score": got.parsed.score if got.parsed else None, "detail": got.detail or ""}
         if "edge_only" in got.artifacts:  # what review reads (``review._edge_only``)
             out[name]["artifacts"] = {"edge_only": got.artifacts["edge_only"]}
-    out["generate_tests"] = {"against": done.against()}  # S5's definitive evidence, as the judged run carries it
+    # S5's definitive evidence and its execution record, as the judged run carries them (review reads both)
+    out["generate_tests"] = {"against": done.against(), "artifacts": {"execution": done.model_dump()}}
     if fuzz:  # S5-fuzz: the same tests' literal calls, mutated, answered by the reference then the candidate
         s5 = StrategyResult(strategy=Strategy("generate_tests"), status=Status.SCORED, artifacts={"tests": tests})
         got = await test_fuzz.run(sample, SimpleNamespace(sandbox=sandbox), Recorder(Strategy("test_fuzz")), s5)
