@@ -473,3 +473,38 @@ async def test_a_cpp_function_named_like_a_standard_one_is_called_not_the_standa
     done = await run_on_candidate(sandbox, ex, valid, assemble_program("cpp", problem, "    return 3;\n}\n"),
                                   probe=probe)
     assert done.pass_ratio == 0.5 and done.differential is not None and done.differential.agreed == 1, done
+
+
+JAVA_MAX = ("import java.util.*;\nclass Problem {\n    // Return maximum element in the list.\n"
+            "    // >>> max_element([1, 2, 3])\n    // 3\n    public static int maxElement(ArrayList<Integer> l) {\n")
+# the model's commonest Java form: a main calling a helper once per case; the first case raises on
+# the reference (no value, no pass), so the candidate's run leaves it out and the others move up
+JAVA_HELPER_TESTS = """public class Main {
+    static void testMaxElement(ArrayList<Integer> l, int expected) {
+        assert Problem.maxElement(l) == expected;
+    }
+    public static void main(String[] args) {
+        testMaxElement(new ArrayList<>(), 0);
+        testMaxElement(new ArrayList<>(Arrays.asList(1, 2, 3)), 3);
+        testMaxElement(new ArrayList<>(Arrays.asList(5, 3, -5, 2, 123, 1)), 123);
+        testMaxElement(new ArrayList<>(Arrays.asList(-1, -2)), -1);
+    }
+}
+"""
+
+
+@pytest.mark.docker
+async def test_a_helpers_calls_keep_their_tests_when_the_candidate_runs_only_some(sandbox: DockerSandbox) -> None:
+    """The harness records a helper's call under the unit running: on the candidate, which runs only
+    the tests that validated or gave a value, that was the unit's position in the shorter run, and
+    every value after a left-out test was compared with the next test's (HumanEval-X's Java
+    ``maxElement``: a right candidate at S5-diff 0)."""
+    reference = "        return Collections.max(l);\n    }\n}\n"
+    right = ("        int max = Integer.MIN_VALUE;\n        for (int x : l) max = Math.max(max, x);\n"
+             "        return max;\n    }\n}\n")
+    ex, valid, probe = await check_on_reference(sandbox, "java", assemble_program("java", JAVA_MAX, reference),
+                                                JAVA_HELPER_TESTS, record="maxElement")
+    assert probe is not None and sorted(probe.values) == [1, 2, 3] and ex.valid == 3, (probe, ex)
+    done = await run_on_candidate(sandbox, ex, valid, assemble_program("java", JAVA_MAX, right), probe=probe)
+    assert done.pass_ratio == 1.0 and done.differential is not None, done
+    assert (done.differential.inputs, done.differential.agreed) == (3, 3), done.differential.mismatches

@@ -66,6 +66,13 @@ def record_calls(unit: str, index: int, name: str, helpers: bool = False) -> str
     return "".join(out)
 
 
+def renumber(unit: str, index: int, position: int) -> str:
+    """A recorded unit (``record_calls(unit, index, ...)``) as the unit at ``position`` of a run:
+    a harness records its helpers' calls under the position of the unit running, so a run of some
+    of the units numbers every call by position too (``evidence._run_with_probe`` maps them back)."""
+    return unit.replace(f"{RECORDER}({index}, ", f"{RECORDER}({position}, ")
+
+
 # words after which a name and a parenthesis are a call, not a declaration (``return f(x)``)
 _BEFORE_CALL = frozenset({"return", "await", "yield", "throw", "else", "in", "not", "and", "or", "is", "if",
                           "elif", "while", "assert", "case", "do", "lambda", "typeof", "of", "range", "go", "defer",

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from sejury.execution import languages
-from sejury.execution.differential import HELPER, DifferentialRun, compare, record_calls, unrecord
+from sejury.execution.differential import HELPER, DifferentialRun, compare, record_calls, renumber, unrecord
 from sejury.execution.domain import MAX_SHOWN, Domain
 from sejury.execution.languages import Suite
 from sejury.execution.reference import run_reference
@@ -283,8 +283,7 @@ def candidate_timeout(ex: TestExecution) -> float | None:
 
 
 def reference_failed(ex: TestExecution) -> bool:
-    """Did S5's validation stop because the reference itself does not load (a library the image
-    lacks aside)?  Then no test is validated, but whether the candidate loads is still a fact."""
+    """Did S5's validation stop because the reference does not load (not for a missing library)?"""
     return ex.status == "skipped" and ex.reference is not None and not ex.reference.loaded \
         and missing_library(ex.reference.load_error) is None
 
@@ -320,16 +319,17 @@ async def _run_with_probe(provider: SandboxProvider, ex: TestExecution, valid: S
                           probe: Probe) -> TestExecution:
     """One run of the valid tests and of every test that gave the reference a value: the pass
     ratio over the valid ones (S5-exec), the agreement of values over the others too (S5-diff)."""
-    order = sorted(set(probe.valid) | set(probe.values))
-    suite = Suite(probe.suite.setup, [probe.suite.units[i] for i in order])
+    order = sorted(set(probe.valid) | set(probe.values))  # numbered by position in this run, then mapped back
+    suite = Suite(probe.suite.setup, [renumber(probe.suite.units[i], i, n) for n, i in enumerate(order)])
     report = await run_suite(provider, ex.language, candidate, suite, timeout=candidate_timeout(ex))
+    values = {order[n]: v for n, v in report.values.items() if 0 <= n < len(order)}
     if (gap := _library_gap(ex, report)) is not None:
         return gap.model_copy(update={"candidate": SuiteRun.of(report, suite.units)})
     at = {i: n for n, i in enumerate(order)}
     view = report.model_copy(update={"passed": [report.passed[at[i]] for i in probe.valid],
                                      "reasons": [report.reasons[at[i]] for i in probe.valid]})
     reasons = {i: report.reasons[at[i]] for i in order}
-    diff = compare(probe.function, probe.suite.units, probe.values, report.values, set(probe.valid), reasons,
+    diff = compare(probe.function, probe.suite.units, probe.values, values, set(probe.valid), reasons,
                    probe.typed_raises, passed={i: report.passed[at[i]] for i in order})
     return ex.model_copy(update={"candidate": SuiteRun.of(view, valid.units), "executable": report.loaded,
                                  "tampering": report.tampering,
