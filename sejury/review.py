@@ -5,9 +5,8 @@ judge's pass mark), so the CLI's table and JSON, run files, ``sejury serve``, th
 agent tool (``sejury.agent``, at its own threshold) all say the same thing.  A verdict needs review
 when fewer jurors scored than the policy asks, when they disagree, when its score rests on the
 model's opinion alone, when the evidence contradicts the opinion, when it passes although executed
-tests fail, when it fails only on empty inputs the problem does not show, when it fails although it
-returns what generated tests expect where the reference does not (the reference may be wrong), when
-the executed tests are weak, when the sample's own tests could not be run, when a program's outputs
+tests fail, when it fails only on empty inputs the problem does not show, when the executed tests
+are weak, when the sample's own tests could not be run, when a program's outputs
 were compared on a problem that accepts several answers, or when the harness suspected the
 candidate of tampering with the run.
 """
@@ -22,7 +21,7 @@ from sejury.execution.evidence import TestExecution
 from sejury.execution.mutation import WEAK_SUITE
 from sejury.schema import Status, StrategyResult, Verdict, team_mean
 
-__all__ = ["FailingTest", "ReviewPolicy", "disputed", "failing_tests", "review_reasons", "tampering", "weak_suite"]
+__all__ = ["FailingTest", "ReviewPolicy", "failing_tests", "review_reasons", "tampering", "weak_suite"]
 
 
 class ReviewPolicy(BaseModel):
@@ -75,21 +74,6 @@ def _edge_only(verdict: Verdict, graded: list[StrategyResult]) -> str | None:
     below = [r for r in graded if r.score is not None and r.score < 100]
     edges = [r.artifacts.get("edge_only") for r in below]
     return str(edges[0]) if below and all(edges) else None
-
-
-def disputed(verdict: Verdict) -> str:
-    """Why a failing verdict may rest on a wrong reference: the candidate returns what some
-    generated tests expect where the reference does not (``DifferentialRun.disputed``); "" otherwise."""
-    if verdict.passed is not False or verdict.grounds != "evidence":
-        return ""
-    for r in verdict.strategies.values():
-        ex = TestExecution.from_artifact(r.artifacts.get("execution"))
-        diff = ex.differential if ex is not None else None
-        if diff is not None and diff.disputed:
-            return (f"it passes {diff.disputed} generated test(s) the reference fails, returning what they expect "
-                    f"where the reference does not (e.g. {diff.disputed_shown[0][:80]}): the reference, or those "
-                    "tests, may be wrong")
-    return ""
 
 
 def weak_suite(verdict: Verdict, minimum: float) -> str:
@@ -168,8 +152,6 @@ def review_reasons(verdict: Verdict, policy: ReviewPolicy | None = None) -> list
     if edge:
         out.append(f"it fails only on an empty input the problem neither shows nor states ({edge[:80]}): the "
                    "problem may not define it")
-    if dispute := disputed(verdict):
-        out.append(dispute)
     score = verdict.score
     fails = failing_tests(verdict)
     if fails and score is not None and score >= p.threshold:

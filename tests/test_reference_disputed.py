@@ -1,7 +1,8 @@
 """A reference can be wrong (HumanEval-X's Go ``StringXor`` drops leading zeros).  Then a right
 candidate differs from it, and fails; but it returns what some generated tests expect where the
-reference does not.  S5-diff records those tests (``DifferentialRun.disputed``), and the failing
-verdict needs review, naming one (``review.disputed``).  The score stays the evidence's."""
+reference does not.  S5-diff records those tests (``DifferentialRun.disputed``) and says so in its
+lines.  It is not a reason for review: on 352 HumanEval rows in five languages such tests came with a
+wrong candidate 24 times in 25 (the model and the candidate sharing a misreading)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ def test_a_test_the_reference_fails_and_the_candidate_passes_is_disputed() -> No
 
 
 @pytest.mark.docker
-async def test_a_right_candidate_failing_against_a_wrong_reference_needs_review(sandbox: DockerSandbox) -> None:
+async def test_a_right_candidate_failing_against_a_wrong_reference_is_told_in_s5_diffs_lines(
+        sandbox: DockerSandbox) -> None:
     from fakes import GOOD_REPLIES, ScriptedChatModel, step_of
 
     from sejury import Judge
@@ -48,9 +50,11 @@ async def test_a_right_candidate_failing_against_a_wrong_reference_needs_review(
                                               problem=PROBLEM, candidate=code, reference=REFERENCE))
                     for name, code in (("right", RIGHT), ("wrong", WRONG))]
     assert right.strategies["test_pass"].score == 100 and right.strategies["test_diff"].score == pytest.approx(66.67)
-    assert right.passed is False and right.needs_review, right
-    reason = next(r for r in right.review_reasons if "the reference, or those tests, may be wrong" in r)
-    assert reason.startswith("it passes 1 generated test(s) the reference fails")
-    assert "string_xor('111', '101')" in reason
-    assert wrong.passed is False
-    assert not any("may be wrong" in r for r in wrong.review_reasons), wrong.review_reasons
+    assert right.passed is False
+    shown = ["assert string_xor('111', '101') == '010'"]
+    assert right.strategies["test_diff"].artifacts["disputed"] == {"tests": 1, "shown": shown}
+    assert not any("may be wrong" in r for r in right.review_reasons), right.review_reasons
+    from sejury.strategies.test_diff import detail_lines
+    assert any(x.startswith("1 of the tests whose expectation failed on the reference hold on the candidate")
+               for x in detail_lines(right.strategies["test_diff"]))
+    assert wrong.passed is False and "disputed" not in wrong.strategies["test_diff"].artifacts

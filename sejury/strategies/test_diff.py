@@ -41,6 +41,8 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     artifacts = {"agreement": diff.ratio, "inputs": diff.inputs, "agreed": diff.agreed,
                  "from_invalid": diff.from_invalid, "function": diff.function,
                  "mismatches": [m.model_dump() for m in diff.mismatches]}
+    if diff.disputed:  # a fact for whoever reads the verdict; not a review reason (measured: mostly shared misreadings)
+        artifacts["disputed"] = {"tests": diff.disputed, "shown": diff.disputed_shown[:1]}
     if edge := edge_only(ex.edge_tests, [m.test for m in diff.mismatches], diff.inputs - diff.agreed):
         artifacts["edge_only"] = edge  # every value that differs is on an empty input the problem does not show
     weight = suite_weight(ex, first_round=True)  # its calls are the first round's tests'
@@ -58,12 +60,16 @@ def detail_lines(result: StrategyResult) -> list[str]:
     if "weight" in a:
         lines.append(f"its calls come from tests with mutation score {a['weight']:g}: that is its weight in the "
                      "team's mean")
+    if d := a.get("disputed"):
+        lines.append(f"{d['tests']} of the tests whose expectation failed on the reference hold on the candidate "
+                     f"(e.g. {d['shown'][0][:120] if d['shown'] else '?'}): the model expected what the candidate "
+                     "returns (a shared misreading, more often than a wrong reference)")
     return lines + Mismatch.lines(a.get("mismatches", []))
 
 
 SPEC = register(StrategySpec(
     value="test_diff", paper_name="S5-diff", aliases=("diff", "differential"), kind=Kind.EVIDENCE, run=run, rank=52,
-    version=lambda: "diff-6", applies=generate_tests.applies, needs_execute=True,
+    version=lambda: "diff-7", applies=generate_tests.applies, needs_execute=True,
     joins_default=_io.model_inputs_join(generate_tests.applies), feeders=("generate_tests",),
     detail_lines=detail_lines,
     summary="the share of S5's tests whose calls return the reference's values on the candidate"))
