@@ -101,20 +101,16 @@ def _scalar(value: Any) -> bool:
     return value is None or isinstance(value, (bool, int, float, str))
 
 
+# the type Go gives an untyped constant of each Python kind (bool before int: a bool is an int)
+_DEFAULT_TYPES: tuple[tuple[type | tuple[type, ...], Type], ...] = (
+    (bool, Type("bool")), (int, Type("int")), (float, Type("float64")), (str, Type("string")),
+    ((list, tuple), _ANY_SLICE), (dict, _ANY_MAP))
+
+
 def _dynamic(value: Any) -> str | None:
-    """``value`` held by an ``interface{}``: a literal whose default type is the value's own."""
+    """``value`` held by an ``interface{}``: the literal of its default type, written as
+    ``go_value`` writes that type (a float keeps its point: 2.0, not 2)."""
     if value is None:
         return "nil"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value) if -INT64 <= value < INT64 else None
-    if isinstance(value, float):
-        return repr(value) if math.isfinite(value) else None  # repr keeps a float's point: 2.0, not 2
-    if isinstance(value, str):
-        return quoted(value, "go")
-    if isinstance(value, (list, tuple)):
-        return go_value(value, _ANY_SLICE)
-    if isinstance(value, dict):
-        return go_value(value, _ANY_MAP)
-    return None
+    kind = next((k for py, k in _DEFAULT_TYPES if isinstance(value, py)), None)
+    return go_value(value, kind) if kind is not None else None
