@@ -116,14 +116,10 @@ def _tokenizer() -> Callable[[str], list[int]]:
         import httpx
 
         from sejury.config import JudgeConfig
-        from sejury.models.backends.llama_server import gguf_path
+        from sejury.models.backends.llama_server import shared_server
         from sejury.models.base import ModelSettings
-        from sejury.models.embedded import EmbeddedServer, ServerConfig, resolve_runtime
 
-        s = ModelSettings.of(JudgeConfig())
-        server = EmbeddedServer.shared(ServerConfig(model_path=gguf_path(s), n_ctx=s.n_ctx, n_threads=s.n_threads,
-                                                     prompt_cache_mb=s.prompt_cache_mb,
-                                                     runtime=resolve_runtime(s.runtime)))
+        server = shared_server(ModelSettings.of(JudgeConfig()))
         client = httpx.Client(base_url=server.base_url.removesuffix("/v1"), timeout=60)
 
         def by_server(text: str) -> list[int]:

@@ -6,12 +6,16 @@ the first call of a lazy client."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from langchain_core.language_models import BaseChatModel
 
 from sejury import paths
 from sejury.errors import ModelSetupError
 from sejury.models.base import Backend, ModelSettings, openai_compatible
+
+if TYPE_CHECKING:  # the server's module loads with the first use
+    from sejury.models.embedded import EmbeddedServer
 
 EMBEDDED = "embedded"
 
@@ -50,12 +54,16 @@ def gguf_path(s: ModelSettings) -> Path:
     return paths.model_path_named() or embedded.ensure_model(progress=True)
 
 
-def build(s: ModelSettings) -> BaseChatModel:
+def shared_server(s: ModelSettings) -> EmbeddedServer:
+    """The machine's embedded server for these settings, joined or started."""
     from sejury.models.embedded import EmbeddedServer, ServerConfig, resolve_runtime
 
-    server = EmbeddedServer.shared(ServerConfig(model_path=gguf_path(s), n_ctx=s.n_ctx, n_threads=s.n_threads,
-                                                 prompt_cache_mb=s.prompt_cache_mb,
-                                                 runtime=resolve_runtime(s.runtime)))
+    return EmbeddedServer.shared(ServerConfig(model_path=gguf_path(s), n_ctx=s.n_ctx, n_threads=s.n_threads,
+                                              prompt_cache_mb=s.prompt_cache_mb, runtime=resolve_runtime(s.runtime)))
+
+
+def build(s: ModelSettings) -> BaseChatModel:
+    server = shared_server(s)
     chat = openai_compatible(s, base_url=server.base_url, api_key="sk-local", model=server.config.alias)
     return chat
 
