@@ -13,6 +13,7 @@ from langchain_core.messages import BaseMessage
 
 from sejury import Judge, Sample, Status
 from sejury.sandbox.docker import DockerSandbox
+from sejury.schema import StrategyResult
 from sejury.strategies._s5_lines import detail_lines
 
 pytestmark = pytest.mark.docker
@@ -593,6 +594,22 @@ async def test_ex_fuzz_judges_on_the_problems_examples_with_no_model_call(sandbo
     assert model.calls == 0
 
 
+async def ex_fuzz_on(sandbox: DockerSandbox, language: str, problem: str, right: str,
+                     wrong: str) -> tuple[StrategyResult, StrategyResult]:
+    """Ex-fuzz alone (no model: the scripted one fails the test if asked) on the wrong candidate and
+    on the right one (the reference), judged side by side: the sandbox's two containers each take
+    one (compiling is most of the time).  Their Ex-fuzz results, wrong first."""
+    judge = Judge(ScriptedChatModel(script=lambda messages: pytest.fail("Ex-fuzz called the model")),
+                  team=["Ex-fuzz"], cache=False, execute=True, sandbox=sandbox)
+
+    def sample(candidate: str) -> Sample:
+        return Sample(id="e", task="code_generation", language=language, problem=problem, candidate=candidate,
+                      reference=right)
+
+    caught, agreed = await asyncio.gather(judge.ajudge(sample(wrong)), judge.ajudge(sample(right)))
+    return caught.strategies["example_fuzz"], agreed.strategies["example_fuzz"]
+
+
 @pytest.mark.docker
 @pytest.mark.parametrize(("language", "problem", "right", "wrong"), [
     ("java", JAVA_FILTER, "        return xs.stream().filter(x -> x > t).count();\n    }\n}\n",
@@ -607,19 +624,9 @@ async def test_ex_fuzz_writes_the_examples_as_java_cpp_and_go_calls_of_the_decla
     (``[]int{1, 5, 7}``); Ex-fuzz reads them, writes each input in the parameters' types (``new
     ArrayList<Long>(...)``, ``std::vector<long>{...}``, ``[]int{...}``), and the reference
     answers: the ``>=`` candidate is caught, the right one agrees on all."""
-    judge = Judge(ScriptedChatModel(script=lambda messages: pytest.fail("Ex-fuzz called the model")),
-                  team=["Ex-fuzz"], cache=False, execute=True, sandbox=sandbox)
-
-    def sample(candidate: str) -> Sample:
-        return Sample(id="e", task="code_generation", language=language, problem=problem, candidate=candidate,
-                      reference=right)
-
-    # judged side by side: the sandbox's two containers each take one (compiling is most of the time)
-    caught_v, agreed_v = await asyncio.gather(judge.ajudge(sample(wrong)), judge.ajudge(sample(right)))
-    caught = caught_v.strategies["example_fuzz"]
+    caught, agreed = await ex_fuzz_on(sandbox, language, problem, right, wrong)
     assert caught.status is Status.SCORED and caught.score is not None and caught.score < 100, caught
     assert caught.artifacts["seeds"] == 1 and caught.artifacts["inputs"] > 10, caught.artifacts
-    agreed = agreed_v.strategies["example_fuzz"]
     assert agreed.score == 100 and agreed.artifacts["inputs"] == caught.artifacts["inputs"], agreed
 
 

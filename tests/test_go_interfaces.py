@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from fakes import ScriptedChatModel
+from test_execution import ex_fuzz_on
 
-from sejury import Judge, Sample, Status
+from sejury import Status
 from sejury.execution.go_typed import go_value
 from sejury.execution.languages._go_stubs import signatures
 from sejury.execution.runner import run_suite, split_tests
@@ -215,18 +215,9 @@ async def test_ex_fuzz_writes_compare_ones_examples_as_interface_values(sandbox:
     type of ``a, b interface{}`` and stayed unscored; it now writes each example's values as Go's
     untyped constants (``1`` an int, ``2.5`` a float64, ``"2,3"`` a string), and the reference
     answers: the candidate returning the smaller value is caught, the right one agrees on all."""
-    judge = Judge(ScriptedChatModel(script=lambda messages: pytest.fail("Ex-fuzz called the model")),
-                  team=["Ex-fuzz"], cache=False, execute=True, sandbox=sandbox)
-
-    def sample(candidate: str) -> Sample:
-        return Sample(id="cmp", task="code_generation", language="go", problem=COMPARE_PROBLEM,
-                      candidate=candidate, reference=COMPARE_RIGHT)
-
-    caught_v, agreed_v = await asyncio.gather(judge.ajudge(sample(COMPARE_WRONG)), judge.ajudge(sample(COMPARE_RIGHT)))
-    caught = caught_v.strategies["example_fuzz"]
+    caught, agreed = await ex_fuzz_on(sandbox, "go", COMPARE_PROBLEM, COMPARE_RIGHT, COMPARE_WRONG)
     assert caught.status is Status.SCORED and caught.score is not None and caught.score < 50, caught
     assert caught.artifacts["seeds"] == 4 and caught.artifacts["inputs"] > 10, caught.artifacts
-    agreed = agreed_v.strategies["example_fuzz"]
     assert agreed.score == 100 and agreed.artifacts["inputs"] == caught.artifacts["inputs"], agreed
 
 
