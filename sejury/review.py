@@ -6,9 +6,9 @@ agent tool (``sejury.agent``, at its own threshold) all say the same thing.  A v
 when fewer jurors scored than the policy asks, when they disagree, when its score rests on the
 model's opinion alone, when the evidence contradicts the opinion, when it passes although executed
 tests fail, when it fails only on empty inputs the problem does not show, when the executed tests
-are weak, when the sample's own tests could not be run, when a program's outputs
-were compared on a problem that accepts several answers, or when the harness suspected the
-candidate of tampering with the run.
+are weak, when the sample's own tests could not be run, when a program's outputs were compared on a
+problem that accepts several answers, or when the harness suspected the candidate of tampering with
+the run.
 """
 
 from __future__ import annotations

@@ -174,7 +174,8 @@ class DifferentialRun(BaseModel):
     # tests left out because the reference reached for the network on them (``NETWORK``)
     network: int = 0
     # tests whose stated expectation failed on the reference's value but holds on the candidate's (it
-    # returns what the test expects, the reference does not): the reference, or the test, may be wrong
+    # returns what the test expects, the reference does not): a wrong reference, or, far more often
+    # on HumanEval (24 of 25), a misreading the model and the candidate share; recorded, not a review reason
     disputed: int = 0
     disputed_shown: list[str] = Field(default_factory=list)
 
