@@ -3,18 +3,35 @@
 #   bash scripts/test.sh [ARGS]       ruff, mypy, the tiers' check, the fast tier, then the real tier
 #   bash scripts/test.sh fast [ARGS]  the fast tier only: unit and wiring tests on fakes
 #   bash scripts/test.sh real [ARGS]  the real tier only: the embedded model, Docker, a browser, real servers
-# ARGS go to pytest (each tier's run); a tier of which ARGS select no test is not a failure.
+# ARGS go to pytest (each run of a tier; -n 0 runs it in one process); a run of which ARGS select no
+# test is not a failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${SEJURY_VENV:-.venv}
 PY="$VENV/bin/python"
 
 tier() {  # tier NAME [ARGS]: pytest on one tier
-  local name=$1 rc=0
+  local name=$1
   shift
-  echo "==> pytest: the $name tier"
-  "$PY" -m pytest --tier "$name" "$@" || rc=$?
-  if [ "$rc" = 5 ] && [ $# -gt 0 ]; then  # 5: no test collected, as ARGS asked
+  USER_ARGS=$#
+  if [ "$name" = fast ]; then
+    # a worker per core (pytest-xdist), the tests spread one by one
+    run "the fast tier" --tier fast -n auto --dist load "$@"
+  else
+    # the tests that do not use the embedded model on a worker per core, each module's tests on one
+    # worker (tests/conftest.py's groups); then those on the model, one at a time and alone: the
+    # model's threads slow down several-fold beside other work (docs/results/2026-11-27-ci-workers.md)
+    run "the real tier without the embedded model" --tier real --embedded skip -n auto --dist loadgroup "$@" &&
+      run "the real tier on the embedded model" --tier real --embedded only "$@"
+  fi
+}
+
+run() {  # run TITLE [PYTEST ARGS]: the user's ARGS (last) may select no test, not a failure then
+  local title=$1 rc=0
+  shift
+  echo "==> pytest: $title"
+  "$PY" -m pytest "$@" || rc=$?
+  if [ "$rc" = 5 ] && [ "$USER_ARGS" -gt 0 ]; then  # 5: no test collected, as ARGS asked
     rc=0
   fi
   return "$rc"

@@ -9,6 +9,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+if "PYTEST_XDIST_WORKER" in os.environ:
+    # pytest-xdist gives its workers COLUMNS=80, which rich's consoles (made when sejury.cli is
+    # imported) would keep: the tests that set COLUMNS for one CLI call then read a narrow table
+    os.environ.pop("COLUMNS", None)
 
 from fakes import ScriptedChatModel, good_script
 
@@ -55,9 +59,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--tier", choices=TIERS, default=None,
                      help="run one tier: fast (fakes only) or real (marked embedded, docker, browser, ray, "
                           "langgraph or process); both by default")
+    parser.addoption("--embedded", choices=("only", "skip"), default=None,
+                     help="only the tests on the embedded model, or all but them (scripts/test.sh runs the "
+                          "real tier as the two: the others on a worker per core, then these one at a time)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    pytest_version = tuple(map(int, pytest.__version__.split(".")[:2]))
+    if getattr(config.option, "dist", None) == "loadgroup" and pytest_version >= (9, 2):
+        # with pytest 9.2 pytest-xdist 3.8's loadgroup spreads the tests one by one (pytest-xdist#1386):
+        # two workers would then, say, start `langgraph dev` on one port
+        raise pytest.UsageError("--dist loadgroup does not group tests with pytest>=9.2 (pytest-xdist#1386): "
+                                "install pytest<9.2 (pyproject.toml's dev extra), or run with -n 0")
     for name, meaning in NEEDS.items():
         if meaning is not None:
             config.addinivalue_line("markers", f"{name}: {meaning} (real tier)")
@@ -76,12 +89,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if tier_of(item) == "real":
             item.add_marker(pytest.mark.real)
-    tier = config.getoption("--tier")
-    if tier is not None:
-        chosen = [item for item in items if tier_of(item) == tier]
-        if len(chosen) < len(items):
-            config.hook.pytest_deselected(items=[item for item in items if tier_of(item) != tier])
-            items[:] = chosen
+        # under pytest-xdist's --dist loadgroup (scripts/test.sh), a group runs on one worker, one
+        # test after another: each module's tests (what a module shares, a memo, a Ray instance, a
+        # server's port, is made once, as in one process), and the tests on the embedded model (the
+        # machine runs one model job at a time; scripts/test.sh runs them apart, after the others)
+        embedded = item.get_closest_marker("embedded") is not None
+        module = item.nodeid.split("::")[0].rpartition("/")[2].removesuffix(".py")
+        item.add_marker(pytest.mark.xdist_group("embedded-model" if embedded else module))
+    tier, embedded = config.getoption("--tier"), config.getoption("--embedded")
+
+    def chosen(item: pytest.Item) -> bool:
+        on_model = item.get_closest_marker("embedded") is not None
+        return (tier is None or tier_of(item) == tier) and (embedded is None or on_model == (embedded == "only"))
+    if tier is not None or embedded is not None:
+        keep = [item for item in items if chosen(item)]
+        if len(keep) < len(items):
+            config.hook.pytest_deselected(items=[item for item in items if not chosen(item)])
+            items[:] = keep
     if not any("docker" in item.keywords for item in items):
         return
     why = _docker_ready()
