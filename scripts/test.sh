@@ -11,19 +11,21 @@ VENV=${SEJURY_VENV:-.venv}
 PY="$VENV/bin/python"
 
 tier() {  # tier NAME [ARGS]: pytest on one tier
-  local name=$1
+  local name=$1 rc=0
   shift
   USER_ARGS=$#
   if [ "$name" = fast ]; then
     # a worker per core (pytest-xdist), the tests spread one by one
-    run "the fast tier" --tier fast -n auto --dist load "$@"
+    run "the fast tier" --tier fast -n auto --dist load "$@" || rc=$?
   else
     # the tests that do not use the embedded model on a worker per core, each module's tests on one
     # worker (tests/conftest.py's groups); then those on the model, one at a time and alone: the
     # model's threads slow down several-fold beside other work (docs/results/2026-11-27-ci-workers.md)
-    run "the real tier without the embedded model" --tier real --embedded skip -n auto --dist loadgroup "$@" &&
-      run "the real tier on the embedded model" --tier real --embedded only "$@"
+    # (both run, and the tier fails if either does)
+    run "the real tier without the embedded model" --tier real --embedded skip -n auto --dist loadgroup "$@" || rc=$?
+    run "the real tier on the embedded model" --tier real --embedded only "$@" || rc=$?
   fi
+  return "$rc"
 }
 
 run() {  # run TITLE [PYTEST ARGS]: the user's ARGS (last) may select no test, not a failure then

@@ -78,6 +78,10 @@ def pytest_configure(config: pytest.Config) -> None:
                                        + ", ".join(NEEDS) + " (do not set it by hand)")
 
 
+def on_model(item: pytest.Item) -> bool:
+    return item.get_closest_marker("embedded") is not None
+
+
 def tier_of(item: pytest.Item) -> str:
     return "real" if any(item.get_closest_marker(name) is not None for name in NEEDS) else "fast"
 
@@ -93,14 +97,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         # test after another: each module's tests (what a module shares, a memo, a Ray instance, a
         # server's port, is made once, as in one process), and the tests on the embedded model (the
         # machine runs one model job at a time; scripts/test.sh runs them apart, after the others)
-        embedded = item.get_closest_marker("embedded") is not None
         module = item.nodeid.split("::")[0].rpartition("/")[2].removesuffix(".py")
-        item.add_marker(pytest.mark.xdist_group("embedded-model" if embedded else module))
+        item.add_marker(pytest.mark.xdist_group("embedded-model" if on_model(item) else module))
     tier, embedded = config.getoption("--tier"), config.getoption("--embedded")
 
     def chosen(item: pytest.Item) -> bool:
-        on_model = item.get_closest_marker("embedded") is not None
-        return (tier is None or tier_of(item) == tier) and (embedded is None or on_model == (embedded == "only"))
+        return (tier is None or tier_of(item) == tier) and (embedded is None or on_model(item) == (embedded == "only"))
     if tier is not None or embedded is not None:
         keep = [item for item in items if chosen(item)]
         if len(keep) < len(items):
