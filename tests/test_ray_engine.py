@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from fake_openai import FakeOpenAI
+from procs import descendants
 from typer.testing import CliRunner
 
 from sejury.cli import app
@@ -127,24 +128,6 @@ def test_ray_engine_attaches_to_a_running_cluster(ray_address: str, tmp_path: Pa
     assert ray.cluster_resources().get("CPU") == 2  # the cluster outlived the run that joined it
 
 
-def _another_workers(pid: int) -> bool:
-    """Whether the live process ``pid`` descends from another pytest-xdist worker of this run (its
-    ancestors reach the controller, this worker's parent, without passing through this worker)."""
-    if "PYTEST_XDIST_WORKER" not in os.environ:
-        return False
-    me, controller = os.getpid(), os.getppid()
-    while pid > 1:
-        if pid == me:
-            return False
-        if pid == controller:
-            return True
-        try:  # the parent pid is the field after the command's closing parenthesis
-            pid = int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
-        except (OSError, ValueError, IndexError):
-            return False  # gone: its containers should be gone too
-    return False
-
-
 @needs_ray
 @pytest.mark.ray
 @pytest.mark.docker
@@ -172,10 +155,13 @@ def test_execute_runs_tests_in_each_actors_sandbox_and_removes_its_containers(ra
     assert [remote[f"x{i}"]["strategies"]["test_pass"]["score"] for i in range(4)] == [0.0, 100.0, 0.0, 0.0]
     # every container the batches started is gone, whether its owner (an actor's worker, the CLI)
     # is still alive or not: a live actor that kept its pool would leave its containers running
-    # (and under pytest-xdist, a test on another worker may be running its own sandbox: not ours)
+    # (and under pytest-xdist, a test on another worker, a descendant of the controller that is not
+    # this worker's, may be running its own sandbox: not ours)
+    me = os.getpid()
+    others = descendants(os.getppid()) - descendants(me) - {me} if "PYTEST_XDIST_WORKER" in os.environ else set()
     left = {cid: owner for cid, owner in containers().items()
-            if cid not in before and owner.rpartition(":")[2] != str(os.getpid())
-            and not _another_workers(int(owner.rpartition(":")[2] or 0))}
+            if cid not in before and owner.rpartition(":")[2] != str(me)
+            and int(owner.rpartition(":")[2] or 0) not in others}
     assert not left, f"sandbox containers outlived the Ray actors that started them: {left}"
 
 

@@ -26,6 +26,7 @@ from fakes import ScriptedChatModel, good_script
 from fastapi import FastAPI
 from langchain_core.messages import BaseMessage
 from langserve import RemoteRunnable
+from procs import descendants
 from typer.testing import CliRunner
 
 from sejury import Judge
@@ -433,24 +434,6 @@ def _handles(pid: int, sig: int) -> bool:
     return bool(int(caught, 16) >> (sig - 1) & 1)
 
 
-def _children(pid: int) -> set[int]:
-    """Every live descendant of ``pid`` (from /proc)."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-    found: set[int] = set()
-    frontier = {pid}
-    while frontier:
-        frontier = {p for p, parent in parents.items() if parent in frontier} - found
-        found |= frontier
-    return found
-
-
 def _wait_until_up(proc: subprocess.Popen[str], base: str, *, within: float, poll: float) -> None:
     """Until `sejury serve`'s /healthz answers 200; fails at once if the process exits."""
     deadline = time.monotonic() + within
@@ -515,7 +498,7 @@ def test_sigterm_shuts_the_server_down_cleanly(tmp_path: Path) -> None:
         assert r.json()["output"]["model"].startswith("gguf:stand-in.gguf/llama-server#")
         again = httpx.post(base + "/judge/invoke", json={"input": sample()}, timeout=30).json()["output"]
         assert all(res["cached"] for res in again["strategies"].values())
-        children = _children(proc.pid)
+        children = descendants(proc.pid)
         model_server = int(Path(f"{stand_in}.pid").read_text())
         assert model_server in children and len(children) >= 2, "the model server should be the server's child"
         # a prompt exit, without reading a clock: the watcher the server stops with SIGTERM handles it
@@ -619,7 +602,7 @@ def test_sigterm_leaves_no_model_server_and_no_container_on_the_real_stack(tmp_p
         engine = docker.from_env()
         mine = {"label": [f"org.sejury.owner={owner}"]}
         assert engine.containers.list(filters=mine), "the warm sandbox should be running before SIGTERM"
-        children = _children(proc.pid)
+        children = descendants(proc.pid)
         assert children, "the embedded model server should be a child of the server"
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=60)
