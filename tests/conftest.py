@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-if "PYTEST_XDIST_WORKER" in os.environ:
-    # pytest-xdist gives its workers COLUMNS=80, which rich's consoles (made when sejury.cli is
-    # imported) would keep: the tests that set COLUMNS for one CLI call then read a narrow table
-    os.environ.pop("COLUMNS", None)
+# rich's consoles, made when sejury.cli is imported, keep the COLUMNS of that moment (pytest-xdist
+# gives its workers 80; a shell may export one): the tests that set COLUMNS for one CLI call would
+# then read a table at the other width
+os.environ.pop("COLUMNS", None)
 
 from fakes import ScriptedChatModel, good_script
 
@@ -97,8 +97,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         # test after another: each module's tests (what a module shares, a memo, a Ray instance, a
         # server's port, is made once, as in one process), and the tests on the embedded model (the
         # machine runs one model job at a time; scripts/test.sh runs them apart, after the others)
-        module = item.nodeid.split("::")[0].rpartition("/")[2].removesuffix(".py")
-        item.add_marker(pytest.mark.xdist_group("embedded-model" if on_model(item) else module))
+        item.add_marker(pytest.mark.xdist_group("embedded-model" if on_model(item) else item.path.stem))
     tier, embedded = config.getoption("--tier"), config.getoption("--embedded")
 
     def chosen(item: pytest.Item) -> bool:
