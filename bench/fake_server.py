@@ -1,7 +1,7 @@
 """A fast fixed-latency OpenAI-compatible chat server for benchmarks: plain asyncio (uvloop when
 installed), HTTP/1.1 keep-alive, any number of requests in flight, each answered after exactly
 ``latency`` seconds of ``asyncio.sleep`` with the scripted, parseable replies of the tests' fake
-(``tests/fakes.py``: the reply is chosen from the prompt, so every step gets the right kind).
+(``tests/helpers/fakes.py``: the reply is chosen from the prompt, so every step gets the right kind).
 
     .venv/bin/python bench/fake_server.py --latency 0.2 [--port 0]
 
@@ -22,9 +22,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository: tests is a package
 
-from fakes import GOOD_REPLIES, step_of_text
+from tests.helpers.fakes import GOOD_REPLIES, step_of_text
 
 
 class Stats:

@@ -15,12 +15,11 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from test_runners import CASES
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository: tests is a package
 
 from sejury.execution.runner import run_suite, split_tests
 from sejury.sandbox.docker import DockerSandbox
+from tests.execution.test_runners import CASES
 
 TRIVIAL = ({"t.py": "print(sum(range(100)))"}, "python3 t.py")
 

@@ -7,7 +7,7 @@ a real ``sejury serve`` subprocess.  No timing is asserted anywhere: this prints
     .venv/bin/python bench/serve_overhead.py [--n 40] [--latency 0.05] [--team S1,S2,S3]
 
 Three processes: this one (the in-process judge and the HTTP client), the fake model server
-(tests/fake_openai.py) and the server, so that the two paths differ only by the server's hop.
+(tests/helpers/fake_openai.py) and the server, so that the two paths differ only by the server's hop.
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ import httpx
 
 from sejury import Judge, Sample
 
-TESTS = Path(__file__).resolve().parent.parent / "tests"
+ROOT = Path(__file__).resolve().parent.parent  # the fake runs here: tests is a package
 FAKE = """
 import sys
-from fake_openai import FakeOpenAI
+from tests.helpers.fake_openai import FakeOpenAI
 with FakeOpenAI(latency=float(sys.argv[1])) as fake:
     print(fake.base_url, flush=True)
     sys.stdin.read()  # until the bench closes our stdin
@@ -120,7 +120,7 @@ def main() -> None:
     ap.add_argument("--team", default=None, help="default: the SE-Jury team (6 jurors, 8 calls here)")
     args = ap.parse_args()
     items = samples(args.n)
-    fake = subprocess.Popen([sys.executable, "-c", FAKE, str(args.latency)], cwd=TESTS, text=True,
+    fake = subprocess.Popen([sys.executable, "-c", FAKE, str(args.latency)], cwd=ROOT, text=True,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert fake.stdin is not None and fake.stdout is not None
     base_url = fake.stdout.readline().strip()

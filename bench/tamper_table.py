@@ -2,7 +2,7 @@
 game the harness gets against a plain wrong candidate on the same sample, on the sealed harness
 (now) and on the harness before sealing (the tests in the program's own process; C++ keeps none,
 so its column says "sealed only").  The hacks are
-the ones ``tests/test_tamper.py`` runs; the jurors are the evidence ones (the sample's tests, S5-exec
+the ones ``tests/execution/test_tamper.py`` runs; the jurors are the evidence ones (the sample's tests, S5-exec
 and S5-diff on S5's tests written by a scripted model, Ex-fuzz); no model call.
 
     .venv/bin/python bench/tamper_table.py [python,javascript,go,cpp,java]
@@ -18,9 +18,8 @@ import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-import test_tamper as t  # the hacks, the samples and the judging of the adversarial tests
-
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository: tests is a package
+import tests.execution.test_tamper as t  # the hacks, the samples and the judging of the adversarial tests
 from sejury.execution import languages
 from sejury.execution.languages import cpp, go, java, javascript, python
 from sejury.sandbox.docker import DockerSandbox

@@ -1,22 +1,19 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
 # rich's consoles, made when sejury.cli is imported, keep the COLUMNS of that moment (pytest-xdist
 # gives its workers 80; a shell may export one): the tests that set COLUMNS for one CLI call would
 # then read a table at the other width
 os.environ.pop("COLUMNS", None)
 
-from fakes import ScriptedChatModel, good_script
-
 from sejury import Judge, Sample
+from tests.helpers.fakes import ScriptedChatModel, good_script
 
 if TYPE_CHECKING:
     from sejury.llm import ChatClient

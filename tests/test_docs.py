@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers.paths import ROOT
+
 README = ROOT / "README.md"
 BIN = Path(sys.executable).parent
 

@@ -10,10 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
+from tests.helpers.paths import ROOT, load_script
 
-import check_layers  # noqa: E402
+check_layers = load_script(ROOT / "scripts" / "check_layers.py")
 
 
 def test_the_package_has_no_import_cycle_and_no_long_module() -> None:
