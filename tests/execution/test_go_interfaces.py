@@ -245,3 +245,16 @@ def test_a_result_of_interface_type_gives_the_stub_its_type() -> None:
            "func Pair(x int) (struct{ A int }, map[string]interface{}) {\n    return struct{ A int }{x}, nil\n}\n")
     assert signatures(src) == [("CompareOne", ["interface{}", "interface{}"], ["interface{}"]),
                                ("Pair", ["int"], ["struct{ A int }", "map[string]interface{}"])]
+
+
+def test_stubs_are_read_from_each_functions_header_with_gos_grammar() -> None:
+    """Signatures come from Go's grammar: an indented function, a variadic one, named results, and
+    a function after a body the grammar cannot follow are all read; methods, generic functions and
+    ``main`` get no stub."""
+    src = ("package main\n  func Indented(a, b int) (x, y int) { return a, b }\n"
+           "func Broken(s string) int {\n\treturn strings.Count(s,\n}\n"
+           "func After(f func(int) int, xs ...string) []string { return xs }\n"
+           "func (s S) Method(a int) int { return a }\nfunc Generic[T any](x T) T { return x }\n"
+           "func main() {}\n")
+    assert signatures(src) == [("Indented", ["int", "int"], ["int", "int"]), ("Broken", ["string"], ["int"]),
+                               ("After", ["func(int) int", "...string"], ["[]string"])]

@@ -1,63 +1,59 @@
-"""The sealed Go harness's checker stubs: each top-level function of the program, read from its
-signature (``signatures``), gets a stub of the same signature in the checker (``stub``) that sends
+"""The sealed Go harness's checker stubs: each top-level function of the program, read with Go's
+grammar (``signatures``), gets a stub of the same signature in the checker (``stub``) that sends
 its arguments to the program's process (``sejuryCall`` in ``sealed_go/checker.go.txt``)."""
 
 from __future__ import annotations
 
-import re
+from typing import TYPE_CHECKING
 
-from sejury.execution.languages import _clike
+from sejury.execution.languages._parsers import parser
 
-_FUNC = re.compile(r"^func\s+([A-Za-z_]\w*)\s*\(", re.M)  # a top-level function (no receiver, not generic)
-_NAMED = re.compile(r"^([A-Za-z_]\w*)\s+(\S.*)$", re.S)
-_TYPE_WORDS = {"chan", "func", "map", "struct", "interface"}
-
-
-def _types(params: str) -> list[str] | None:
-    """The type of each parameter (or result) of a Go list (``a, b int, c []string`` -> int, int,
-    []string); None when it cannot be read."""
-    items = _clike.top_level_items(params)
-    named = [(_NAMED.match(x) if x.split()[0] not in _TYPE_WORDS else None) for x in items]
-    if not any(named):
-        return items
-    out: list[str | None] = [m.group(2).strip() if m else None for m in named]
-    for i in range(len(out) - 1, -1, -1):  # a, b int: a takes b's type
-        if out[i] is None:
-            if i + 1 >= len(out) or out[i + 1] is None:
-                return None
-            out[i] = out[i + 1]
-    return [t for t in out if t is not None]
+if TYPE_CHECKING:
+    import tree_sitter as ts
 
 
-def _body(program: str, at: int) -> int:
-    """Where the body of a function whose parameters close at ``at`` opens: the first ``{`` after
-    them that is no result type's (``interface{}``, ``struct{...}``, ``map[string]interface{}``)."""
-    body = program.find("{", at)
-    while body > 0 and re.search(r"\b(?:interface|struct)\s*$", program[at + 1:body]):
-        end = _clike.closing(program, body)
-        body = program.find("{", end) if end > 0 else -1
-    return body
+def _text(node: ts.Node) -> str:
+    return (node.text or b"").decode()
+
+
+def _types(params: ts.Node) -> list[str] | None:
+    """The type of each parameter (or result) of a Go list (``a, b int, c ...string`` -> int, int,
+    ...string); None when one cannot be read."""
+    out: list[str] = []
+    for decl in params.named_children:
+        if decl.type == "comment":
+            continue
+        kind = decl.child_by_field_name("type")
+        if decl.type not in ("parameter_declaration", "variadic_parameter_declaration") or kind is None:
+            return None
+        text = ("..." if decl.type == "variadic_parameter_declaration" else "") + _text(kind)
+        out += [text] * max(1, len(decl.children_by_field_name("name")))
+    return out
 
 
 def signatures(program: str) -> list[tuple[str, list[str], list[str]]]:
-    """Each top-level function the program declares: (name, parameter types, result types)."""
+    """Each top-level function the program declares (no method, no generic function, not ``main``
+    or ``init``): (name, parameter types, result types), the types as written.  Only the header is
+    read: a body the grammar cannot follow (tree-sitter's Go lags the compiler) loses no function."""
     out = []
-    for m in _FUNC.finditer(program):
-        name = m.group(1)
-        if name in ("main", "init"):
+    stack = list(reversed(parser("go").parse(program.encode()).root_node.named_children))
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR":  # what follows an unreadable part may sit inside it
+            stack.extend(reversed(node.named_children))
             continue
-        close = _clike.closing(program, m.end() - 1)
-        body = _body(program, close) if close > 0 else -1
-        if body < 0:
+        name, params = node.child_by_field_name("name"), node.child_by_field_name("parameters")
+        result = node.child_by_field_name("result")
+        if (node.type != "function_declaration" or name is None or params is None or params.has_error
+                or node.child_by_field_name("type_parameters") or (result is not None and result.has_error)):
             continue
-        params, results = _types(program[m.end():close]), program[close + 1:body].strip()
-        if results.startswith("(") and results.endswith(")"):
-            rtypes = _types(results[1:-1])
-        else:
-            rtypes = [results] if results else []
-        if params is None or rtypes is None:
+        if _text(name) in ("main", "init"):
             continue
-        out.append((name, params, rtypes))
+        ptypes = _types(params)
+        rtypes = [] if result is None else _types(result) if result.type == "parameter_list" else [_text(result)]
+        if ptypes is None or rtypes is None:
+            continue
+        out.append((_text(name), ptypes, rtypes))
     return out
 
 
