@@ -18,9 +18,8 @@ from sejury.execution.runner import RunReport, load_program, run_suite, split_te
 from sejury.sandbox.base import SandboxProvider
 from sejury.sandbox.libraries import missing_library, missing_note
 
-MAX_FAILURES_SHOWN = 5
+MAX_FAILURES_SHOWN, MAX_UNIT_CHARS = 5, 600
 MAX_OUTCOMES_KEPT = 100  # per-unit outcomes kept in a verdict (the trace viewer's test table)
-MAX_UNIT_CHARS = 600
 
 
 class UnitOutcome(BaseModel):
@@ -112,13 +111,14 @@ def suite_weight(ex: TestExecution | None, *, first_round: bool = False) -> floa
 
 
 class TestRepair(BaseModel):
-    """S5's repair round: the suite did not compile or load on the reference, the model was shown
-    the errors and wrote it again (``strategies/_repair_tests.py``)."""
+    """A round mending S5's suite on the reference: it did not compile or load, and the model, shown
+    the errors, wrote it again (``_repair_tests``); or the model wrote the files it read (``_test_files``)."""
 
-    errors: str  # what the model was shown
+    errors: str  # what the model was shown (the files round: the files it was asked for)
     generated: int = 0  # tests in the new suite
     valid: int = 0  # of them, passing on the reference
     saved: bool = False  # the new suite has valid tests (it replaced the broken one)
+    files: list[str] = Field(default_factory=list)  # the files round: the files the model wrote
 
 
 class TestExecution(BaseModel):
@@ -150,6 +150,7 @@ class TestExecution(BaseModel):
     form: Literal["calls", "stdio"] = "calls"
     several_answers: bool = False  # stdio: the problem accepts several outputs, so a differing one may be right
     repair: TestRepair | None = None  # the round that asked for the suite again, when it did not compile
+    files: TestRepair | None = None  # the round that asked for the files its tests read and never wrote
     out_of_domain: int = 0  # tests left out: calls outside the domain the problem's examples show (``domain.py``)
     outside_domain: list[str] = Field(default_factory=list)
     # tests given an empty input the problem neither shows nor states (``Domain.edges``): text -> call
@@ -180,8 +181,7 @@ class TestExecution(BaseModel):
 
     @classmethod
     def from_artifact(cls, value: Any) -> TestExecution | None:
-        """Read ``artifacts["execution"]`` back, including results cached before it was always a
-        record (then execution-off was the string "not run: LLM prediction only ...")."""
+        """Read ``artifacts["execution"]`` back (an old cache's execution-off was a string)."""
         if value is None:
             return None
         if isinstance(value, str):

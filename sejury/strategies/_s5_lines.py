@@ -30,7 +30,21 @@ def detail_lines(result: StrategyResult) -> list[str]:
 
 
 def repair_lines(ex: TestExecution) -> list[str]:
-    """What the repair round did, for the verdict's table."""
+    """What the rounds that mend a suite did, for the verdict's table."""
+    return files_lines(ex) + _rewrite_lines(ex)
+
+
+def files_lines(ex: TestExecution) -> list[str]:
+    f = ex.files
+    if f is None:
+        return []
+    wrote = f"the model wrote {', '.join(f.files)}" if f.files else "the model's reply gave none of them"
+    did = (f"the tests then ran, {f.valid} of {f.generated} valid on the reference" if f.saved
+           else "still no test valid on the reference" if f.files else "the first suite's record stands")
+    return [f"the tests read files they never wrote ({f.errors}): {wrote}; {did}"]
+
+
+def _rewrite_lines(ex: TestExecution) -> list[str]:
     r = ex.repair
     if r is None:
         return []

@@ -40,7 +40,7 @@ from sejury.execution.stdio import IoCase
 from sejury.sandbox.libraries import sample_profile
 from sejury.schema import Sample, StrategyResult, Task, TraceEvent
 from sejury.scoring import ParsedReply
-from sejury.strategies import _io, _repair_tests
+from sejury.strategies import _io, _repair_tests, _test_files
 from sejury.strategies._s5_lines import detail_lines
 from sejury.strategies._sharpen import Programs, sharpen
 from sejury.strategies._sharpen import version as sharpen_version
@@ -96,6 +96,15 @@ async def _run(prompt: str, shown: dict[str, str | None], sample: Sample, ctx: J
     if ctx.execute:
         execution, valid, progs, probe = await (_validate(sample, ctx, rec, tests) if sample.reference
                                                 else _unvalidated(sample, ctx, tests))
+        if execution is not None and (names := _test_files.missing_files(execution)):
+            files = await _test_files.ask_files(sample, ctx, rec, tests, names)
+            again = (await _validate(sample, ctx, rec, _test_files.with_files(tests, files, sample.language))
+                     if files else None)
+            record = _test_files.outcome(names, files, again[0] if again else None)
+            if again is not None and record.saved:
+                (execution, valid, progs, probe), tests = again, _test_files.with_files(tests, files, sample.language)
+                artifacts["tests"] = tests
+            execution = execution.model_copy(update={"files": record})
         if execution is not None and (errors := _repair_tests.suite_errors(execution)) is not None:
             new, n_new = await _repair_tests.rewrite(sample, ctx, rec, tests, errors)
             again = (await _validate(sample, ctx, rec, new)) if n_new else None
@@ -315,7 +324,8 @@ def cache_extra(ctx: JudgeContext) -> str:
 
 
 # its partials: the test styles, a program's inputs, the repair round (S5-nl and S5-code share them)
-PARTIALS = (*prompts.partials_named("test_style_"), "_partials/io_inputs.md", "_partials/repair_tests.md")
+PARTIALS = (*prompts.partials_named("test_style_"), "_partials/io_inputs.md", "_partials/repair_tests.md",
+            "_partials/test_files.md")
 
 SPEC = register(StrategySpec(
     value="generate_tests", paper_name="S5", kind=Kind.LLM, run=run, rank=50, steps=("write", "predict"),

@@ -38,6 +38,8 @@ def step_of_text(user: str, n_messages: int) -> str:
         return "assess_properties"
     if first.startswith("Task: write tests again"):
         return "repair_tests"
+    if first.startswith("Task: the tests above") and "files they never create" in first:
+        return "test_files"
     if first.startswith("Task: write tests") and "from a wrong version" in first:
         return "sharpen_tests"
     if first.startswith("Task: write tests"):
@@ -65,6 +67,7 @@ GOOD_REPLIES = {
     "write_tests": "```python\nassert add(1, 2) == 3\nassert add(-1, 1) == 0\n```",
     "sharpen_tests": "```python\nassert add(0, 0) == 0\n```",
     "repair_tests": "```python\nassert add(2, 2) == 4\n```",
+    "test_files": "numbers.txt\n```\n1\n2\n```",
     "write_inputs": "```\n2 3\n```\n\n```\n-1 1\n```",
     "predict": "Checks:\n- assert add(1, 2) == 3: PASS\n- assert add(-1, 1) == 0: FAIL\nScore: 100",
     "repair": "Score: 42",

@@ -145,6 +145,9 @@ class Language:
     # (tests, the reference program or "") -> the tests with a slip only the declared types can repair
     # written in them, before ``split`` (Go: a Python list as its type's composite literal, ``_go_lists``)
     typed_repair: Callable[[str, str], str] | None = None
+    # {path: content} -> statements, put before the tests, that write those data files in the test's
+    # folder before each test (the files S5's tests read and never wrote: ``strategies/_test_files``)
+    write_files: Callable[[dict[str, str]], str] | None = None
 
     def parser(self) -> ts.Parser:
         """The one tree-sitter parser of this language's grammar (``grammar_parser``)."""

@@ -296,11 +296,23 @@ def unsealed_harness(program: str, suite: Suite, active: dict[int, str], per_tes
                    "python3 -I -B harness.py")
 
 
+def write_files(files: dict[str, str]) -> str:
+    """Statements that write ``files`` (path: text) in the test's folder, before the tests: steps
+    that call nothing tested, so every test function runs them first (``split``)."""
+    lines = []
+    for path, text in files.items():
+        if "/" in path:
+            lines.append(f"__import__('os').makedirs({path.rpartition('/')[0]!r}, exist_ok=True)")
+        lines.append(f"with open({path!r}, 'w') as sejury_file:\n    sejury_file.write({text!r})")
+    return "\n".join(lines)
+
+
 LANGUAGE = Language(name="python", aliases=("py",), split=split, defined_names=defined_names, harness=harness,
                     test_line=re.compile(r"^\s*assert\b"), timeout=20.0, assemble=assemble, codebleu="python",
                     grammar="tree_sitter_python", stdio=_stdio.python, reads_stdin=_stdio.PYTHON_READS,
                     imports_of=imports_of, given_by_tests=given_by_tests, reference_setting=reference_setting,
                     dummies=_dummies.python, return_type="return_type",
                     indented_blocks=True, empty_statement="pass", line_comment="#", literals=True,
+                    write_files=write_files,
                     program_error=re.compile(r"^(?:@@LOAD FAIL )?(?:SyntaxError|IndentationError|TabError)\b.*"
                                              r"\(solution\.py, line \d+\)", re.M))
