@@ -19,8 +19,9 @@ from sejury.schema import Sample
 from sejury.strategies.base import Recorder, ask_text
 
 # Python's open() and pandas' readers ("No such file or directory: 'data.csv'"), and messages a
-# program raises itself ("The file 'x.txt' does not exist")
-_MISSING = re.compile(r"No such file or directory: '([^']+)'|[Ff]ile '?([\w./-]+?)'? (?:does not exist|not found)")
+# program raises itself ("The file 'x.txt' does not exist", "FileNotFoundError ./out/a.csv does not exist")
+_MISSING = re.compile(r"No such file or directory: '([^']+)'"
+                      r"|(?:[Ff]ile|FileNotFoundError:?) '?([\w./-]+?)'? (?:does not exist|not found)")
 TEXT_SUFFIXES = frozenset({".csv", ".tsv", ".txt", ".json", ".jsonl", ".xml", ".yaml", ".yml", ".md", ".log",
                            ".html", ".ini", ".cfg", ".conf", ".sql"})
 MAX_FILES = 4

@@ -32,8 +32,10 @@ def on_reference(*whys: str, passed: int = 0, language: str = "python") -> evide
 def test_the_files_asked_for_are_text_files_in_the_tests_folder() -> None:
     ex = on_reference(NOT_FOUND.format("data.csv"), NOT_FOUND.format("data.csv"), "ValueError: The file "
                       "'in/lines.txt' does not exist.", NOT_FOUND.format("/etc/passwd"),
-                      NOT_FOUND.format("../up.json"), NOT_FOUND.format("photo.png"))
-    assert missing_files(ex) == ["data.csv", "in/lines.txt"]  # once each; no absolute, no '..', no binary
+                      NOT_FOUND.format("../up.json"), NOT_FOUND.format("photo.png"),
+                      "FileNotFoundError ./output/empty.csv does not exist")
+    # once each; no absolute, no '..', no binary
+    assert missing_files(ex) == ["data.csv", "in/lines.txt", "./output/empty.csv"]
 
 
 def test_no_files_round_where_missing_files_are_not_most_failures_or_a_test_passed() -> None:
