@@ -238,7 +238,7 @@ async def check_on_reference(provider: SandboxProvider, language: str, reference
         ex.reason = ("the reference did not compile as given and was adapted to the signature: "
                      + "; ".join(adapted))[:600]
     if not report.loaded:
-        why = reference_load_failure(report.load_error)
+        why = reference_load_failure(report.load_error, report.status)
         return ex.model_copy(update={"status": "skipped", "reason": why}), Suite(suite.setup, []), None
     kept = [i for i, ok in enumerate(report.passed) if ok]
     valid = [suite.units[i] for i in kept]
@@ -251,19 +251,19 @@ async def check_on_reference(provider: SandboxProvider, language: str, reference
     return ex, Suite(suite.setup, valid), probe
 
 
-def reference_load_failure(load_error: str) -> str:
-    """Why nothing could be validated on a reference that does not load: a library the sandbox
-    image lacks, or the harness or the reference itself (never the candidate)."""
+def reference_load_failure(load_error: str, status: str = "") -> str:
+    """Why nothing could be validated on a reference that does not load: a library the image lacks,
+    the harness or the reference itself (never the candidate), or a run that ended first (``status``)."""
     if (module := missing_library(load_error)) is not None:
         return missing_note(module)
+    said = load_error_line(load_error)[:200] or (f"the run ended ({status}) before it loaded" if status else "")
     return ("the reference does not load or compile in the sandbox, so no test can be validated (the harness or "
-            f"the sample's reference is at fault, not the candidate): {load_error_line(load_error)[:200]}")
+            f"the sample's reference is at fault, not the candidate): {said}")
 
 
 def _library_gap(ex: TestExecution, report: RunReport) -> TestExecution | None:
     """The record of a candidate that could not load for a library the image lacks: not run."""
-    module = None if report.loaded else missing_library(report.load_error)
-    if module is None:
+    if (module := None if report.loaded else missing_library(report.load_error)) is None:
         return None
     return ex.model_copy(update={"status": "skipped", "reason": missing_note(module), "executable": None,
                                  "pass_ratio": None, "differential": None})

@@ -17,8 +17,8 @@ from sejury.execution.differential import record_calls
 from sejury.execution.evidence import SuiteRun
 from sejury.execution.languages.base import Suite
 from sejury.execution.runner import run_suite, split_tests
-from sejury.sandbox.base import Sandbox, SandboxProvider
-from sejury.sandbox.libraries import imports, missing_library, missing_note, profile_for
+from sejury.sandbox.base import ExecResult, ExecStatus, Sandbox, SandboxProvider
+from sejury.sandbox.libraries import imports, missing_library, missing_note, profile_for, start_allowance
 from tests.helpers.fakes import GOOD_REPLIES, ScriptedChatModel, step_of
 
 PANDAS = "import pandas as pd\nimport matplotlib.pyplot as plt\n\ndef task_func(rows):\n    return 1\n"
@@ -59,6 +59,33 @@ class _Provider(SandboxProvider):
         if not self.sibling:
             raise SandboxError("the sandbox image 'x' is missing")
         return _Provider(profile)
+
+
+class _Timed(_Provider):
+    """Records each run's time limit; every run times out before the program says anything."""
+
+    def __init__(self, profile: str) -> None:
+        super().__init__(profile)
+        self.limits: list[float] = []
+
+    async def run(self, files: dict[str, str], command: str, *, timeout: float) -> ExecResult:
+        self.limits.append(timeout)
+        return ExecResult(status=ExecStatus.TIMEOUT, exit_code=None, stdout="", stderr="", seconds=timeout)
+
+
+async def test_the_scientific_image_gives_a_run_time_to_import_and_a_timeout_is_named() -> None:
+    """A run on the scientific image gets ``START_ALLOWANCE`` beyond its language's limit (its
+    libraries take seconds to import in a fresh container, many on a busy machine); a reference that
+    timed out before loading says so, not an empty reason."""
+    base, sci = _Timed("base"), _Timed("scientific")
+    suite = split_tests("python", "```python\nassert f() == 1\n```", "def f():\n    return 1\n")
+    for provider in (base, sci):
+        report = await run_suite(provider, "python", "def f():\n    return 1\n", suite)
+        assert not report.loaded and report.status is ExecStatus.TIMEOUT
+    assert base.limits == [20.0] and sci.limits == [20.0 + start_allowance("scientific")]
+    assert start_allowance("scientific") >= 30 and start_allowance("base") == 0
+    assert evidence.reference_load_failure("", ExecStatus.TIMEOUT).endswith("the run ended (timeout) before it loaded")
+    assert evidence.reference_load_failure("SyntaxError: bad", ExecStatus.FAILED).endswith("SyntaxError: bad")
 
 
 def test_a_sample_runs_in_the_image_its_imports_need_and_falls_back_when_it_is_missing() -> None:
