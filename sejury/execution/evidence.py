@@ -64,7 +64,7 @@ class SuiteRun(BaseModel):
 def load_error_line(load_error: str) -> str:
     """The line of a load failure worth quoting: the first that names an error (a compiler's
     ``file:line: error: ...``), else the last; without the harness's ``@@LOAD FAIL`` marker."""
-    lines = [x for ln in load_error.splitlines() if (x := ln.replace("@@LOAD FAIL", "").strip())]
+    lines = [x for ln in load_error.splitlines() if (x := ln.replace("@@LOAD FAIL", "").strip()) and x != "@@DONE"]
     return next((ln for ln in lines if "error" in ln.lower()), lines[-1] if lines else "")
 
 

@@ -86,6 +86,9 @@ async def test_the_scientific_image_gives_a_run_time_to_import_and_a_timeout_is_
     assert start_allowance("scientific") >= 30 and start_allowance("base") == 0
     assert evidence.reference_load_failure("", ExecStatus.TIMEOUT).endswith("the run ended (timeout) before it loaded")
     assert evidence.reference_load_failure("SyntaxError: bad", ExecStatus.FAILED).endswith("SyntaxError: bad")
+    # the sealed checker's end marker is no reason (CI once showed "... not the candidate): @@DONE")
+    assert evidence.load_error_line("@@LOAD FAIL the program's process ended while loading\n@@DONE\n") == \
+        "the program's process ended while loading"
 
 
 def test_a_sample_runs_in_the_image_its_imports_need_and_falls_back_when_it_is_missing() -> None:
