@@ -21,7 +21,6 @@ from sejury.execution.languages.base import load_step
 from sejury.execution.sealed import unseal
 from sejury.execution.signatures import last_function
 from sejury.sandbox.base import ExecResult, ExecStatus, SandboxProvider
-from sejury.sandbox.libraries import start_allowance
 
 # Part of the cache key of S5 with execution: bump it when how programs and tests are built or
 # read changes, so cached pass ratios computed the old way are not reused.
@@ -138,7 +137,7 @@ async def _run(sandbox: SandboxProvider, suite: Suite, limit: float,
     out = ""
     for attempt in range(MAX_COMPILE_RUNS):
         harness = harness_of(active)
-        res = await sandbox.run(harness.files, harness.command, timeout=limit + start_allowance(sandbox.profile))
+        res = await sandbox.run(harness.files, harness.command, timeout=limit)
         seconds += res.seconds
         runs += 1
         out = res.stdout

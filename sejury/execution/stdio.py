@@ -33,7 +33,6 @@ from sejury.execution import languages
 from sejury.execution.runner import killed_by
 from sejury.execution.sealed import new_seal, resource_files, unseal
 from sejury.sandbox.base import ExecStatus, SandboxProvider
-from sejury.sandbox.libraries import start_allowance
 
 OUTPUT_SHOWN = 4096  # bytes of each output that leave the sandbox; longer ones are compared by digest
 MAX_INPUT_CHARS = 100_000
@@ -255,7 +254,7 @@ async def run_io(sandbox: SandboxProvider, language: str, program: str, inputs: 
     command = (f"({prog.build}) > .build 2>&1 || {{ echo '@@LOAD FAIL'; tail -c 1500 .build; exit 3; }}; "
                f"echo '@@LOAD OK'; python3 -I -B loop.py")
     timeout = BUILD_SECONDS + min(RUN_BUDGET + max(limits, default=0), sum(limits) + len(inputs))
-    res = await sandbox.run(files, command, timeout=timeout + start_allowance(sandbox.profile))
+    res = await sandbox.run(files, command, timeout=timeout)
     out, tampering = unseal(res.stdout, key, killed_by=killed_by(res), plain=_PLAIN)
     if "@@LOAD OK" not in out:
         return IoRun(loaded=False, load_error=(out + res.stderr).replace("@@LOAD FAIL", "").strip()[-1500:],

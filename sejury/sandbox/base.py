@@ -8,6 +8,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel
 
+from sejury.sandbox.libraries import start_allowance
+
 
 class ExecStatus(StrEnum):
     OK = "ok"  # exit status 0
@@ -52,8 +54,10 @@ class SandboxProvider(ABC):
         """``async with provider.acquire() as sb: await sb.run(...)``"""
 
     async def run(self, files: dict[str, str], command: str, *, timeout: float) -> ExecResult:
+        """One run in a sandbox of this provider; ``timeout`` is the program's own limit, and this
+        profile's image adds its start-up allowance (``libraries.start_allowance``)."""
         async with self.acquire() as sb:
-            return await sb.run(files, command, timeout=timeout)
+            return await sb.run(files, command, timeout=timeout + start_allowance(self.profile))
 
     async def close(self) -> None:  # noqa: B027 - optional hook
         """Release every resource (containers, processes)."""

@@ -22,7 +22,8 @@ PROFILES = ("base", "scientific")
 # Seconds a run on a profile's image may take beyond its language's time limit: numpy, pandas,
 # OpenCV or matplotlib take seconds to import in a fresh container, and many more on a busy machine
 # (the OpenCV test's reference run: 4-6 s alone, over the 20 s limit beside the other Docker tests
-# on 2 cores).  A candidate's own limit follows the reference's time anyway.
+# on 2 cores).  A candidate's own limit follows the reference's time anyway.  Added to every run's
+# limit by ``SandboxProvider.run``.
 START_ALLOWANCE = {"scientific": 40.0}
 
 

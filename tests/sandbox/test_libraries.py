@@ -3,7 +3,9 @@ image's gap, never the candidate's failure; then for real in the scientific imag
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager
 
 import pytest
@@ -61,16 +63,28 @@ class _Provider(SandboxProvider):
         return _Provider(profile)
 
 
-class _Timed(_Provider):
+class _TimedBox(Sandbox):
     """Records each run's time limit; every run times out before the program says anything."""
 
-    def __init__(self, profile: str) -> None:
-        super().__init__(profile)
+    def __init__(self) -> None:
         self.limits: list[float] = []
 
     async def run(self, files: dict[str, str], command: str, *, timeout: float) -> ExecResult:
         self.limits.append(timeout)
         return ExecResult(status=ExecStatus.TIMEOUT, exit_code=None, stdout="", stderr="", seconds=timeout)
+
+
+class _Timed(_Provider):
+    """A provider of one ``_TimedBox``; its runs go through ``SandboxProvider.run``."""
+
+    def __init__(self, profile: str) -> None:
+        super().__init__(profile)
+        self.box = _TimedBox()
+        self.limits = self.box.limits
+
+    @contextlib.asynccontextmanager
+    async def acquire(self) -> AsyncIterator[Sandbox]:
+        yield self.box
 
 
 async def test_the_scientific_image_gives_a_run_time_to_import_and_a_timeout_is_named() -> None:
