@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from sejury.execution import languages
 from sejury.execution.js_literals import NotLiteral
-from sejury.execution.languages._parsers import parser
+from sejury.execution.languages._parsers import node_text, parser
 
 if TYPE_CHECKING:  # the parser loads with its first use (the jurors' modules import this one)
     import tree_sitter as ts
@@ -94,20 +94,20 @@ def _bindings(node: ts.Node, language: str) -> list[tuple[str, ts.Node | None]]:
                 node.parent is not None and (t := node.parent.child_by_field_name("type")) is not None
                 and t.type in _SCALAR_TYPES and bound.named_child_count == 1):
             bound = bound.named_children[0]  # long k{3}: a scalar, not a list
-        return [(_text(name), bound)] if name is not None and name.type == "identifier" else []
+        return [(node_text(name), bound)] if name is not None and name.type == "identifier" else []
     if kind == "assignment_expression":
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         op = node.child_by_field_name("operator")
-        plain = op is None or _text(op) == "="
-        return [(_text(left), right if plain else None)] if left is not None and left.type == "identifier" else []
+        plain = op is None or node_text(op) == "="
+        return [(node_text(left), right if plain else None)] if left is not None and left.type == "identifier" else []
     if kind in ("short_var_declaration", "assignment_statement", "var_spec"):  # Go
         names = (node.child_by_field_name("left") if kind != "var_spec" else None)
         values = node.child_by_field_name("right" if kind != "var_spec" else "value")
         lefts = names.named_children if names is not None else node.children_by_field_name("name")
         rights = values.named_children if values is not None else []
-        if kind == "assignment_statement" and _text(node.child_by_field_name("operator") or node).strip() != "=":
+        if kind == "assignment_statement" and node_text(node.child_by_field_name("operator") or node).strip() != "=":
             rights = []
-        return [(_text(n), rights[i] if len(rights) == len(lefts) else None)
+        return [(node_text(n), rights[i] if len(rights) == len(lefts) else None)
                 for i, n in enumerate(lefts) if n.type == "identifier"]
     return []
 
@@ -117,24 +117,20 @@ def _called(node: ts.Node, function: str) -> ts.Node | None:
     grammar's: Java's ``method_invocation``, C++'s and Go's ``call_expression``)."""
     if node.type == "method_invocation":
         name = node.child_by_field_name("name")
-        return node.child_by_field_name("arguments") if name is not None and _text(name) == function else None
+        return node.child_by_field_name("arguments") if name is not None and node_text(name) == function else None
     if node.type == "call_expression":
         callee = node.child_by_field_name("function")
         if callee is not None and callee.type in ("field_expression", "selector_expression"):
             callee = callee.child_by_field_name("field")
-        if callee is not None and _text(callee).rsplit("::", 1)[-1] == function:
+        if callee is not None and node_text(callee).rsplit("::", 1)[-1] == function:
             return node.child_by_field_name("arguments")
     return None
-
-
-def _text(node: ts.Node) -> str:
-    return (node.text or b"").decode()
 
 
 def _type_name(node: ts.Node | None) -> str:
     """``std::vector<long>`` -> ``vector``; ``ArrayList<>`` -> ``ArrayList``; ``Arrays.asList`` ->
     ``asList``."""
-    text = re.sub(r"<.*", "", _text(node) if node is not None else "", flags=re.S)
+    text = re.sub(r"<.*", "", node_text(node) if node is not None else "", flags=re.S)
     return re.split(r"::|\.", text.strip())[-1].strip()
 
 
@@ -143,17 +139,17 @@ def value(node: ts.Node, language: str) -> Any:
     ``seed_calls`` reads); ``NotLiteral`` for anything else."""
     kind = node.type
     if kind == "identifier":
-        bound = _ENV.get({}).get(_text(node), _UNSET)
+        bound = _ENV.get({}).get(node_text(node), _UNSET)
         if bound is _UNSET:
             raise NotLiteral(kind)
         return copy.deepcopy(bound)
     if kind in ("decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal",
                 "decimal_floating_point_literal", "number_literal", "int_literal", "float_literal"):
-        return _number(_text(node))
+        return _number(node_text(node))
     if kind in ("string_literal", "character_literal", "char_literal", "interpreted_string_literal", "rune_literal"):
-        return _string(_text(node), kind not in ("string_literal", "interpreted_string_literal"))
+        return _string(node_text(node), kind not in ("string_literal", "interpreted_string_literal"))
     if kind == "raw_string_literal":
-        return _text(node)[1:-1].replace("\r", "")
+        return node_text(node)[1:-1].replace("\r", "")
     if kind == "nil":
         return None
     if kind == "composite_literal":  # Go: []int{1, 2}, map[string]int{"a": 1}, [][]int{{1}}
@@ -162,7 +158,7 @@ def value(node: ts.Node, language: str) -> Any:
             raise NotLiteral(kind)
         return _go_body(body, language)
     if kind == "concatenated_string":
-        return "".join(_string(_text(c), False) for c in node.named_children if c.type == "string_literal")
+        return "".join(_string(node_text(c), False) for c in node.named_children if c.type == "string_literal")
     if kind in ("true", "false"):
         return kind == "true"
     if kind == "null_literal":
@@ -170,7 +166,7 @@ def value(node: ts.Node, language: str) -> Any:
     if kind == "unary_expression":
         op, arg = node.child_by_field_name("operator"), node.child_by_field_name("argument") or (
             node.child_by_field_name("operand"))
-        sign = _text(op) if op is not None else ""
+        sign = node_text(op) if op is not None else ""
         inner = value(arg, language) if arg is not None and sign in ("-", "+") else None
         if isinstance(inner, (int, float)) and not isinstance(inner, bool):
             return -inner if sign == "-" else inner
@@ -187,7 +183,7 @@ def value(node: ts.Node, language: str) -> Any:
         if init is None:
             raise NotLiteral(kind)
         return value(init, language)
-    if kind == "qualified_identifier" and _text(node).replace(" ", "") == "std::nullopt":
+    if kind == "qualified_identifier" and node_text(node).replace(" ", "") == "std::nullopt":
         return None
     if kind == "method_invocation":  # List.of / Set.of / Map.of / Optional.of are told apart by their class
         name, owner = _type_name(node.child_by_field_name("name")), _type_name(node.child_by_field_name("object"))
@@ -198,7 +194,7 @@ def value(node: ts.Node, language: str) -> Any:
     conversions = _conversions(language) if kind == "call_expression" else None
     if conversions is not None:  # a conversion: Go's float64(3), int64(-1), string("x")
         args = node.child_by_field_name("arguments")
-        callee = _text(node.child_by_field_name("function") or node)
+        callee = node_text(node.child_by_field_name("function") or node)
         if args is None or args.named_child_count != 1 or not conversions.fullmatch(callee):
             raise NotLiteral(kind)
         return value(args.named_children[0], language)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from sejury.execution.languages._parsers import node_text
 from sejury.execution.typed_literals import GO_MAP, GO_SLICE, INT32, INT64, Type, _char, _elements, quoted
 
 if TYPE_CHECKING:  # annotations only (no parser here)
@@ -40,13 +41,13 @@ def go_parameters(problem: str, function: str) -> list[tuple[Type, str]] | None:
         kind = _go_type(type_node) if decl.type == "parameter_declaration" and type_node is not None else None
         if kind is None:
             return None
-        params += [(kind, (n.text or b"").decode()) for n in decl.children_by_field_name("name")]
+        params += [(kind, node_text(n)) for n in decl.children_by_field_name("name")]
     return params
 
 
 def _go_type(node: ts.Node) -> Type | None:
     if node.type in ("type_identifier", "qualified_type"):
-        return Type((node.text or b"").decode())
+        return Type(node_text(node))
     if node.type == "interface_type" and not node.named_children:  # interface{}: no methods
         return Type(GO_ANY)
     if node.type == "slice_type":

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from sejury.execution.languages._parsers import parser
+from sejury.execution.languages._parsers import node_text, parser
 
 if TYPE_CHECKING:  # the parser loads with its first use (the jurors' modules import this one)
     import tree_sitter as ts
@@ -46,7 +46,7 @@ def _calls(root: ts.Node, function: str) -> Iterator[Args]:
         node = stack.pop()
         if node.type == "call_expression":
             callee, arguments = node.child_by_field_name("function"), node.child_by_field_name("arguments")
-            if callee is not None and callee.type == "identifier" and _text(callee) == function and arguments:
+            if callee is not None and callee.type == "identifier" and node_text(callee) == function and arguments:
                 with contextlib.suppress(NotLiteral):
                     args = tuple(value(a) for a in arguments.named_children if a.type != "comment")
                     found.append((node.start_byte, (args, ())))
@@ -54,20 +54,16 @@ def _calls(root: ts.Node, function: str) -> Iterator[Args]:
     yield from (args for _, args in sorted(found, key=lambda f: f[0]))
 
 
-def _text(node: ts.Node) -> str:
-    return (node.text or b"").decode()
-
-
 def value(node: ts.Node) -> Any:
     """The Python value of a literal node; ``NotLiteral`` for anything else."""
     kind = node.type
     if kind == "number":
-        return _number(_text(node))
+        return _number(node_text(node))
     if kind == "unary_expression":
         op, arg = node.child_by_field_name("operator"), node.child_by_field_name("argument")
-        if op is not None and _text(op) in ("-", "+") and arg is not None and arg.type == "number":
-            n = _number(_text(arg))
-            return -n if _text(op) == "-" else n
+        if op is not None and node_text(op) in ("-", "+") and arg is not None and arg.type == "number":
+            n = _number(node_text(arg))
+            return -n if node_text(op) == "-" else n
         raise NotLiteral(kind)
     if kind in ("string", "template_string"):
         return _string(node)
@@ -87,7 +83,7 @@ def value(node: ts.Node) -> Any:
             key, val = pair.child_by_field_name("key"), pair.child_by_field_name("value")
             if pair.type != "pair" or key is None or val is None:
                 raise NotLiteral(pair.type)
-            name = _string(key) if key.type == "string" else _text(key)
+            name = _string(key) if key.type == "string" else node_text(key)
             if key.type not in ("property_identifier", "string", "number"):
                 raise NotLiteral(key.type)
             out[name] = value(val)
@@ -116,12 +112,12 @@ def _string(node: ts.Node) -> str:
     parts = []
     for child in node.children:
         if child.type == "string_fragment":
-            parts.append(_text(child))
+            parts.append(node_text(child))
         elif child.type == "escape_sequence":
             try:
-                parts.append(codecs.decode(_text(child), "unicode_escape"))
+                parts.append(codecs.decode(node_text(child), "unicode_escape"))
             except UnicodeDecodeError as exc:
-                raise NotLiteral(_text(child)) from exc
+                raise NotLiteral(node_text(child)) from exc
         elif child.type == "template_substitution":
             raise NotLiteral("template with a substitution")
     return "".join(parts)

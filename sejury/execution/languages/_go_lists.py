@@ -26,8 +26,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from sejury.execution.languages import _clike
-from sejury.execution.languages._go_repairs import _EQUALITY, _parsed, _text
-from sejury.execution.languages._parsers import parser
+from sejury.execution.languages._go_repairs import _EQUALITY, _parsed
+from sejury.execution.languages._parsers import node_text, parser
 
 if TYPE_CHECKING:
     import tree_sitter as ts
@@ -99,7 +99,7 @@ def _callee(call: ts.Node) -> str:
     f = call.child_by_field_name("function")
     if f is not None and f.type == "selector_expression":
         f = f.child_by_field_name("field")
-    return _text(f) if f is not None and f.type in ("identifier", "field_identifier") else ""
+    return node_text(f) if f is not None and f.type in ("identifier", "field_identifier") else ""
 
 
 def _declared(fields: ts.Node | None) -> list[tuple[str, ts.Node]]:
@@ -109,7 +109,7 @@ def _declared(fields: ts.Node | None) -> list[tuple[str, ts.Node]]:
     for d in fields.named_children if fields is not None else []:
         kind = d.child_by_field_name("type")
         if kind is not None:
-            out += [(_text(n), kind) for n in d.children_by_field_name("name")] or [(_text(kind), kind)]
+            out += [(node_text(n), kind) for n in d.children_by_field_name("name")] or [(node_text(kind), kind)]
     return out
 
 
@@ -133,9 +133,9 @@ class _Types:
             for n in _nodes(tree, frozenset({"type_spec", "function_declaration"})):
                 name, kind = n.child_by_field_name("name"), n.child_by_field_name("type")
                 if n.type == "type_spec" and name is not None and kind is not None:
-                    self.named[_text(name)] = kind
+                    self.named[node_text(name)] = kind
                 elif n.type == "function_declaration" and name is not None:
-                    self.funcs[_text(name)] = _signature(n)
+                    self.funcs[node_text(name)] = _signature(n)
         self.vars: dict[str, ts.Node] = {}
         kinds = frozenset({"short_var_declaration", "var_spec", "range_clause", "parameter_declaration"})
         for n in _nodes(root, kinds):
@@ -145,21 +145,21 @@ class _Types:
     def _declare(self, n: ts.Node) -> None:
         left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
         if n.type in ("parameter_declaration", "var_spec") and (kind := n.child_by_field_name("type")) is not None:
-            self.vars |= {_text(name): kind for name in n.children_by_field_name("name")}
+            self.vars |= {node_text(name): kind for name in n.children_by_field_name("name")}
         elif n.type == "range_clause" and left is not None and right is not None:
             ids, over = left.named_children, self.underlying(self.type_of(right))
             if len(ids) == 2 and over is not None:
                 kind = over.child_by_field_name("value" if over.type == "map_type" else "element")
                 if kind is not None and over.type in _LISTS | {"map_type"}:
-                    self.vars[_text(ids[1])] = kind
+                    self.vars[node_text(ids[1])] = kind
         elif n.type == "short_var_declaration" and left is not None and right is not None:
             ids, values = left.named_children, right.named_children
             if len(values) == 1 and values[0].type == "func_literal" and len(ids) == 1:
-                self.funcs[_text(ids[0])] = _signature(values[0])
+                self.funcs[node_text(ids[0])] = _signature(values[0])
                 return
             types = [self.type_of(v) for v in values] if len(ids) == len(values) else (
                 self.results(values[0]) if len(values) == 1 else [])
-            self.vars |= {_text(i): t for i, t in zip(ids, types, strict=False) if t is not None}
+            self.vars |= {node_text(i): t for i, t in zip(ids, types, strict=False) if t is not None}
 
     def results(self, call: ts.Node) -> list[ts.Node]:
         sig = self.funcs.get(_callee(call)) if call.type == "call_expression" else None
@@ -167,9 +167,9 @@ class _Types:
 
     def underlying(self, kind: ts.Node | None) -> ts.Node | None:
         for _ in range(10):  # a named type's definition (and its definition's)
-            if kind is None or kind.type != "type_identifier" or _text(kind) not in self.named:
+            if kind is None or kind.type != "type_identifier" or node_text(kind) not in self.named:
                 break
-            kind = self.named[_text(kind)]
+            kind = self.named[node_text(kind)]
         return kind
 
     def element(self, kind: ts.Node | None) -> ts.Node | None:
@@ -196,11 +196,11 @@ class _Types:
         if n.type == "composite_literal":
             return n.child_by_field_name("type")
         if n.type == "identifier":
-            return self.vars.get(_text(n))
+            return self.vars.get(node_text(n))
         operand = n.child_by_field_name("operand")
         inner = self.type_of(operand) if operand is not None else None
         if n.type == "selector_expression" and (name := n.child_by_field_name("field")) is not None:
-            return self.field(inner, _text(name))
+            return self.field(inner, node_text(name))
         if n.type == "index_expression":
             u = self.underlying(inner)
             return u.child_by_field_name("value") if u is not None and u.type == "map_type" else self.element(inner)
@@ -225,7 +225,7 @@ class _Types:
                 return u.child_by_field_name("key" if el == p.named_children[0] else "value")
             if el == p.named_children[0]:
                 return None
-            return self.field(kind, _text(p.named_children[0])) if u.type == "struct_type" else self.element(kind)
+            return self.field(kind, node_text(p.named_children[0])) if u.type == "struct_type" else self.element(kind)
         if p is None or p.type != "literal_value":
             return None
         kind = self._literal_type(p)
@@ -251,7 +251,7 @@ class _Types:
             if _EQUALITY.match(name):
                 known = [t for a in args if a != n and (t := self.type_of(a)) is not None and t.type != "pointer_type"]
                 return known[0] if known else None
-        if p.type == "binary_expression" and _text(p.child_by_field_name("operator")) in ("==", "!="):
+        if p.type == "binary_expression" and node_text(p.child_by_field_name("operator")) in ("==", "!="):
             other = p.child_by_field_name("right" if n == p.child_by_field_name("left") else "left")
             return self.type_of(other) if other is not None else None
         if p.type == "expression_list" and p.parent is not None:
@@ -285,7 +285,7 @@ class _Types:
         if names[i].type != "identifier":
             return None
         uses = [u for u in _nodes(self.root, frozenset({"identifier"}))
-                if _text(u) == _text(names[i]) and u.start_byte > names[i].start_byte]
+                if node_text(u) == node_text(names[i]) and u.start_byte > names[i].start_byte]
         return next((t for u in uses if (t := self.expected(u, depth + 1)) is not None), None)
 
     def list_type(self, ph: ts.Node) -> ts.Node | None:
@@ -305,15 +305,15 @@ def _written(ph: ts.Node, types: _Types, edits: list[tuple[int, int, bytes]], el
     u = types.underlying(kind)
     length = u.child_by_field_name("length") if u is not None and u.type == "array_type" else None
     items = [a for a in args.named_children if a.type != "comment"] if args is not None else []
-    if kind is None or args is None or fn is None or (length is not None and _text(length) != str(len(items))):
+    if kind is None or args is None or fn is None or (length is not None and node_text(length) != str(len(items))):
         return False  # no type, or an array's length the list does not have (``[1]`` for ``[2]int``)
     mine: list[tuple[int, int, bytes]] = []
-    string = _text(types.underlying(types.element(kind))) == "string"
+    string = node_text(types.underlying(types.element(kind))) == "string"
     for a in items:
         if a.type == "call_expression" and _callee(a) == PH and not _written(a, types, mine, True):
             return False
         if a.type == "rune_literal" and string:
-            mine.append((a.start_byte, a.end_byte, ('"' + _text(a)[1:-1].replace('"', '\\"') + '"').encode()))
+            mine.append((a.start_byte, a.end_byte, ('"' + node_text(a)[1:-1].replace('"', '\\"') + '"').encode()))
     head = b"{" if elided else (kind.text or b"") + b"{"
     edits += [(fn.start_byte, args.start_byte + 1, head), *mine, (args.end_byte - 1, args.end_byte, b"}")]
     return True

@@ -23,7 +23,7 @@ import itertools
 import re
 from typing import TYPE_CHECKING
 
-from sejury.execution.languages._parsers import parser
+from sejury.execution.languages._parsers import node_text, parser
 
 if TYPE_CHECKING:
     import tree_sitter as ts
@@ -106,18 +106,14 @@ def repaired(tests: str) -> str:
     return data[skip:len(data) - tail].decode(errors="replace")
 
 
-def _text(node: ts.Node | None) -> str:
-    return (node.text or b"").decode() if node is not None else ""
-
-
 def _defined(root: ts.Node) -> set[str]:
-    names = {_text(n.child_by_field_name("name")) for n in _walk(root, "function_declaration")}
+    names = {node_text(n.child_by_field_name("name")) for n in _walk(root, "function_declaration")}
     for kind in ("short_var_declaration", "var_spec", "parameter_declaration", "const_spec"):
         for n in _walk(root, kind):
-            names |= {(i.text or b"").decode() for i in n.children if i.type == "identifier"}
+            names |= {node_text(i) for i in n.children if i.type == "identifier"}
             for lst in n.children:
                 if lst.type == "expression_list" and lst == n.children[0]:
-                    names |= {(i.text or b"").decode() for i in lst.children if i.type == "identifier"}
+                    names |= {node_text(i) for i in lst.children if i.type == "identifier"}
     return names
 
 
@@ -134,7 +130,7 @@ def equality_helpers(tests: str, names: set[str]) -> str:
     if "qual" not in tests.lower():
         return ""
     root = _parsed(tests)[0]
-    called = {_text(f) for n in _walk(root, "call_expression")
+    called = {node_text(f) for n in _walk(root, "call_expression")
               if (f := n.child_by_field_name("function")) is not None and f.type == "identifier"}
     missing = sorted(c for c in called - _defined(root) - names - _BUILTINS if _EQUALITY.match(c))
     return "\n".join(f"var {n} func(a, b interface{{}}) bool\n{n} = {EQUAL}\n_ = {n}" for n in missing)

@@ -6,14 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sejury.execution.languages._parsers import parser
+from sejury.execution.languages._parsers import node_text, parser
 
 if TYPE_CHECKING:
     import tree_sitter as ts
-
-
-def _text(node: ts.Node) -> str:
-    return (node.text or b"").decode()
 
 
 def _types(params: ts.Node) -> list[str] | None:
@@ -26,7 +22,7 @@ def _types(params: ts.Node) -> list[str] | None:
         kind = decl.child_by_field_name("type")
         if decl.type not in ("parameter_declaration", "variadic_parameter_declaration") or kind is None:
             return None
-        text = ("..." if decl.type == "variadic_parameter_declaration" else "") + _text(kind)
+        text = ("..." if decl.type == "variadic_parameter_declaration" else "") + node_text(kind)
         out += [text] * max(1, len(decl.children_by_field_name("name")))
     return out
 
@@ -47,13 +43,13 @@ def signatures(program: str) -> list[tuple[str, list[str], list[str]]]:
         if (node.type != "function_declaration" or name is None or params is None or params.has_error
                 or node.child_by_field_name("type_parameters") or (result is not None and result.has_error)):
             continue
-        if _text(name) in ("main", "init"):
+        if node_text(name) in ("main", "init"):
             continue
         ptypes = _types(params)
-        rtypes = [] if result is None else _types(result) if result.type == "parameter_list" else [_text(result)]
+        rtypes = [] if result is None else _types(result) if result.type == "parameter_list" else [node_text(result)]
         if ptypes is None or rtypes is None:
             continue
-        out.append((_text(name), ptypes, rtypes))
+        out.append((node_text(name), ptypes, rtypes))
     return out
 
 

@@ -22,3 +22,8 @@ def parser(language: str) -> ts.Parser:
     if lang is None:
         raise ValueError(f"no tree-sitter grammar for {language!r}: no such language")
     return lang.parser()
+
+
+def node_text(node: ts.Node | None) -> str:
+    """A syntax node's source text ("" for no node): what every reader of a grammar quotes."""
+    return (node.text or b"").decode() if node is not None else ""
