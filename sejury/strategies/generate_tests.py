@@ -98,11 +98,11 @@ async def _run(prompt: str, shown: dict[str, str | None], sample: Sample, ctx: J
                                                 else _unvalidated(sample, ctx, tests))
         if execution is not None and (names := _test_files.missing_files(execution)):
             files = await _test_files.ask_files(sample, ctx, rec, tests, names)
-            again = (await _validate(sample, ctx, rec, _test_files.with_files(tests, files, sample.language))
-                     if files else None)
+            files_tests = _test_files.with_files(tests, files, sample.language)
+            again = (await _validate(sample, ctx, rec, files_tests)) if files else None
             record = _test_files.outcome(names, files, again[0] if again else None)
             if again is not None and record.saved:
-                (execution, valid, progs, probe), tests = again, _test_files.with_files(tests, files, sample.language)
+                (execution, valid, progs, probe), tests = again, files_tests
                 artifacts["tests"] = tests
             execution = execution.model_copy(update={"files": record})
         if execution is not None and (errors := _repair_tests.suite_errors(execution)) is not None:
