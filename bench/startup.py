@@ -11,7 +11,9 @@ these two also the start-up, from before the process starts to the server's firs
 
 ``--before DIR``: run every command on another checkout too (a git worktree of an older commit,
 ``git worktree add /tmp/startup-before COMMIT``), with ``PYTHONPATH=DIR`` first on the path (it wins
-over the editable install; the module each variant imports is printed and checked).  The variants
+over the editable install; the module each variant imports is printed and checked).  ``--after DIR``:
+time that checkout the same way instead of the installed sejury, so that neither variant pays the
+editable install's import hook and the other does not.  The variants
 alternate run by run, so load from other jobs falls on both alike.
 """
 
@@ -143,13 +145,18 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=10, help="timed runs of each command per variant (default 10)")
     ap.add_argument("--before", type=Path, default=None,
                     help="another checkout (a git worktree of an older commit) to time too, by PYTHONPATH")
+    ap.add_argument("--after", type=Path, default=None,
+                    help="time this checkout by PYTHONPATH too, instead of the installed sejury: both variants "
+                         "then import the same way (the editable install's import hook costs its own time)")
     args = ap.parse_args()
     variants = [Variant("after", {}, ROOT)]
-    if args.before is not None:
-        before = args.before.resolve()
-        # byte-compiled as an install is: with PYTHONDONTWRITEBYTECODE set it would compile in every run
-        compileall.compile_dir(before / "sejury", quiet=1)
-        variants.insert(0, Variant("before", {"PYTHONPATH": str(before)}, before))
+    for name, root in (("after", args.after), ("before", args.before)):
+        if root is not None:
+            root = root.resolve()
+            # byte-compiled as an install is: with PYTHONDONTWRITEBYTECODE set it would compile in every run
+            compileall.compile_dir(root / "sejury", quiet=1)
+            variants = [v for v in variants if v.name != name]
+            variants.insert(0, Variant(name, {"PYTHONPATH": str(root)}, root))
     print(f"## sejury start-up ({os.cpu_count()} cores, load {os.getloadavg()[0]:.2f} at the start, "
           f"{args.runs} runs)\n")
     with tempfile.TemporaryDirectory(prefix="sejury-startup-") as tmp:

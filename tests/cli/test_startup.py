@@ -67,6 +67,23 @@ def test_the_top_level_help_loads_no_juror(tmp_path: Path) -> None:
     assert "sejury.strategies" not in modules and "sejury.llm" not in modules
 
 
+def test_the_languages_load_when_a_sample_names_one(tmp_path: Path) -> None:
+    """The help loads no language module (Go's and Java's helpers among them); validating a
+    sample's language looks the registry up and loads them all, aliases included."""
+    loaded = {m for m in loaded_by(["--help"], tmp_path) if m.startswith("sejury.execution.languages.")}
+    assert loaded <= {"sejury.execution.languages.base"}, loaded
+    code = """
+import sys
+from sejury.schema import Sample
+assert "sejury.execution.languages.python" not in sys.modules
+sample = Sample.model_validate({"id": "s", "task": "code_generation", "problem": "p", "candidate": "c", "language": " JS "})
+print(sample.language, "sejury.execution.languages.go" in sys.modules)
+"""
+    res = python(code, cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "javascript True"
+
+
 def test_sejury_strategies_loads_the_specs_but_not_the_model_client(tmp_path: Path) -> None:
     modules = loaded_by(["strategies"], tmp_path)
     assert {"sejury.strategies.direct", "sejury.strategies.metrics"} <= modules

@@ -1,7 +1,9 @@
 """The languages S5's tests run in: one module each (``python.py``, ``javascript.py``, ...) holding
 its aliases, test splitting, harness and time limit as a ``LANGUAGE`` constant.  Every public module
-of this folder is loaded and registered, so adding a language is adding one module (or, from another
-package, an entry point in the ``sejury.languages`` group: ``sejury.registry``).
+of this folder is loaded and registered when a language is first looked up (not on import: a command
+that validates no sample, such as ``sejury --help``, loads none of them), so adding a language is
+adding one module (or, from another package, an entry point in the ``sejury.languages`` group:
+``sejury.registry``).
 
     >>> get("js").name
     'javascript'
@@ -44,8 +46,6 @@ def get(name: str) -> Language | None:
 def names() -> tuple[str, ...]:
     return LANGUAGES.names()
 
-
-LANGUAGES.load()
 
 __all__ = ["LANGUAGES", "Harness", "Language", "Suite", "canonical_language", "get", "names", "register",
            "unregister", "wrap_units"]
