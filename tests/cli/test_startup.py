@@ -76,7 +76,8 @@ def test_the_languages_load_when_a_sample_names_one(tmp_path: Path) -> None:
 import sys
 from sejury.schema import Sample
 assert "sejury.execution.languages.python" not in sys.modules
-sample = Sample.model_validate({"id": "s", "task": "code_generation", "problem": "p", "candidate": "c", "language": " JS "})
+sample = Sample.model_validate({"id": "s", "task": "code_generation", "problem": "p", "candidate": "c",
+                                "language": " JS "})
 print(sample.language, "sejury.execution.languages.go" in sys.modules)
 """
     res = python(code, cwd=tmp_path)
