@@ -36,6 +36,13 @@ class Reply:
     completion_tokens: int
     seconds: float
     structured: dict[str, Any] | None = None  # the parsed object, when structured output worked
+    cached_prompt_tokens: int = 0  # of prompt_tokens, those the server reused from its prompt cache
+
+
+def _cache_read(usage: dict[str, Any]) -> int:
+    """The prompt tokens the server reused from its cache (LangChain's ``cache_read``), or 0."""
+    value = (usage.get("input_token_details") or {}).get("cache_read")
+    return value if isinstance(value, int) and value > 0 else 0
 
 
 def _finish_reason(msg: AIMessage) -> str | None:
@@ -339,4 +346,5 @@ class ChatClient:
             completion_tokens=int(usage.get("output_tokens", 0) or 0),
             seconds=seconds,
             structured=structured,
+            cached_prompt_tokens=_cache_read(usage),
         )

@@ -112,6 +112,8 @@ class TraceEvent(BaseModel):
     error: str | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # of prompt_tokens, those the model server reused from its prompt cache (0 when it does not say)
+    cached_prompt_tokens: int = 0
     seconds: float = 0.0
     detail: dict[str, Any] | None = None
 
@@ -127,6 +129,7 @@ class StrategyResult(BaseModel):
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_prompt_tokens: int = 0  # of prompt_tokens, those the model server reused from its prompt cache
     seconds: float = 0.0  # the model's time and the sandbox's, for this juror's own calls and runs
     cached: bool = False
     trace: list[TraceEvent] = Field(default_factory=list)
@@ -198,6 +201,7 @@ class Verdict(BaseModel):
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_prompt_tokens: int = 0  # of prompt_tokens, those the model server reused from its prompt cache
     seconds: float = 0.0
     model: str = ""
     jury_models: dict[str, str] = Field(default_factory=dict)  # S1@NAME's model: NAME -> its identity
@@ -233,7 +237,8 @@ class Verdict(BaseModel):
         return self.model_copy(update={
             "sample_id": sample.id, "metadata": sample.metadata, "duplicate_of": self.sample_id,
             "strategies": {k: r.model_copy(update={"cached": True}) for k, r in self.strategies.items()},
-            "llm_calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "seconds": 0.0})
+            "llm_calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cached_prompt_tokens": 0,
+            "seconds": 0.0})
 
     def trace(self) -> list[TraceEvent]:
         """Every event of the judgment, member by member (feeders first)."""

@@ -96,7 +96,7 @@ def member_node(s: StrategySpec, *, max_attempts: int, default_context: JudgeCon
             artifacts=outcome.artifacts if outcome else {},
             in_team=in_team, weight=outcome.weight if outcome else 1.0, llm_calls=rec.calls,
             against=outcome.against if outcome else None,
-            prompt_tokens=rec.prompt_tokens,
+            prompt_tokens=rec.prompt_tokens, cached_prompt_tokens=rec.cached_prompt_tokens,
             completion_tokens=rec.completion_tokens, seconds=round(rec.seconds, 3), trace=rec.events,
         )
         if ctx.cache is not None:

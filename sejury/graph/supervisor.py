@@ -185,6 +185,7 @@ def merge_verdict(state: JudgeState, ctx: JudgeContext) -> Verdict:
         llm_calls=sum(r.llm_calls for r in fresh),
         prompt_tokens=sum(r.prompt_tokens for r in fresh),
         completion_tokens=sum(r.completion_tokens for r in fresh),
+        cached_prompt_tokens=sum(r.cached_prompt_tokens for r in fresh),
         seconds=round(time.perf_counter() - plan.started, 3),
         model=ctx.llm.name, prompt_version=prompts_version(),
         jury_models={n: c.name for n, c in ctx.models.items()

@@ -83,6 +83,12 @@ def chat_result(data: Any) -> ChatResult:
         prompt, completion = int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
         msg.usage_metadata = {"input_tokens": prompt, "output_tokens": completion,
                               "total_tokens": int(usage.get("total_tokens") or prompt + completion)}
+        # the prompt tokens the server reused from its prompt cache instead of reading them again
+        # (llama-server and OpenAI report them so), as LangChain's usage names them
+        details = usage.get("prompt_tokens_details")
+        cached = details.get("cached_tokens") if isinstance(details, dict) else None
+        if isinstance(cached, int) and not isinstance(cached, bool) and 0 <= cached <= prompt:
+            msg.usage_metadata["input_token_details"] = {"cache_read": cached}
     return ChatResult(generations=[ChatGeneration(message=msg)], llm_output={"model_name": data.get("model")})
 
 

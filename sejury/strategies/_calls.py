@@ -45,6 +45,7 @@ class Recorder:
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_prompt_tokens: int = 0
     seconds: float = 0.0
 
     def llm_event(self, step: str, attempt: int, messages: list[BaseMessage], reply: Reply, *,
@@ -53,13 +54,14 @@ class Recorder:
         self.calls += 1
         self.prompt_tokens += reply.prompt_tokens
         self.completion_tokens += reply.completion_tokens
+        self.cached_prompt_tokens += reply.cached_prompt_tokens
         self.seconds += reply.seconds
         self.events.append(TraceEvent(
             kind="llm_call", strategy=self.strategy.value, step=step, attempt=attempt,
             messages=[{"role": _ROLE.get(m.type, m.type), "content": str(m.content)} for m in messages],
             reply=reply.text, finish_reason=reply.finish_reason, score=score, reasons=reasons,
             error=error, prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens,
-            seconds=round(reply.seconds, 3),
+            cached_prompt_tokens=reply.cached_prompt_tokens, seconds=round(reply.seconds, 3),
             detail={"structured": reply.structured} if reply.structured else None,
         ))
 

@@ -88,6 +88,11 @@ def test_judge_examples_over_an_openai_compatible_server(tmp_path: Path) -> None
     for v in verdicts:
         assert v["status"] == "scored" and 1 <= v["scaled_score"] <= 5
         assert v["model"].startswith("openai-compatible:fake@")
+        # the server says 4 of each call's 10 prompt tokens came from its cache: counted per call,
+        # per juror and per verdict
+        calls = [e for r in v["strategies"].values() for e in r["trace"] if e["kind"] == "llm_call"]
+        assert calls and all(e["cached_prompt_tokens"] == 4 for e in calls)
+        assert v["cached_prompt_tokens"] == 4 * v["llm_calls"] == 4 * len(calls)
 
 
 def test_the_table_and_json_say_pass_or_fail_and_needs_review(tmp_path: Path) -> None:

@@ -45,6 +45,11 @@ def test_full_team_on_the_embedded_model_then_cached(tmp_path: Path) -> None:
         assert calls, name
         for e in calls:
             assert e["reply"] is not None and e["prompt_tokens"] > 0 and e["seconds"] > 0
+    # llama-server reports the prompt tokens it reused: every juror's prompt starts with the same
+    # sample blocks, so after the first call part of each prompt comes from its cache
+    reused = [e["cached_prompt_tokens"] for r in v["strategies"].values() for e in r["trace"]
+              if e["kind"] == "llm_call"]
+    assert v["cached_prompt_tokens"] == sum(reused) and 0 < v["cached_prompt_tokens"] < v["prompt_tokens"]
     tests = v["strategies"]["generate_tests"]["artifacts"]
     assert tests["n_tests"] >= 1 and tests["tests"]
     scored = [r["score"] for r in v["strategies"].values() if r["status"] == "scored"]

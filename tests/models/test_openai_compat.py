@@ -40,8 +40,9 @@ def test_it_sends_what_chatopenai_sends_and_reads_the_reply_the_same_way() -> No
     assert server.bodies[0]["max_tokens"] == 77 and "max_completion_tokens" not in server.bodies[0]
     assert [m["role"] for m in server.bodies[0]["messages"]] == ["system", "user", "assistant", "user"]
     a, b = got
-    assert (a.text, a.finish_reason, a.prompt_tokens, a.completion_tokens) == \
-           (b.text, b.finish_reason, b.prompt_tokens, b.completion_tokens) == ("Score: 42", "stop", 10, 5)
+    assert (a.text, a.finish_reason, a.prompt_tokens, a.completion_tokens, a.cached_prompt_tokens) == \
+           (b.text, b.finish_reason, b.prompt_tokens, b.completion_tokens, b.cached_prompt_tokens) == \
+           ("Score: 42", "stop", 10, 5, 4)
 
 
 @pytest.fixture
