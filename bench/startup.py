@@ -140,6 +140,14 @@ def spread(xs: list[float]) -> str:
     return f"{min(xs):.2f} / **{statistics.median(xs):.2f}** / {max(xs):.2f}"
 
 
+def checkout(name: str, root: Path) -> Variant:
+    """A checkout timed by ``PYTHONPATH=root`` (it wins over the editable install)."""
+    root = root.resolve()
+    # byte-compiled as an install is: with PYTHONDONTWRITEBYTECODE set it would compile in every run
+    compileall.compile_dir(root / "sejury", quiet=1)
+    return Variant(name, {"PYTHONPATH": str(root)}, root)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=10, help="timed runs of each command per variant (default 10)")
@@ -149,14 +157,8 @@ def main() -> None:
                     help="time this checkout by PYTHONPATH too, instead of the installed sejury: both variants "
                          "then import the same way (the editable install's import hook costs its own time)")
     args = ap.parse_args()
-    variants = [Variant("after", {}, ROOT)]
-    for name, root in (("after", args.after), ("before", args.before)):
-        if root is not None:
-            root = root.resolve()
-            # byte-compiled as an install is: with PYTHONDONTWRITEBYTECODE set it would compile in every run
-            compileall.compile_dir(root / "sejury", quiet=1)
-            variants = [v for v in variants if v.name != name]
-            variants.insert(0, Variant(name, {"PYTHONPATH": str(root)}, root))
+    variants = [checkout("before", args.before)] if args.before is not None else []
+    variants.append(checkout("after", args.after) if args.after is not None else Variant("after", {}, ROOT))
     print(f"## sejury start-up ({os.cpu_count()} cores, load {os.getloadavg()[0]:.2f} at the start, "
           f"{args.runs} runs)\n")
     with tempfile.TemporaryDirectory(prefix="sejury-startup-") as tmp:
