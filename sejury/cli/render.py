@@ -109,6 +109,7 @@ def print_verdict(v: Verdict, *, console: Console = out) -> None:
     console.print(f"team: {', '.join(s.value for s in v.team)}" + (f"  ({'; '.join(extra)})" if extra else ""))
     if v.duplicate_of is not None:
         console.print(f"[blue]same content as sample {escape(v.duplicate_of)}: its verdict, judged once[/blue]")
-    reused = f" ({v.cached_prompt_tokens} of the prompt's from the server's cache)" if v.cached_prompt_tokens else ""
-    console.print(f"[dim]{v.llm_calls} LLM calls, {v.prompt_tokens}+{v.completion_tokens} tokens{reused}, "
+    from sejury.viewers.common import tokens
+
+    console.print(f"[dim]{v.llm_calls} LLM calls, {tokens(v)}, "
                   f"{v.seconds:.1f}s, model {escape(v.model)}, prompts {v.prompt_version}[/dim]\n")

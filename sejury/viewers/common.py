@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from sejury.execution.domain import outside_note
 from sejury.execution.evidence import SuiteRun, TestExecution
@@ -42,6 +42,19 @@ def _cut(text: str, *, at_end: bool) -> str:
         return (text[:i] if i > len(text) // 2 else text).rstrip()
     i = min((j for j in (text.find("\n"), text.find(" ")) if j >= 0), default=-1)
     return (text[i + 1:] if 0 <= i < len(text) // 2 else text).lstrip()
+
+
+class Counted(Protocol):
+    prompt_tokens: int
+    completion_tokens: int
+    cached_prompt_tokens: int
+
+
+def tokens(x: Counted) -> str:
+    """``1200+80 tokens`` (a verdict's, juror's or call's), and how many of the prompt's the model
+    server read from its cache."""
+    reused = f" ({x.cached_prompt_tokens} of the prompt's from the server's cache)" if x.cached_prompt_tokens else ""
+    return f"{x.prompt_tokens}+{x.completion_tokens} tokens{reused}"
 
 
 def plural(n: int, word: str) -> str:

@@ -30,6 +30,7 @@ from sejury.viewers.common import (
     merge_rows,
     plural,
     spread_text,
+    tokens,
 )
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
@@ -78,7 +79,7 @@ def _summary(stored: StoredJudgment) -> str:
     team = ", ".join(f"{m.paper_name} {m.value}" for m in v.team)
     settings = {k: val for k, val in stored.config.items() if k not in ("model", "team") and val is not None}
     facts = [("team", e(team)), ("members", f'<div class="chips">{chips}</div>'), ("spread", e(spread_text(v))),
-             ("cost", e(f"{plural(v.llm_calls, 'LLM call')} · {v.prompt_tokens}+{v.completion_tokens} tokens · "
+             ("cost", e(f"{plural(v.llm_calls, 'LLM call')} · {tokens(v)} · "
                         f"{v.seconds:.1f} s")),
              ("model", e(f"{v.model or stored.config.get('model', '?')} · prompts {v.prompt_version or '?'}"))]
     if v.grounds is not None:
@@ -124,7 +125,7 @@ def _messages(messages: list[dict[str, str]]) -> str:
 def _llm_call(ev: TraceEvent) -> str:
     head = [f'<span class="step">{e(ev.step or "call")}</span>', f"<span>attempt {ev.attempt or 1}</span>",
             f"<span>finish: {e(ev.finish_reason or '?')}</span>",
-            f"<span>{ev.prompt_tokens}+{ev.completion_tokens} tokens</span>", f"<span>{ev.seconds:.2f} s</span>"]
+            f"<span>{e(tokens(ev))}</span>", f"<span>{ev.seconds:.2f} s</span>"]
     if ev.score is not None:
         head.append(_badge(f"score {fmt_score(ev.score)}", "b-scored"))
     if ev.error:
@@ -215,7 +216,7 @@ def _juror(v: Verdict, name: str, r: StrategyResult) -> str:
             f'{_badge(r.status.value, _STATUS_BADGE[r.status])}{score}'
             f'{_badge("cached", "b-info") if r.cached else ""}</h2>')
     stats = [plural(r.llm_calls, "LLM call"),
-             f"{r.prompt_tokens}+{r.completion_tokens} tokens", f"{r.seconds:.2f} s"]
+             tokens(r), f"{r.seconds:.2f} s"]
     if not r.in_team:
         stats.append(f"feeds {_followers(v, name)}; not in the team")
     parts = [head, '<div class="stats">' + "".join(f"<span>{e(x)}</span>" for x in stats) + "</div>"]

@@ -28,6 +28,7 @@ from sejury.viewers.common import (
     merge_rows,
     plural,
     spread_text,
+    tokens,
 )
 
 STATUS_STYLE = {Status.SCORED: "green", Status.UNSCORED: "yellow", Status.FAILED: "red", Status.SKIPPED: "dim"}
@@ -70,7 +71,7 @@ def _header(tree: Tree, stored: StoredJudgment) -> None:
     tree.add(_field("team", ", ".join(f"{m.paper_name} {m.value}" for m in v.team)))
     tree.add(_field("when", f"{fmt_time(stored.created)}   model {v.model or cfg.get('model', '?')}   "
                             f"prompts {v.prompt_version or '?'}"))
-    tree.add(_field("cost", f"{plural(v.llm_calls, 'LLM call')}, {v.prompt_tokens}+{v.completion_tokens} tokens, "
+    tree.add(_field("cost", f"{plural(v.llm_calls, 'LLM call')}, {tokens(v)}, "
                             f"{v.seconds:.1f} s"))
     settings = {k: val for k, val in cfg.items() if k not in ("model", "team") and val is not None}
     if settings:
@@ -84,7 +85,7 @@ def _header(tree: Tree, stored: StoredJudgment) -> None:
 
 def _llm_call(parent: Tree, e: TraceEvent, full: bool) -> None:
     head = _t(("llm_call ", "magenta"), (e.step or "call", "bold"), f" #{e.attempt or 1}",
-              f" · {e.finish_reason or '?'} · {e.prompt_tokens}+{e.completion_tokens} tokens · {e.seconds:.2f} s")
+              f" · {e.finish_reason or '?'} · {tokens(e)} · {e.seconds:.2f} s")
     if e.score is not None:
         head.append_text(_t(" → ", (f"score {fmt_score(e.score)}", "green")))
     if e.error:
@@ -167,7 +168,7 @@ def _juror(tree: Tree, r: StrategyResult, full: bool, followers: str) -> None:
     if r.score is not None:
         head.append_text(_t(" ", (fmt_score(r.score), f"bold {style}")))
     head.append(f" · {plural(r.llm_calls, 'call')} · {r.seconds:.2f} s"
-                f" · {r.prompt_tokens}+{r.completion_tokens} tokens")
+                f" · {tokens(r)}")
     if r.cached:
         head.append(" · cached", style="blue")
     if not r.in_team:

@@ -107,6 +107,8 @@ def test_the_table_and_json_say_pass_or_fail_and_needs_review(tmp_path: Path) ->
     assert table.exit_code == 0, table.output
     assert "at pass mark 50 (evidence-first merge; rests on the model's opinion only)" in table.stdout
     assert "needs review:" in table.stdout and "opinion" in table.stdout
+    # the fake server reports 4 cached prompt tokens a call; S1 and S3 make one call each
+    assert "(8 of the prompt's from the server's cache)" in table.stdout
     v = json.loads(low.stdout)
     assert v["pass_mark"] == 1 and v["passed"] is True and v["grounds"] == "opinion" and v["needs_review"]
     m = json.loads(mean.stdout)

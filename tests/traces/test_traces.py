@@ -4,6 +4,7 @@ a real Judge run on the scripted fake model (with its tests executed by a local 
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import threading
@@ -185,6 +186,22 @@ def test_tree_shows_header_jurors_calls_tests_and_merge(executed: tuple[Sample, 
                  f"{v.prompt_tokens}+{v.completion_tokens} tokens", "merge: evidence first: executed checks mean(",
                  "opinion mean(", "averaged"):
         assert fact in text, fact
+
+
+def test_both_views_say_how_many_prompt_tokens_the_server_read_from_its_cache(
+        executed: tuple[Sample, Verdict], tmp_path: Path) -> None:
+    sample, v = executed
+    name, juror = next((n, r) for n, r in v.strategies.items() if r.llm_calls)
+    call = next(e for e in juror.trace if e.kind == "llm_call")
+    trace = [e.model_copy(update={"cached_prompt_tokens": 7}) if e is call else e for e in juror.trace]
+    juror = juror.model_copy(update={"cached_prompt_tokens": 7, "trace": trace})
+    v = v.model_copy(update={"cached_prompt_tokens": 7, "strategies": {**v.strategies, name: juror}})
+    s = stored((sample, v), tmp_path)
+    text, page = tree_text(s), render_html(s)
+    said = "(7 of the prompt's from the server's cache)"
+    # the verdict's cost line, the juror's line and the call's line, in each view
+    assert text.count(said) == 3 and page.count(html.escape(said)) == 3
+    assert f"{v.prompt_tokens}+{v.completion_tokens} tokens {said}" in text
 
 
 def test_tree_abbreviates_prompts_unless_full(executed: tuple[Sample, Verdict], tmp_path: Path) -> None:
