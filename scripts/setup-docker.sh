@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Docker sandbox: install the engine (Debian's docker.io) and mmdebstrap if missing, start
-# dockerd if no engine answers, and build the sandbox images offline (the base one, and the scientific
-# one for library-heavy Python) if they are not there.
+# dockerd if no engine answers, and build the sandbox images from the machine's apt sources (the base
+# one, and the scientific one for library-heavy Python, which adds five wheels from PyPI) if they are
+# not there.
 # Needs root (as on this project's machines).  Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +24,7 @@ if ! docker image inspect "$(image base)" >/dev/null 2>&1; then
   "$VENV/bin/sejury" sandbox build
 fi
 if ! docker image inspect "$(image scientific)" >/dev/null 2>&1; then
-  echo "==> building the scientific sandbox image offline (library-heavy Python: numpy, pandas, ...)"
+  echo "==> building the scientific sandbox image (library-heavy Python: numpy, pandas, ...)"
   "$VENV/bin/sejury" sandbox build --profile scientific
 fi
 "$VENV/bin/sejury" sandbox check

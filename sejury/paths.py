@@ -65,10 +65,10 @@ def embedded_runtime_named() -> str:
 def sandbox_image(profile: str = "base") -> str:
     """The sandbox image of a profile (``sandbox/libraries.py``): ``base`` is
     ``SEJURY_SANDBOX_IMAGE``, else the one ``scripts/setup-docker.sh`` builds; ``scientific`` (the
-    base plus Debian's scientific Python stack) is ``SEJURY_SANDBOX_SCIENTIFIC_IMAGE``, else
-    ``sejury-sandbox-scientific:4``."""
+    base plus Debian's scientific Python stack, five libraries at BigCodeBench's versions) is
+    ``SEJURY_SANDBOX_SCIENTIFIC_IMAGE``, else ``sejury-sandbox-scientific:5``."""
     if profile == "scientific":
-        return _named("SEJURY_SANDBOX_SCIENTIFIC_IMAGE") or "sejury-sandbox-scientific:4"
+        return _named("SEJURY_SANDBOX_SCIENTIFIC_IMAGE") or "sejury-sandbox-scientific:5"
     return _named("SEJURY_SANDBOX_IMAGE") or "sejury-sandbox:6"
 
 

@@ -32,12 +32,15 @@ def feed_digest(feed: StrategyResult | None) -> str:
 
 def member_key(s: StrategySpec, sample: Sample, ctx: JudgeContext, feed: StrategyResult | None) -> str:
     """The cache key of ``s`` judging ``sample`` (fed ``feed``) in ``ctx``: strategy, its version, the
-    model, the sample's content, what it reads of its feeder, the run settings that change it, and
-    the repeat (``sejury batch --repeats``).
+    model, the sample's content, what it reads of its feeder, the run settings that change it (with
+    execution on, the sandbox image's content too), and the repeat (``sejury batch --repeats``).
     The member node and a dry run (``sejury.estimate``) both look results up under this key."""
     extra = feed_digest(feed) + (s.cache_extra(ctx) if s.cache_extra else "")
-    if ctx.execute and ctx.sandbox is not None and ctx.sandbox.profile != "base":
-        extra += f"|sandbox:{ctx.sandbox.profile}"
+    if ctx.execute and ctx.sandbox is not None:
+        if ctx.sandbox.profile != "base":
+            extra += f"|sandbox:{ctx.sandbox.profile}"
+        if ctx.sandbox.image_id:  # the image's content: one rebuilt with other libraries judges again
+            extra += f"|image:{ctx.sandbox.image_id}"
     if repeat := current_repeat():  # repeat 0 is the ordinary judgment, and shares its key
         extra += f"|repeat={repeat}"
     return cache_key(strategy=s.value, prompt_version=s.version_id(), model=ctx.llm.name,

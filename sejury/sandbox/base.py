@@ -43,6 +43,9 @@ class SandboxProvider(ABC):
     name: str = "sandbox"
     isolation: str = ""  # one line for the verdict: what protects the host
     profile: str = "base"  # which image's libraries it runs with (``sandbox/libraries.py``)
+    # what it runs, where that can change under the same name (a Docker image's id): part of the
+    # cache key of every result it gives (``graph/member.py``), so a rebuilt image is judged again
+    image_id: str = ""
 
     def for_profile(self, profile: str) -> SandboxProvider:
         """The provider for another profile's image; a backend with a single image returns itself.

@@ -2,7 +2,8 @@
 
 Two profiles (``sandbox/docker/image.py``): ``base`` (each language's toolchain and standard
 library) and ``scientific`` (the base plus Debian's scientific Python stack: numpy, pandas,
-matplotlib, scikit-learn, scipy, seaborn, statsmodels, nltk, requests, bs4, ...).  A sample runs in
+matplotlib, scikit-learn, scipy, seaborn, statsmodels, nltk, requests, bs4, ...; five of them at
+BigCodeBench's own versions, ``PINNED_WHEELS``).  A sample runs in
 the scientific image when its reference or candidate imports one of ``SCIENTIFIC_MODULES``, or when
 it says so (``"sandbox": "scientific"``).  A program that imports a library the image lacks gets a
 clear "missing library" status: the judge's fault, never the candidate's.
@@ -54,6 +55,20 @@ SCIENTIFIC_PACKAGES: dict[str, tuple[str, ...]] = {
     "python3-geopy": ("geopy",), "python3-geopandas": ("geopandas",), "python3-shapely": ("shapely",),
     "python3-mechanize": ("mechanize",), "python3-pyquery": ("pyquery",), "python3-holidays": ("holidays",),
     "python3-soundfile": ("soundfile",), "python3-fake-factory": ("faker",), "python3-prettytable": ("prettytable",),
+}
+# The scientific image's second layer: BigCodeBench's own versions (its evaluation environment,
+# Requirements/requirements-eval.txt) of the libraries whose APIs its code relies on where Debian's
+# are older: seaborn 0.13 (``countplot(..., legend=False)`` raises on 0.12), pandas 2.0, matplotlib
+# 3.7, scikit-learn 1.3, statsmodels 0.14.  Wheels from PyPI for CPython 3.11 on x86-64, each checked
+# against its sha256 when downloaded; they are installed over Debian's (in /usr/local, which Python
+# reads first).  numpy and scipy stay Debian's (1.24, 1.10): BigCodeBench pins 1.21 and 1.7, which
+# have no wheels for Python 3.11.  name -> (version, the wheel's sha256)
+PINNED_WHEELS: dict[str, tuple[str, str]] = {
+    "pandas": ("2.0.3", "d9cd88488cceb7635aebb84809d087468eb33551097d600c6dad13602029c2df"),
+    "matplotlib": ("3.7.0", "691ef1f15360e439886186d0db77b5345b24da12cbc4fc57b26c4826db4d6cab"),
+    "seaborn": ("0.13.2", "636f8336facf092165e27924f223d3c62ca560b1f2bb5dff7ab7fad265361987"),
+    "scikit-learn": ("1.3.1", "c6448c37741145b241eeac617028ba6ec2119e1339b1385c9720dae31367f2be"),
+    "statsmodels": ("0.14.0", "0ef7fa4813c7a73b0d8a0c830250f021c102c71c95e9fe0d6877bcfb56d38b8c"),
 }
 # the import names the scientific image provides (its Debian packages' modules)
 SCIENTIFIC_MODULES = frozenset(name for names in SCIENTIFIC_PACKAGES.values() for name in names)

@@ -468,3 +468,26 @@ async def test_queued_calls_with_more_to_come_get_a_head_start_when_several_are_
     # keys: 1-head -1, 2-head 0, 1-leaf 1, 3-head 1 (after 1-leaf: arrival), 2-leaf 2, 5-head 3
     assert await served(8, waiting) == ["1-head", "2-head", "1-leaf", "3-head", "2-leaf", "5-head"]
     assert await served(1, waiting) == ["1-leaf", "1-head", "2-leaf", "2-head", "3-head", "5-head"]
+
+
+def test_a_rebuilt_sandbox_image_judges_again(tmp_path: Path) -> None:
+    """A juror that runs code keys its cached result on the image it ran in (its id, the content):
+    the same image reuses it, another image (say, one with other library versions) judges afresh."""
+    from tests.helpers.trace_helpers import EXEC_SAMPLE, LocalSandbox
+
+    def judged(image_id: str) -> bool:
+        sandbox = LocalSandbox()
+        sandbox.image_id = image_id
+        judge = Judge(ScriptedChatModel(script=good_script), team="sample_tests", execute=True, sandbox=sandbox,
+                      cache=tmp_path / "c.sqlite", traces=False)
+        try:
+            verdict = judge.judge(EXEC_SAMPLE)
+        finally:
+            judge.close()
+        assert verdict.strategies["sample_tests"].score == 50  # the candidate fails 1 of the 2 tests
+        return verdict.strategies["sample_tests"].cached
+
+    assert not judged("sha256:aaa")
+    assert judged("sha256:aaa")
+    assert not judged("sha256:bbb")
+    assert judged("sha256:bbb") and judged("sha256:aaa")

@@ -20,7 +20,14 @@ from sejury.execution.evidence import SuiteRun
 from sejury.execution.languages.base import Suite
 from sejury.execution.runner import run_suite, split_tests
 from sejury.sandbox.base import ExecResult, ExecStatus, Sandbox, SandboxProvider
-from sejury.sandbox.libraries import imports, missing_library, missing_note, profile_for, start_allowance
+from sejury.sandbox.libraries import (
+    PINNED_WHEELS,
+    imports,
+    missing_library,
+    missing_note,
+    profile_for,
+    start_allowance,
+)
 from tests.helpers.fakes import GOOD_REPLIES, ScriptedChatModel, step_of
 
 PANDAS = "import pandas as pd\nimport matplotlib.pyplot as plt\n\ndef task_func(rows):\n    return 1\n"
@@ -210,6 +217,44 @@ async def test_opencv_code_runs_in_the_scientific_image_and_is_judged() -> None:
         await sandbox.close()
 
 
+# BigCodeBench's seaborn 0.13: ``legend=False`` raises on Debian's 0.12 (its reference failed every input)
+COUNT_PROBLEM = ("Draw a countplot of the first num_pairs shape-colour pairs and return how many bars it has.\n"
+                 "```\nimport seaborn as sns\nSHAPES = ['Circle', 'Square']\nCOLORS = ['Red', 'Blue', 'Green']\n"
+                 "def task_func(num_pairs=4):\n```")
+COUNT_RIGHT = ("import itertools\nimport seaborn as sns\nSHAPES = ['Circle', 'Square']\n"
+               "COLORS = ['Red', 'Blue', 'Green']\ndef task_func(num_pairs=4):\n"
+               "    pairs = [f'{s}:{c}' for s, c in itertools.product(SHAPES, COLORS)][:min(num_pairs, 6)]\n"
+               "    ax = sns.countplot(x=pairs, hue=pairs, palette='Set3', legend=False)\n"
+               "    return len(ax.patches)\n")
+COUNT_WRONG = COUNT_RIGHT.replace("[:min(num_pairs, 6)]", "[:num_pairs - 1]")  # one bar short
+
+
+@pytest.mark.docker
+async def test_the_scientific_image_has_bigcodebenchs_versions_of_its_pinned_libraries() -> None:
+    """The five libraries of ``PINNED_WHEELS`` are BigCodeBench's versions in the image, and a
+    reference written for seaborn 0.13's API answers the problem's default call and its mutations
+    (Ex-fuzz, no model): the right candidate agrees on every input, the wrong one on none."""
+    from sejury.sandbox.docker import DockerSandbox
+
+    sandbox = DockerSandbox(size=1)
+    try:
+        sci = sandbox.for_profile("scientific")
+        names = " ".join(PINNED_WHEELS)
+        shown = await sci.run({"v.py": "import sys, importlib.metadata as m\n"
+                                       "print(*(f'{n}=={m.version(n)}' for n in sys.argv[1:]))\n"},
+                              f"python3 v.py {names}", timeout=30)
+        assert shown.stdout.split() == [f"{n}=={v}" for n, (v, _) in PINNED_WHEELS.items()], shown
+        judge = Judge(team="Ex-fuzz", cache=False, traces=False, execute=True, sandbox=sandbox)
+        sample = Sample(id="count", task="code_generation", language="python", problem=COUNT_PROBLEM,
+                        candidate=COUNT_RIGHT, reference=COUNT_RIGHT)
+        right = await judge.ajudge(sample)
+        wrong = await judge.ajudge(sample.model_copy(update={"candidate": COUNT_WRONG}))
+        assert right.strategies["example_fuzz"].score == 100, right.strategies["example_fuzz"].detail
+        assert wrong.strategies["example_fuzz"].score == 0, wrong.strategies["example_fuzz"].detail
+    finally:
+        await sandbox.close()
+
+
 # --- the scientific stack's values across the sealed harness (numpy, pandas, matplotlib) ---
 
 FRAME = '''
@@ -270,7 +315,7 @@ async def test_the_scientific_stacks_values_cross_the_sealed_harness_as_data() -
         assert right.values == again.values  # seeded: the random column and random.random() repeat
         one = _recorded(split_tests("python", "assert task_func(np.array([[1, 2], [3, 4]]))\n"))
         shown = await run_suite(sci, "python", FRAME, one)
-        assert "rows=[[3, 1.5, 0.549], [7, 3.5, 0.715]]), <SubplotBase object of the program>, 4, " in \
+        assert "rows=[[3, 1.5, 0.549], [7, 3.5, 0.715]]), <Axes object of the program>, 4, " in \
             shown.values[0][0], shown.values  # a plot is shown by its class only: its looks are not compared
         wrong_shown = await run_suite(sci, "python", FRAME_WRONG, one)
         right_shown = shown

@@ -43,7 +43,7 @@ class DockerSandbox(SandboxProvider):
         self.size = size or max(1, os.cpu_count() or 1)
         self.mode = mode
         self.client: Any = prereqs.client()
-        prereqs.require_image(self.client, image)
+        self.image_id = prereqs.require_image(self.client, image)
         cleanup.reap(self.client)  # leftovers of dead runs
         self.id = f"{owner()}:{uuid.uuid4().hex[:12]}"  # its containers' pool label
         self._idle: list[Box] = []

@@ -22,10 +22,11 @@ def client() -> Any:
             f"{exc}. Install and start it: apt-get install -y docker.io && dockerd &") from None
 
 
-def require_image(c: Any, image: str) -> None:
+def require_image(c: Any, image: str) -> str:
+    """The id of ``image`` (its content's digest, ``sha256:...``); SandboxError when it is missing."""
     import docker.errors
 
     try:
-        c.images.get(image)
+        return str(c.images.get(image).id)
     except docker.errors.ImageNotFound:
         raise SandboxError(f"the sandbox image {image!r} is missing: build it with `sejury sandbox build`") from None
