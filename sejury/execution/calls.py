@@ -8,6 +8,7 @@ The fuzzers (``fuzz.py``) mutate what is read here."""
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -79,13 +80,38 @@ def example_calls(problem: str, function: str, language: str = "python") -> list
     if not found and params:
         found = parse_calls([f"{function}({', '.join(v)})" for v in assigned(problem, params)], function, language)
     if not found and params:
-        others = {m.group(1) for m in re.finditer(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*\(", problem)} - {function}
+        # a name right before its bracket (``list_sort([...``): prose puts a space there (``columns (['a'])``)
+        others = {m.group(1) for m in re.finditer(r"(?<![\w$.])([A-Za-z_$][\w$]*)\(", problem)} - {function}
+        others -= _known_callables(problem, language)
         named = {name: [c for c in _literal_calls(problem, name, language) if len(c[0]) == len(params)]
                  for name in others}
         named = {name: calls for name, calls in named.items() if calls}
         if len(named) == 1:
             found = next(iter(named.values()))
     return _dedupe(found)
+
+
+_PY_BUILTINS = frozenset(dir(builtins))
+# a name the problem's own code imports or defines (``from datetime import datetime``, ``def helper``,
+# ``function helper``, ``func helper``): its calls there are that code's, not examples of the function
+_BOUND = re.compile(r"\b(?:def|class|function|func)[ \t]+([A-Za-z_$][\w$]*)"
+                    r"|^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]+\(?([\w \t,]+)"
+                    r"|^[ \t]*import[ \t]+([\w \t,.]+)", re.M)
+
+
+def _known_callables(problem: str, language: str) -> set[str]:
+    """Names whose calls in ``problem`` are not examples of its function under another name: what
+    the problem's code imports or defines, and, in Python, the builtins (BigCodeBench's stubs call
+    ``datetime(2020, 1, 1)`` and ``range(1, 7)``, which have the arity of its ``task_func``)."""
+    names: set[str] = set(_PY_BUILTINS) if language == "python" else set()
+    for m in _BOUND.finditer(problem):
+        if m.group(1):
+            names.add(m.group(1))
+        for part in re.split(r"\s*,\s*", (m.group(2) or m.group(3) or "").strip()):
+            words = part.split()
+            if words:  # ``a as b`` binds b; ``import a.b`` binds a
+                names.add(words[-1] if len(words) == 3 and words[1] == "as" else words[0].split(".")[0])
+    return names
 
 
 def _literal_calls(text: str, function: str, language: str, as_name: str | None = None) -> list[Args]:

@@ -37,7 +37,8 @@ from sejury.execution.fuzz import empty_unshown, is_number, places, sign_fits
 MAX_SHOWN = 3  # tests left out, quoted in the record
 EDGE_CHARS = 300  # a test's text as a mismatch quotes it (``differential.Mismatch.test``)
 MAX_EDGES = 50  # edge tests kept in an execution's record
-DOMAIN_VERSION = 2  # in S5's cache key: a change here changes which tests run
+# in S5's cache key: a change here, or in which examples ``calls.example_calls`` reads, changes which tests run
+DOMAIN_VERSION = 3
 
 
 def within(value: Any, seen: list[Any], negatives: bool = False) -> bool:

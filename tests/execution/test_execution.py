@@ -480,6 +480,13 @@ def test_the_problems_examples_are_read_as_calls_with_literal_arguments() -> Non
     # calls of one other name with the function's arity, when the examples misname it
     misnamed = 'def sorted_list_sum(lst):\n    """assert list_sort(["aa", "a"]) => ["aa"]; len(x, 1)"""\n'
     assert example_calls(misnamed, "sorted_list_sum") == [((["aa", "a"],), ())]
+    # but not the calls of what the problem's code imports or defines, of Python's builtins, or prose
+    # with a bracket after a word (BigCodeBench's stubs: a right dice roller scored 0 on task_func(1, 7))
+    stub = ("Scale the values to a (0,1) range; the columns (['a', 'b']).\n```\nimport numpy as np\n"
+            "from datetime import datetime, timedelta\nfrom random import randint, seed as rseed\n"
+            "NUMBERS = list(range(1, 7))\nSTART = datetime(2020, 1, 1)\ndef task_func(rolls, seed=None):\n```")
+    assert example_calls(stub, "task_func") == []
+    assert example_calls(stub.replace("```\n", '```\n"""another_roll(3, 4)"""\n', 1), "task_func") == [((3, 4), ())]
 
 
 JAVA_FILTER = """import java.util.*;
