@@ -568,6 +568,11 @@ def test_serve_command_takes_its_key_from_a_file(tmp_path: Path) -> None:
 
 def test_serve_command_refuses_bad_settings_and_warns_off_loopback(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # the command sets up logging (its own and uvicorn's) on the stderr it is given: here CliRunner's
+    # stream, closed after the call; the handlers would outlive it in this test process (a later
+    # record on this worker then met a closed file, and the worker's every later test erred)
+    monkeypatch.setattr(logging, "basicConfig", lambda **_: None)
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)
     missing = CliRunner().invoke(cli, ["serve", "--api-key-file", str(tmp_path / "nope"), "--model", "fake",
                                        "--base-url", "http://127.0.0.1:9/v1"])
     assert missing.exit_code == 2 and "field 'api_key'" in missing.output
