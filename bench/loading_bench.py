@@ -18,8 +18,8 @@ import random
 import time
 from pathlib import Path
 
-from sejury.execution.evidence import load_error_line, run_reference
 from sejury.execution.languages import Suite
+from sejury.execution.reference import load_error_line, run_reference
 from sejury.execution.runner import assemble_program, assemble_reference, run_suite
 from sejury.sandbox.docker import DockerSandbox
 

@@ -18,12 +18,11 @@ from pydantic import BaseModel, Field
 
 from sejury.errors import InputError
 from sejury.execution import languages
-from sejury.execution.evidence import load_error_line
 from sejury.execution.languages import Suite
 from sejury.execution.mutants import changed_lines, draw, dummies, mutants, region_of
 from sejury.execution.patching import PatchError
 from sejury.execution.programs import programs
-from sejury.execution.reference import run_reference_program
+from sejury.execution.reference import load_error_line, run_reference_program
 from sejury.execution.runner import run_suite, split_tests
 from sejury.execution.signatures import last_function
 from sejury.io import text_lines

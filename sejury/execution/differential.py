@@ -21,6 +21,7 @@ import re
 from pydantic import BaseModel, Field
 
 from sejury.execution.languages import _clike
+from sejury.execution.random_state import Settled, form
 from sejury.execution.signatures import last_function
 
 RECORDER = "sejury_rec"
@@ -178,10 +179,20 @@ class DifferentialRun(BaseModel):
     # on HumanEval (24 of 25), a misreading the model and the candidate share; recorded, not a review reason
     disputed: int = 0
     disputed_shown: list[str] = Field(default_factory=list)
+    # tests whose reference values depend on the random state (``random_state.py``): compared by
+    # their form, and left out (their form changes too)
+    random_by_form: int = 0
+    random_dropped: int = 0
+    random_same_form: int = 0  # of those compared by form, left out: another value of the reference's form
 
     def no_inputs(self, what: str) -> str:
         """Why there is no input: ``what`` (the juror's words), and the tests on which the
-        reference needed the network, when there were any."""
+        reference needed the network, when there were any; or that every value depended on the
+        random state and the candidate's had the reference's form (``random_state.py``)."""
+        if self.random_same_form:
+            return (f"the reference's values depend on the random state on every input it answered, and the "
+                    f"candidate's have their form on {self.random_same_form} of them: no evidence either way"
+                    + (f" ({self.random_dropped} not compared: their form changes too)" if self.random_dropped else ""))
         if not self.network:
             return what
         return (f"{what}: on {self.network} test(s) the reference reached for the network, which the sandbox "
@@ -229,18 +240,26 @@ def _returned(mine: list[str], theirs: list[str]) -> bool:
 
 def compare(function: str, units: list[str], reference: dict[int, list[str]], candidate: dict[int, list[str]],
             valid: set[int], reasons: dict[int, str], typed_raises: bool = False,
-            passed: dict[int, bool] | None = None) -> DifferentialRun:
+            passed: dict[int, bool] | None = None, random: Settled | None = None) -> DifferentialRun:
     """Agreement per test: the candidate's values equal the reference's, call for call (a call
     that raised compared as ``as_compared`` says).  Tests are shown as written (``units`` may carry
     the recorder).  A test on which the reference answers undefined (JavaScript) is outside what the
     problem defines, and is not counted; nor is one where the reference returned nothing, unless the
     problem states what its function raises.  ``passed``: which tests' own checks held on the
-    candidate (those that failed on the reference and hold on it are ``disputed``)."""
+    candidate (those that failed on the reference and hold on it are ``disputed``).  ``random``:
+    how the reference's values depend on the random state (``random_state.settle``): the tests it
+    says are compared by their form."""
     reference = {i: as_compared(v, typed_raises) for i, v in reference.items()}
     candidate = {i: as_compared(v, typed_raises) for i, v in candidate.items()}
     network = {i for i, v in reference.items() if any(bare(x) == NETWORK for x in v)}
     usable = [i for i in range(len(units)) if reference.get(i) and defined(reference[i]) and i not in network
               and (typed_raises or any(not v.startswith(NO_VALUE) for v in reference[i]))]
+    by_form = random.by_form if random else set()
+    # a value that depends on the random state, other than the reference's but of its form: no
+    # evidence either way (the same value still agrees, another form disagrees)
+    same_form = {i for i in usable if i in by_form and candidate.get(i, []) != reference[i] and
+                 list(map(form, candidate.get(i, []))) == list(map(form, reference[i]))}
+    usable = [i for i in usable if i not in same_form]
     agreed, shown = 0, list[Mismatch]()
     for i in usable:
         mine = candidate.get(i, [])
@@ -263,4 +282,6 @@ def compare(function: str, units: list[str], reference: dict[int, list[str]], ca
                            valid_only_error_paths=bool(valid_calls) and all(i in raising for i in valid_calls),
                            valid_without_calls=bool(valid) and not valid_calls and any(reference.values()),
                            disputed=len(disputed),
-                           disputed_shown=[unrecord(units[i])[:300] for i in disputed[:MAX_MISMATCHES_SHOWN]])
+                           disputed_shown=[unrecord(units[i])[:300] for i in disputed[:MAX_MISMATCHES_SHOWN]],
+                           random_by_form=len(by_form), random_dropped=random.dropped if random else 0,
+                           random_same_form=len(same_form))

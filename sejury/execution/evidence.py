@@ -13,7 +13,8 @@ from sejury.execution import languages
 from sejury.execution.differential import HELPER, DifferentialRun, compare, record_calls, renumber, unrecord
 from sejury.execution.domain import MAX_SHOWN, Domain
 from sejury.execution.languages import Suite
-from sejury.execution.reference import run_reference
+from sejury.execution.random_state import Settled
+from sejury.execution.reference import load_error_line, reference_load_failure, run_reference, settle_random
 from sejury.execution.runner import RunReport, load_program, run_suite, split_tests
 from sejury.sandbox.base import SandboxProvider
 from sejury.sandbox.libraries import missing_library, missing_note
@@ -59,13 +60,6 @@ class SuiteRun(BaseModel):
                    seconds=round(report.seconds, 3), failures=fails, load_error=report.load_error[-600:],
                    outcomes=outcomes, stdout_tail=report.stdout_tail, stderr_tail=report.stderr_tail,
                    sealed=report.sealed, tampering=report.tampering)
-
-
-def load_error_line(load_error: str) -> str:
-    """The line of a load failure worth quoting: the first that names an error (a compiler's
-    ``file:line: error: ...``), else the last; without the harness's ``@@LOAD FAIL`` marker."""
-    lines = [x for ln in load_error.splitlines() if (x := ln.replace("@@LOAD FAIL", "").strip()) and x != "@@DONE"]
-    return next((ln for ln in lines if "error" in ln.lower()), lines[-1] if lines else "")
 
 
 ExecutionStatus = Literal["ran", "skipped", "not_requested"]
@@ -199,6 +193,7 @@ class Probe:
     values: dict[int, list[str]]  # the reference's values
     valid: list[int] = field(default_factory=list)  # units that passed on the reference
     typed_raises: bool = False  # the problem states what its function raises (``differential.states_raises``)
+    random: Settled | None = None  # how its values depend on the random state (``random_state.py``)
 
 
 async def validate_on_reference(provider: SandboxProvider, language: str, reference: str,
@@ -247,18 +242,10 @@ async def check_on_reference(provider: SandboxProvider, language: str, reference
     ex.valid_tests = "\n".join(unrecord(x) for x in [suite.setup, *valid] if x.strip())
     if not valid:
         ex.status, ex.reason = "skipped", "every generated test failed on the reference"
-    probe = Probe(record, suite, report.values, kept, typed_raises) if record and report.values else None
-    return ex, Suite(suite.setup, valid), probe
-
-
-def reference_load_failure(load_error: str, status: str = "") -> str:
-    """Why nothing could be validated on a reference that does not load: a library the image lacks,
-    the harness or the reference itself (never the candidate), or a run that ended first (``status``)."""
-    if (module := missing_library(load_error)) is not None:
-        return missing_note(module)
-    said = load_error_line(load_error)[:200] or (f"the run ended ({status}) before it loaded" if status else "")
-    return ("the reference does not load or compile in the sandbox, so no test can be validated (the harness or "
-            f"the sample's reference is at fault, not the candidate): {said}")
+    if not (record and report.values):
+        return ex, Suite(suite.setup, valid), None
+    settled, _ = await settle_random(provider, lang.name, reference, suite, report.values)
+    return ex, Suite(suite.setup, valid), Probe(record, suite, settled.values, kept, typed_raises, settled)
 
 
 def _library_gap(ex: TestExecution, report: RunReport) -> TestExecution | None:
@@ -330,7 +317,7 @@ async def _run_with_probe(provider: SandboxProvider, ex: TestExecution, valid: S
                                      "reasons": [report.reasons[at[i]] for i in probe.valid]})
     reasons = {i: report.reasons[at[i]] for i in order}
     diff = compare(probe.function, probe.suite.units, probe.values, values, set(probe.valid), reasons,
-                   probe.typed_raises, passed={i: report.passed[at[i]] for i in order})
+                   probe.typed_raises, passed={i: report.passed[at[i]] for i in order}, random=probe.random)
     return ex.model_copy(update={"candidate": SuiteRun.of(view, valid.units), "executable": report.loaded,
                                  "tampering": report.tampering,
                                  "pass_ratio": view.n_passed / len(valid.units) if valid.units else None,

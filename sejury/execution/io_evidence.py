@@ -21,7 +21,8 @@ from typing import Literal
 from pydantic import BaseModel
 
 from sejury.execution.differential import DifferentialRun, Mismatch
-from sejury.execution.evidence import SuiteRun, TestExecution, UnitOutcome, reference_load_failure
+from sejury.execution.evidence import SuiteRun, TestExecution, UnitOutcome
+from sejury.execution.reference import reference_load_failure
 from sejury.execution.stdio import (
     OUTPUT_SHOWN,
     IoCase,

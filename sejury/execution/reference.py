@@ -14,14 +14,17 @@ memory runs again next time (the machine may have been busy).  Candidates' runs 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import weakref
 from collections import OrderedDict
 from typing import Any
 
 from sejury.execution import languages
 from sejury.execution.languages import Suite
+from sejury.execution.random_state import ANOTHER_STATE, Settled, may_draw, settle
 from sejury.execution.runner import RunReport, run_suite
 from sejury.sandbox.base import ExecStatus, SandboxProvider
+from sejury.sandbox.libraries import missing_library, missing_note
 
 MAX_ADAPT_ROUNDS = 3
 KEPT = 128  # finished reference runs kept per sandbox provider
@@ -40,6 +43,19 @@ async def run_reference(provider: SandboxProvider, language: str, reference: str
     return report, notes
 
 
+async def settle_random(provider: SandboxProvider, language: str, reference: str, suite: Suite,
+                        values: dict[int, list[str]], *, timeout: float | None = None,
+                        ) -> tuple[Settled, RunReport | None]:
+    """The reference's ``values`` (of ``suite``, from the usual random state) settled against the
+    same suite run from another state, where the reference may draw random numbers
+    (``random_state.py``); and that second run (None where there is none)."""
+    if not values or not may_draw(language, reference):
+        return Settled(values), None
+    again, _, _ = await run_reference_program(provider, language, reference,
+                                              dataclasses.replace(suite, random_state=ANOTHER_STATE), timeout=timeout)
+    return settle(values, again.values), again
+
+
 async def run_reference_program(provider: SandboxProvider, language: str, reference: str, suite: Suite, *,
                                 timeout: float | None = None) -> Result:
     """``run_reference``, also returning the program that ran (the adapted one, when kept); the
@@ -49,7 +65,8 @@ async def run_reference_program(provider: SandboxProvider, language: str, refere
         runs = _RUNS.setdefault(provider, OrderedDict())
     except TypeError:  # a provider that cannot be weakly referenced: nothing kept
         return await _run(provider, language, reference, suite, timeout)
-    key = (language, lang.harness if lang else None, reference, suite.setup, tuple(suite.units), timeout)
+    key = (language, lang.harness if lang else None, reference, suite.setup, tuple(suite.units), suite.random_state,
+           timeout)
     loop = asyncio.get_running_loop()
     while True:
         got = runs.get(key)
@@ -103,3 +120,20 @@ async def _run(provider: SandboxProvider, language: str, reference: str, suite: 
         notes += more
         report = await run_suite(provider, language, program, suite, timeout=timeout)
     return (report, notes, program) if report.loaded else (first, [], reference)
+
+
+def load_error_line(load_error: str) -> str:
+    """The line of a load failure worth quoting: the first that names an error (a compiler's
+    ``file:line: error: ...``), else the last; without the harness's ``@@LOAD FAIL`` marker."""
+    lines = [x for ln in load_error.splitlines() if (x := ln.replace("@@LOAD FAIL", "").strip()) and x != "@@DONE"]
+    return next((ln for ln in lines if "error" in ln.lower()), lines[-1] if lines else "")
+
+
+def reference_load_failure(load_error: str, status: str = "") -> str:
+    """Why nothing could be validated on a reference that does not load: a library the image lacks,
+    the harness or the reference itself (never the candidate), or a run that ended first (``status``)."""
+    if (module := missing_library(load_error)) is not None:
+        return missing_note(module)
+    said = load_error_line(load_error)[:200] or (f"the run ended ({status}) before it loaded" if status else "")
+    return ("the reference does not load or compile in the sandbox, so no test can be validated (the harness or "
+            f"the sample's reference is at fault, not the candidate): {said}")

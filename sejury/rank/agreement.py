@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sejury.execution.differential import as_compared, compare
-from sejury.execution.evidence import load_error_line
+from sejury.execution.reference import load_error_line
 from sejury.execution.stated import matches
 from sejury.rank.records import Behaviour, RankedCandidate, TieBreak
 

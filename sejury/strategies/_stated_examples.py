@@ -13,9 +13,10 @@ from typing import Any
 from sejury.context import JudgeContext
 from sejury.execution.calls import call_writer, reads_literals
 from sejury.execution.differential import bare, record_calls, recorded_function
-from sejury.execution.evidence import SuiteRun, load_error_line
+from sejury.execution.evidence import SuiteRun
 from sejury.execution.languages import Suite
 from sejury.execution.programs import programs
+from sejury.execution.reference import load_error_line
 from sejury.execution.runner import run_suite
 from sejury.execution.stated import Stated, matches, stated_examples
 from sejury.sandbox.libraries import missing_library, missing_note

@@ -26,6 +26,7 @@ from sejury.execution.calls import Args, call_writer, example_calls, literal_lan
 from sejury.execution.differential import Mismatch, recorded_function
 from sejury.execution.fuzz import mutate_inputs
 from sejury.execution.io_fuzz import VERSION as IO_FUZZ
+from sejury.execution.random_state import lines as random_lines
 from sejury.execution.runner import RUNNERS_VERSION
 from sejury.execution.stdio import statement_examples
 from sejury.execution.typed_literals import typed_parameters
@@ -98,12 +99,12 @@ def detail_lines(result: StrategyResult) -> list[str]:
     what = "printed the reference's output" if a.get("form") == "stdio" else "returned the reference's values"
     lines = [f"candidate {what} on {a['agreed']}/{a['inputs']} inputs of {a['function']} "
              f"(the problem's {a['seeds']} examples and {a['made']} mutations of them)"]
-    return lines + Mismatch.lines(a.get("mismatches", []))
+    return lines + random_lines(a) + Mismatch.lines(a.get("mismatches", []))
 
 
 SPEC = register(StrategySpec(
     value="example_fuzz", paper_name="Ex-fuzz", aliases=("examples",), kind=Kind.EVIDENCE, run=run, rank=57,
-    version=lambda: f"example-fuzz-10|{FUZZ_INPUTS}|runners:{RUNNERS_VERSION}|io:{IO_FUZZ}", applies=applies,
+    version=lambda: f"example-fuzz-12|{FUZZ_INPUTS}|runners:{RUNNERS_VERSION}|io:{IO_FUZZ}", applies=applies,
     needs_execute=True,
     joins_default=when_executing(applies),
     detail_lines=detail_lines,

@@ -12,14 +12,10 @@ from __future__ import annotations
 
 from sejury.context import JudgeContext
 from sejury.execution import languages
-from sejury.execution.evidence import (
-    TestExecution,
-    load_error_line,
-    run_on_candidate,
-    validate_on_reference,
-)
+from sejury.execution.evidence import TestExecution, run_on_candidate, validate_on_reference
 from sejury.execution.patching import PatchError
 from sejury.execution.programs import programs
+from sejury.execution.reference import load_error_line
 from sejury.execution.runner import RUNNERS_VERSION, split_tests
 from sejury.execution.stdio import statement_examples
 from sejury.sandbox.libraries import missing_library, missing_note

@@ -17,6 +17,7 @@ from sejury.context import JudgeContext
 from sejury.execution.differential import ONLY_ERROR_PATHS, Mismatch
 from sejury.execution.domain import edge_only
 from sejury.execution.evidence import TestExecution, suite_weight
+from sejury.execution.random_state import lines as random_lines
 from sejury.schema import Sample, StrategyResult
 from sejury.scoring import ParsedReply
 from sejury.strategies import _io, generate_tests
@@ -41,6 +42,8 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
     artifacts = {"agreement": diff.ratio, "inputs": diff.inputs, "agreed": diff.agreed,
                  "from_invalid": diff.from_invalid, "function": diff.function,
                  "mismatches": [m.model_dump() for m in diff.mismatches]}
+    if diff.random_by_form or diff.random_dropped:  # values that depend on the random state
+        artifacts |= {"random_by_form": diff.random_by_form, "random_dropped": diff.random_dropped}
     if diff.disputed:  # a fact for whoever reads the verdict; not a review reason (measured: mostly shared misreadings)
         artifacts["disputed"] = {"tests": diff.disputed, "shown": diff.disputed_shown[:1]}
     if edge := edge_only(ex.edge_tests, [m.test for m in diff.mismatches], diff.inputs - diff.agreed):
@@ -64,12 +67,12 @@ def detail_lines(result: StrategyResult) -> list[str]:
         lines.append(f"{d['tests']} of the tests whose expectation failed on the reference hold on the candidate "
                      f"(e.g. {d['shown'][0][:120] if d['shown'] else '?'}): the model expected what the candidate "
                      "returns (a shared misreading, more often than a wrong reference)")
-    return lines + Mismatch.lines(a.get("mismatches", []))
+    return lines + random_lines(a) + Mismatch.lines(a.get("mismatches", []))
 
 
 SPEC = register(StrategySpec(
     value="test_diff", paper_name="S5-diff", aliases=("diff", "differential"), kind=Kind.EVIDENCE, run=run, rank=52,
-    version=lambda: "diff-7", applies=generate_tests.applies, needs_execute=True,
+    version=lambda: "diff-9", applies=generate_tests.applies, needs_execute=True,
     joins_default=_io.model_inputs_join(generate_tests.applies), feeders=("generate_tests",),
     detail_lines=detail_lines,
     summary="the share of S5's tests whose calls return the reference's values on the candidate"))

@@ -29,17 +29,14 @@ from sejury.execution.calls import (
     typed_calls,
 )
 from sejury.execution.differential import Mismatch, compare, record_calls, recorded_function
-from sejury.execution.evidence import (
-    SuiteRun,
-    load_error_line,
-    reference_load_failure,
-)
+from sejury.execution.evidence import SuiteRun
 from sejury.execution.fuzz import mutate_inputs
 from sejury.execution.io_fuzz import VERSION as IO_FUZZ
 from sejury.execution.languages import Suite
 from sejury.execution.patching import PatchError
 from sejury.execution.programs import programs
-from sejury.execution.reference import run_reference_program
+from sejury.execution.random_state import lines as random_lines
+from sejury.execution.reference import load_error_line, reference_load_failure, run_reference_program, settle_random
 from sejury.execution.runner import RUNNERS_VERSION, run_suite
 from sejury.sandbox.libraries import missing_library, missing_note
 from sejury.schema import Sample, StrategyResult, Task
@@ -121,15 +118,21 @@ async def agree_on(sample: Sample, ctx: JudgeContext, rec: Recorder, function: s
     rec.sandbox_event("run_candidate", SuiteRun.of(on_cand, units))
     if not on_cand.loaded and (module := missing_library(on_cand.load_error)) is not None:
         return Outcome(None, detail=missing_note(module), artifacts=artifacts)
-    diff = compare(function, units, on_ref.values, on_cand.values, set(range(len(units))),
-                   dict(enumerate(on_cand.reasons)))
+    settled, again = await settle_random(ctx.sandbox, sample.language, reference, suite, on_ref.values,
+                                         timeout=FUZZ_TIMEOUT)  # which of its values depend on the random state
+    if again is not None:
+        rec.sandbox_event("answer_on_reference_from_another_random_state", SuiteRun.of(again, units))
+    diff = compare(function, units, settled.values, on_cand.values, set(range(len(units))),
+                   dict(enumerate(on_cand.reasons)), random=settled)
     artifacts |= {"inputs": diff.inputs, "agreed": diff.agreed, "loads": on_cand.loaded,
-                  "mismatches": [m.model_dump() for m in diff.mismatches]}
+                  "mismatches": [m.model_dump() for m in diff.mismatches]} | settled.artifacts()
     if on_cand.tampering:
         artifacts["tampering"] = on_cand.tampering
     if diff.ratio is None:
-        return Outcome(None, detail=diff.no_inputs(f"the reference raised or hung on every one of the {len(calls)} "
-                                                   "inputs"), artifacts=artifacts)
+        why = (f"the reference's values depend on the random state, even in their form, on every input it "
+               f"answered ({settled.dropped})" if settled.dropped and not settled.values else
+               f"the reference raised or hung on every one of the {len(calls)} inputs")
+        return Outcome(None, detail=diff.no_inputs(why), artifacts=artifacts | {"same_form": diff.random_same_form})
     against = ("tampering suspected: " + "; ".join(on_cand.tampering) if on_cand.tampering else
                None if on_cand.loaded else "the candidate does not load or compile (the reference does): "
                + load_error_line(on_cand.load_error)[:200])
@@ -142,12 +145,12 @@ def detail_lines(result: StrategyResult) -> list[str]:
         return []
     lines = [f"candidate returned the reference's values on {a['agreed']}/{a['inputs']} new inputs of "
              f"{a['function']} (mutated from {a['seeds']} of S5's calls; {a['made']} made)"]
-    return lines + Mismatch.lines(a.get("mismatches", []))
+    return lines + random_lines(a) + Mismatch.lines(a.get("mismatches", []))
 
 
 SPEC = register(StrategySpec(
     value="test_fuzz", paper_name="S5-fuzz", aliases=("fuzz",), kind=Kind.EVIDENCE, run=run, rank=54,
-    version=lambda: f"fuzz-10|{FUZZ_INPUTS}|runners:{RUNNERS_VERSION}|io:{IO_FUZZ}", applies=applies,
+    version=lambda: f"fuzz-12|{FUZZ_INPUTS}|runners:{RUNNERS_VERSION}|io:{IO_FUZZ}", applies=applies,
     needs_execute=True,
     feeders=("generate_tests",),
     detail_lines=detail_lines,

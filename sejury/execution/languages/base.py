@@ -36,6 +36,9 @@ if TYPE_CHECKING:  # the parser loads with its first use (``sejury --help`` neve
 class Suite:
     setup: str  # run once before the units (imports, helpers, shared fixtures)
     units: list[str]
+    # the random state each unit and call starts from, where the harness seeds one (Python's sealed
+    # harness): 0, or another to see which of the reference's values depend on it
+    random_state: int = 0
 
 
 @dataclass

@@ -283,7 +283,8 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     key = new_seal()
     return Harness({"solution.py": program, "prelude.py": PRELUDE,
                     "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items())}),
-                    "seal": key, **SEALED_FILES},
+                    "seal": key, **SEALED_FILES,
+                    **({"random_state": str(suite.random_state)} if suite.random_state else {})},
                    f"python3 -I -B checker.py {per_test}", seal=key)
 
 
