@@ -3,8 +3,8 @@
 The sealed Python harness starts every unit and every call of the problem's function from one
 random state (``seed_random``), the same for the reference and the candidate.  That makes a value
 repeatable, not comparable: a right program may draw its numbers in another order or through
-another function (``random.choice`` where the reference calls ``random.randint``), and its values
-then differ from the reference's although both are right.  BigCodeBench's own tests check such
+another function (``int(random.random() * 6) + 1`` where the reference calls ``random.randint(1,
+6)``), and its values then differ from the reference's although both are right.  BigCodeBench's own tests check such
 outputs by their properties (a shape, a range, the columns), not their numbers.
 
 So the reference answers the inputs twice, from two states (``ANOTHER_STATE``).  Where its value is
@@ -13,8 +13,8 @@ the same, the candidate's is compared as before.  Where it differs but its *form
 DataFrame of these columns' length and rows' count), the candidate's form is compared, and only
 one way: a candidate of another form disagrees (a wrong program), another value of the same form is
 not counted either way (any numbers of that form could be right, so it is no evidence), and the
-very same value agrees.  Where
-even the form differs (a list of random length), the input is not compared at all.
+very same value agrees.  Where even the form differs (a list of random length), the input is not
+compared at all.
 """
 
 from __future__ import annotations
@@ -87,11 +87,11 @@ def settle(first: dict[int, list[str]], again: dict[int, list[str]]) -> Settled:
 
 def lines(artifacts: dict[str, object]) -> list[str]:
     """What a verdict says of the inputs whose values depend on the random state."""
-    shape, dropped = artifacts.get("random_by_form") or 0, artifacts.get("random_dropped") or 0
+    shape, dropped = (n if isinstance(n := artifacts.get(k), int) else 0 for k in ("random_by_form", "random_dropped"))
     if not shape and not dropped:
         return []
     parts = [f"{shape} compared by their form only (numbers and strings left out; another value "
              "of the same form counts neither way, another form against)"] if shape else []
     parts += [f"{dropped} not compared (their form changes too)"] if dropped else []
-    return [f"the reference's values depend on the random state on {shape + dropped} inputs "  # type: ignore[operator]
+    return [f"the reference's values depend on the random state on {shape + dropped} inputs "
             f"(it ran again from another state): {'; '.join(parts)}"]
