@@ -17,12 +17,15 @@ are blanked before comparing.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
 from sejury.execution.languages import _clike
-from sejury.execution.random_state import Settled, form
 from sejury.execution.signatures import last_function
+
+if TYPE_CHECKING:
+    from sejury.execution.random_state import Settled
 
 RECORDER = "sejury_rec"
 HELPER = -1  # the recorder's index for a call in the setup: the harness records it under the running unit
@@ -126,6 +129,23 @@ def bare(value: str) -> str:
 # reference answering undefined, or a list holding it, means the problem defines no answer there
 _UNDEFINED = re.compile(r"(?<![\w\"'])undefined(?![\w\"'])")
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
+# a number or a quoted string in a shown value (``form``)
+_LITERAL = re.compile(_QUOTED.pattern + r"|[-+]?\b\d+(?:\.\d*)?(?:[eE][-+]?\d+)?\b|\bnan\b|\binf\b")
+
+
+def form(value: str) -> str:
+    """A recorded value (``text|length``) with every number and quoted string left out: its form,
+    as ``random_state.py`` compares values that depend on the random state.  A value the harness
+    cut (its text shorter than its length) keeps only its opening, up to its first number or
+    string: where it was cut depends on how wide its numbers were printed."""
+    m = _LENGTH.search(value)
+    text = value[:m.start()] if m else value
+    masked = _LITERAL.sub("#", text)
+    if m is None:
+        return masked
+    if len(text) < int(m.group()[1:]):  # cut: its count of items is not shown
+        return masked[:masked.find("#") + 1] + "..." if "#" in masked else masked
+    return masked + "|#"
 
 
 def defined(values: list[str]) -> bool:

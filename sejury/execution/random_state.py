@@ -4,12 +4,12 @@ The sealed Python harness starts every unit and every call of the problem's func
 random state (``seed_random``), the same for the reference and the candidate.  That makes a value
 repeatable, not comparable: a right program may draw its numbers in another order or through
 another function (``int(random.random() * 6) + 1`` where the reference calls ``random.randint(1,
-6)``), and its values then differ from the reference's although both are right.  BigCodeBench's own tests check such
-outputs by their properties (a shape, a range, the columns), not their numbers.
+6)``), and its values then differ from the reference's although both are right.  BigCodeBench's own
+tests check such outputs by their properties (a shape, a range, the columns), not their numbers.
 
 So the reference answers the inputs twice, from two states (``ANOTHER_STATE``).  Where its value is
 the same, the candidate's is compared as before.  Where it differs but its *form* is the same
-(``form``: the value with every number and quoted string left out: a list of 5 numbers, a
+(``differential.form``: the value with every number and quoted string left out: a list of 5 numbers, a
 DataFrame of these columns' length and rows' count), the candidate's form is compared, and only
 one way: a candidate of another form disagrees (a wrong program), another value of the same form is
 not counted either way (any numbers of that form could be right, so it is no evidence), and the
@@ -19,9 +19,9 @@ compared at all.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
+from sejury.execution.differential import form as form  # how a shown value's form is read
 from sejury.sandbox.libraries import imports
 
 ANOTHER_STATE = 1
@@ -29,28 +29,12 @@ ANOTHER_STATE = 1
 # second run would only cost time)
 DRAWS = frozenset({"random", "numpy", "pandas", "sklearn", "scipy", "statsmodels", "seaborn", "faker", "secrets",
                    "uuid", "sympy", "networkx", "skimage", "nltk"})
-_SHOWN = re.compile(r"^(.*)\|(\d+)$", re.S)
-_LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[-+]?\b\d+(?:\.\d*)?(?:[eE][-+]?\d+)?\b|\bnan\b|\binf\b")
 
 
 def may_draw(language: str, reference: str) -> bool:
     """Whether the reference may draw random numbers: Python (the harness that seeds a state)
     importing one of ``DRAWS``."""
     return language == "python" and bool(imports(reference) & DRAWS)
-
-
-def form(value: str) -> str:
-    """``value`` (as the harness shows it, ``text|length``) with every number and quoted string
-    left out.  A value the harness cut (its text shorter than its length) keeps only its opening, up
-    to its first number or string: where it was cut depends on how wide its numbers were printed."""
-    m = _SHOWN.match(value)
-    if m is None:
-        return _LITERAL.sub("#", value)
-    text, length = m.group(1), int(m.group(2))
-    masked = _LITERAL.sub("#", text)
-    if len(text) < length:  # cut: its count of items is not shown
-        return masked[:masked.find("#") + 1] + "..." if "#" in masked else masked
-    return masked + "|#"
 
 
 @dataclass
