@@ -94,3 +94,56 @@ async def test_s5_diff_compares_the_values_of_s5s_tests_by_form_where_they_depen
         assert wrong.score == 0 and wrong.artifacts["random_by_form"] == 2, wrong.artifacts
     finally:
         await sandbox.close()
+
+
+SEEDED_TESTS = '''import random
+import unittest
+import numpy as np
+
+class Seeded(unittest.TestCase):
+    def setUp(self):
+        np.random.seed(7)
+
+    def test_its_own_seed(self):
+        random.seed(42)
+        want = [random.randint(1, 6) for _ in range(5)]
+        random.seed(42)
+        self.assertEqual(task_func(5), want)
+
+    def test_numpys_seed_from_set_up(self):
+        want = np.random.RandomState(7).randint(1, 7, size=3).tolist()
+        self.assertEqual(noise(3), want)
+
+    def test_two_calls_from_one_seed(self):
+        random.seed(3)
+        first = task_func(2)
+        self.assertEqual(task_func(2), first)  # each call starts where the test left the state: the
+        # program's draws, in its own process, do not move the test's (in one process they would)
+
+    def test_no_seed_of_its_own(self):
+        self.assertEqual(len(task_func(3)), 3)
+'''
+SEEDED = DICE + "import numpy as np\n\ndef noise(n):\n    return np.random.randint(1, 7, size=n).tolist()\n"
+
+
+@pytest.mark.docker
+async def test_the_tests_own_seed_reaches_the_program_in_its_own_process() -> None:
+    """A test that seeds the random state before it calls (``random.seed(42)``, numpy's in
+    ``setUp``) expects the program to draw from that state, as in one process.  The sealed harness
+    runs the program in another process: the state now goes with the call (``codec.random_states``);
+    before, every call started from the harness's state, and the first two tests failed on the
+    reference.  Nothing comes back: the program's draws do not move the test's state."""
+    from sejury.execution.runner import run_suite, split_tests
+    from sejury.sandbox.docker import DockerSandbox
+
+    sandbox = DockerSandbox(size=1)
+    try:
+        sci = sandbox.for_profile("scientific")
+        suite = split_tests("python", SEEDED_TESTS, SEEDED)
+        got = await run_suite(sci, "python", SEEDED, suite, timeout=30)
+        assert got.loaded and got.passed == [True, True, True, True], got.reasons
+        another_draw = SEEDED.replace("random.randint(1, 6)", "int(random.random() * 6) + 1")
+        other = await run_suite(sci, "python", another_draw, suite, timeout=30)
+        assert other.passed[0] is False  # drawing another way from the test's seed: not the test's numbers
+    finally:
+        await sandbox.close()

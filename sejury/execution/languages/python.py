@@ -1,4 +1,5 @@
-"""Python: plain asserts and ``def test_*`` functions (split with ``ast``), each run under an alarm.
+"""Python: plain asserts, ``def test_*`` functions and ``unittest.TestCase`` classes (split with
+``ast``; ``_unittest.py``), each test run under an alarm.
 HumanEval-style samples give the signature in the problem and only a body as the candidate."""
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ import ast
 import json
 import re
 
-from sejury.execution.languages import _dummies, _pysteps, _pytest, _stdio
+from sejury.execution.languages import _dummies, _pysteps, _pytest, _stdio, _unittest
 from sejury.execution.languages._pysetting import PRELUDE, defined_names, given_by_tests, reference_setting
 from sejury.execution.languages.base import Harness, Language, Suite
 from sejury.execution.sealed import new_seal, resource_files
@@ -188,6 +189,7 @@ def split(tests: str, names: set[str]) -> Suite:
                and n.name not in checks and not n.name.startswith("test") and _has_assert(n)}
     tables: dict[str, ast.expr] = {}  # names bound to literal lists, for table-driven loops
     given = _pytest.fixtures(tree)
+    cases = _unittest.cases(tree)
 
     def top_level(node: ast.stmt, *srcs: str) -> None:
         before = steps.for_check(node)
@@ -223,7 +225,9 @@ def split(tests: str, names: set[str]) -> Suite:
                 (units if _has_assert(stmt) else setup).append(ast.unparse(stmt))
         elif isinstance(node, ast.For) and _has_assert(node):
             top_level(node, *(_table_rows(node, tables) or [src]))  # a table-driven loop: one unit per row
-        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+        elif isinstance(node, ast.ClassDef) and node.name in cases and _unittest.tests(node):
+            in_function(*_unittest.units(node, src))  # run as unittest runs it: its fixtures too
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test") and node.name not in cases:
             methods = [m.name for m in node.body if isinstance(m, ast.FunctionDef) and m.name.startswith("test")]
             in_function(*(f"{src}\n{node.name}().{m}()" for m in methods))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in names:

@@ -154,6 +154,7 @@ class Remote:
 
 
 REMOTE = Remote()
+START = [None, False]  # the random states a unit starts from, and whether numpy's is one of them
 RAISED = [""]  # the name of the exception the program's last call raised
 # a call reached for the network (the program's process says so): [since the last recorded value, in the unit]
 NET = [False, False]
@@ -258,6 +259,11 @@ def handle(ref, kind, method_=False, **kw):
 def stub(name):
     def call(*args, **kwargs):
         payload = {"call": name, "args": enc(list(args)), "kwargs": enc(kwargs)}
+        if START[0] is not None:  # in a unit (the setup's calls start from the usual state)
+            states = random_states(START[1])
+            if states != START[0]:  # the test seeded or drew from them: the call starts where the test left
+                # them (the program's draws, in its own process, do not move the test's: nothing comes back)
+                payload["random"] = states
         if name not in RECORDED:
             return REMOTE.call(payload)
         RAISED[0] = ""
@@ -442,6 +448,45 @@ def sejury_rec(i, k, v):  # differential testing: the value of a call, shown, th
 
 
 base["sejury_rec"] = sejury_rec
+
+
+def sejury_case(cls, name):
+    """One test of a ``unittest.TestCase`` class, run as unittest runs it (``_unittest.py``): in a
+    suite of its own, so the class's and the test's fixtures and cleanups run and each subtest
+    counts; its first failure is raised as it was raised.  A skipped test fails; one marked as an
+    expected failure passes when it fails and fails when it passes."""
+    import unittest
+
+    class First(unittest.TestResult):
+        first = None
+
+        def keep(self, error):
+            if self.first is None:
+                self.first = error
+
+        def addError(self, test, err):
+            self.keep(err[1])
+
+        def addFailure(self, test, err):
+            self.keep(err[1])
+
+        def addSubTest(self, test, subtest, err):
+            if err is not None:
+                self.keep(err[1])
+
+        def addSkip(self, test, reason):
+            self.keep(unittest.SkipTest(f"skipped: {reason}"))
+
+        def addUnexpectedSuccess(self, test):
+            self.keep(AssertionError("marked as an expected failure, and it passed"))
+
+    result = First()
+    unittest.TestSuite([cls(name)]).run(result)
+    if result.first is not None:
+        raise result.first
+
+
+base["sejury_case"] = sejury_case
 try:
     exec(compile(SUITE["setup"], "setup", "exec"), base)  # noqa: S102
 except BaseException as e:
@@ -451,6 +496,8 @@ for i, src in SUITE["units"]:
     _unit[:] = [i, 0, 0]
     NET[:] = [False, False]
     seed_random()  # every unit starts from one random state, in both programs' runs (its inputs too)
+    START[1] = "numpy" in sys.modules
+    START[0] = random_states(START[1])
     signal.alarm(PER_TEST)
     try:
         exec(compile(src, f"test_{i}", "exec"), env)  # noqa: S102

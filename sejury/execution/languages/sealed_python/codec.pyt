@@ -178,6 +178,32 @@ def seed_random():
         sys.modules["numpy"].random.seed(RANDOM_STATE)
 
 
+def random_states(numpy_too):
+    """The global random states, as plain data: Python's, and numpy's (``numpy_too``: numpy was
+    loaded when the unit started, so its state is the unit's, seeded or set by the test; else None)."""
+    version, internal, gauss = random.getstate()
+    mine = [version, list(internal), gauss]
+    if not numpy_too or "numpy" not in sys.modules:
+        return [mine, None]
+    name, keys, pos, has_gauss, cached = sys.modules["numpy"].random.get_state()
+    return [mine, [str(name), [int(k) for k in keys], int(pos), int(has_gauss), float(cached)]]
+
+
+def set_random_states(states):
+    """The program's process takes the test's random states (``random_states``) for a call: the
+    test seeded them (``random.seed(42)`` before ``task_func()``) or drew from them, as it would
+    have in one process.  A state not given (numpy's) starts from the usual one."""
+    mine, theirs = states
+    random.setstate((int(mine[0]), tuple(int(x) for x in mine[1]), None if mine[2] is None else float(mine[2])))
+    if "numpy" in sys.modules:
+        np = sys.modules["numpy"]
+        if theirs is None:
+            np.random.seed(RANDOM_STATE)
+        else:
+            np.random.set_state((str(theirs[0]), np.array(theirs[1], dtype=np.uint32), int(theirs[2]),
+                                 int(theirs[3]), float(theirs[4])))
+
+
 # libraries whose objects live in the program's process as handles (any other object is opaque)
 _LIBRARIES = frozenset({"matplotlib", "seaborn", "sklearn", "scipy", "statsmodels", "numpy", "pandas", "PIL",
                         "nltk", "sympy", "networkx", "bs4", "requests", "openpyxl", "docx", "xlwt", "shapely"})

@@ -89,7 +89,10 @@ for line in requests:
                 fn = getattr(HANDLES[ref], name)
             else:
                 fn = ns[req["call"]]
-                seed_random()  # a call of the problem's function starts from one random state, in both programs
+                if "random" in req:  # the test's own random state, which it seeded or drew from
+                    set_random_states(req["random"])
+                else:  # a call of the problem's function starts from one random state, in both programs
+                    seed_random()
             result = fn(*args, **kwargs)
         send({"id": rid, "ok": enc(result, HANDLES)})
     except BaseException as e:

@@ -1,0 +1,74 @@
+"""``unittest.TestCase`` classes in a Python suite, run as unittest runs them.
+
+A test of a ``TestCase`` class is a unit of its own, and the harness's checker runs it with
+``RUN`` (``sealed_python/checker.pyt``): in a ``unittest.TestSuite`` of that one test, so the
+class's ``setUpClass``/``tearDownClass``, the test's ``setUp``/``tearDown`` and cleanups run, its
+``subTest`` blocks each count, and its first failure is raised as it was raised (an
+``AssertionError``, the candidate's own exception, the sandbox's missing network), as a plain
+test's would be.  A skipped test fails (``SkipTest``: a test that checks nothing is no evidence,
+and on the reference it is dropped); one marked ``expectedFailure`` passes when it fails.
+
+This is the form of BigCodeBench's own tests (``class TestCases(unittest.TestCase)``, its
+files made in ``setUp`` and removed in ``tearDown``) and of many a repository's.  Before, such a
+test was called as ``TestCases().test_x()``: ``setUp`` never ran, so the test failed on the
+reference too and was dropped; a class whose name does not start with ``Test`` was not read at all.
+
+A class is a ``TestCase`` when one of its bases is named ``...TestCase`` (``unittest.TestCase``,
+``IsolatedAsyncioTestCase``) or is such a class of the suite.  One with no test of its own (a
+base of others) goes to the suite's setup.  A test inherited from a base is not run.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import textwrap
+
+RUN = "sejury_case"  # the checker's runner: sejury_case(TheClass, "test_name")
+
+
+def _base_name(node: ast.expr) -> str:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def cases(tree: ast.Module) -> set[str]:
+    """The suite's top-level ``TestCase`` classes (in order, so a class of a base defined above counts)."""
+    found: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and any(
+                (name := _base_name(b)).endswith("TestCase") or name in found for b in node.bases):
+            found.add(node.name)
+    return found
+
+
+def tests(node: ast.ClassDef) -> list[str]:
+    """The class's own test methods, in order."""
+    return [m.name for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and m.name.startswith("test")]
+
+
+def units(node: ast.ClassDef, src: str) -> list[str]:
+    """One unit per test of the class: the class, then the runner's call of that test."""
+    return [f"{src}\n{RUN}({node.name}, {name!r})" for name in tests(node)]
+
+
+_CALL = re.compile(rf"\n{RUN}\((\w+), '(\w+)'\)\s*$")
+
+
+def named(unit: str) -> str:
+    """A unit as a reader names it: ``TestCases.test_x:`` and the test's own body for a test of a
+    ``TestCase`` class (its unit holds the whole class); any other unit as it is."""
+    if (m := _CALL.search(unit)) is None:
+        return unit
+    cls, name = m.groups()
+    try:
+        tree = ast.parse(unit)
+    except SyntaxError:
+        return unit
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name and node.body:
+            body = textwrap.dedent("\n".join(ast.get_source_segment(unit, s, padded=True) or "" for s in node.body))
+            return f"{cls}.{name}:\n{body}"
+    return f"{cls}.{name}"

@@ -1,0 +1,130 @@
+"""``unittest.TestCase`` suites (BigCodeBench's own tests' form) run as unittest runs them: each
+test a unit, its class's and its own fixtures run, subtests counted, the first failure raised as
+raised (``sejury/execution/languages/_unittest.py``, the checker's ``sejury_case``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sejury import Judge, Sample
+from sejury.execution.languages._unittest import named
+from sejury.execution.languages.base import Suite
+from sejury.execution.runner import run_suite, split_tests
+from sejury.sandbox.docker import DockerSandbox
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "unittest"
+
+SUITE = '''import unittest
+
+class Base(unittest.TestCase):
+    def setUp(self):
+        self.xs = [3, 1, 2]
+
+class Sorting(Base):
+    def test_sorted(self):
+        self.assertEqual(sort_desc(self.xs), [3, 2, 1])
+
+    def test_each(self):
+        for xs, want in [([1], [1]), ([1, 2], [2, 1])]:
+            with self.subTest(xs=xs):
+                self.assertEqual(sort_desc(xs), want)
+
+    def helper(self):
+        return 1
+
+class TestPlain:
+    def test_plain(self):
+        assert sort_desc([]) == []
+
+if __name__ == "__main__":
+    unittest.main()
+'''
+
+
+def test_a_testcase_class_gives_a_unit_per_test_and_its_bases_go_to_the_setup() -> None:
+    suite = split_tests("python", SUITE, "def sort_desc(xs):\n    return sorted(xs, reverse=True)\n")
+    assert [u.splitlines()[-1] for u in suite.units] == [
+        "sejury_case(Sorting, 'test_sorted')", "sejury_case(Sorting, 'test_each')", "TestPlain().test_plain()"]
+    assert "class Base(unittest.TestCase)" in suite.setup  # no test of its own: the others' base
+    assert named(suite.units[0]) == "Sorting.test_sorted:\nself.assertEqual(sort_desc(self.xs), [3, 2, 1])"
+    assert named(suite.units[2]) == suite.units[2]  # not a TestCase's test: as it is
+
+
+FIXTURES = '''import unittest
+
+LOG = []
+
+class Fixtures(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.base = 10
+
+    def setUp(self):
+        self.addCleanup(LOG.append, "cleaned")
+        self.n = self.base + 1
+
+    def test_fixtures_ran(self):
+        self.assertEqual(add_one(self.n), 12)
+
+    def test_a_subtest_fails(self):
+        for x in [1, 2, 3]:
+            with self.subTest(x=x):
+                self.assertEqual(add_one(x), x + 1)
+
+    def test_raises_as_the_program_raised(self):
+        self.assertEqual(add_one(None), 1)
+
+    @unittest.skip("not today")
+    def test_skipped(self):
+        self.assertEqual(add_one(1), 2)
+
+    @unittest.expectedFailure
+    def test_known_to_fail(self):
+        self.assertEqual(add_one(1), 3)
+
+    def test_too_slow(self):
+        add_one(-1)
+'''
+RIGHT = "def add_one(x):\n    while x == -1:\n        pass\n    return x + 1\n"
+WRONG = "def add_one(x):\n    while x == -1:\n        pass\n    return x + 1 if x != 2 else 0\n"
+
+
+@pytest.mark.docker
+async def test_a_testcase_runs_its_fixtures_and_subtests_and_fails_as_unittest_would(sandbox: DockerSandbox) -> None:
+    suite = split_tests("python", FIXTURES, RIGHT)
+    right = await run_suite(sandbox, "python", RIGHT, suite, timeout=30)
+    assert right.loaded, right.load_error
+    # setUpClass and setUp ran; the program's own TypeError is the failure; a skipped test fails; a test
+    # marked as an expected failure passes when it fails; a hung test fails on its own alarm only
+    assert right.passed == [True, True, False, False, True, False], right.reasons
+    assert right.reasons[2].startswith("TypeError"), right.reasons
+    assert "SkipTest" in right.reasons[3] and "not today" in right.reasons[3]
+    assert "TimeoutError" in right.reasons[5], right.reasons
+    wrong = await run_suite(sandbox, "python", WRONG, Suite(suite.setup, suite.units[:2]), timeout=30)
+    assert wrong.passed[:2] == [True, False] and "AssertionError" in wrong.reasons[1], wrong.reasons  # x=2's subtest
+
+
+@pytest.mark.docker
+async def test_bigcodebench_style_tests_are_the_sample_tests_evidence() -> None:
+    """The bundled ``examples/unittest`` pair (pandas, files made in ``setUp`` and removed in
+    ``tearDown``): before, every test failed on the reference (``setUp`` never ran) and Sample-tests
+    was unscored for both; now the right one passes 4 of 4 and the wrong one fails the two that count
+    rows, the failing test named, and the tests after a failure still find their files."""
+    sandbox = DockerSandbox(size=1)
+    try:
+        judge = Judge(team="Sample-tests", cache=False, traces=False, execute=True, sandbox=sandbox)
+        got = {}
+        for name in ("right", "wrong"):
+            sample = Sample.model_validate(json.loads((EXAMPLES / f"csv_rows_{name}.json").read_text()))
+            got[name] = await judge.ajudge(sample)
+        right, wrong = got["right"].strategies["sample_tests"], got["wrong"].strategies["sample_tests"]
+        assert right.score == 100, right.detail
+        assert wrong.score == 50, wrong.detail
+        assert got["right"].passed is True and got["wrong"].passed is False
+        assert wrong.against is not None and "TestCases.test_rows_are_counted_without_the_header" in wrong.against
+        assert "[3, 2] != [2, 1]" in wrong.against
+    finally:
+        await sandbox.close()
