@@ -13,7 +13,6 @@ from __future__ import annotations
 from sejury.context import JudgeContext
 from sejury.execution import languages
 from sejury.execution.evidence import TestExecution, run_on_candidate, validate_on_reference
-from sejury.execution.languages._unittest import named
 from sejury.execution.patching import PatchError
 from sejury.execution.programs import programs
 from sejury.execution.reference import load_error_line
@@ -108,7 +107,9 @@ def against(ex: TestExecution, tests: str = "the sample's {} tests") -> str | No
         return None
     first = run.failures[0] if run.failures else {"test": "", "why": ""}
     why = f" ({first['why'][:120]})" if first.get("why") else ""
-    return f"fails {run.total - run.passed} of {tests.format(run.total)}, first: {named(first['test'])[:200]}{why}"
+    lang = languages.get(ex.language)
+    name = lang.test_name(first["test"]) if lang and lang.test_name else first["test"]
+    return f"fails {run.total - run.passed} of {tests.format(run.total)}, first: {name[:200]}{why}"
 
 
 

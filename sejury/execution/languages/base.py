@@ -111,6 +111,9 @@ class Language:
     # reference program -> the program in the setting its benchmark edition wrote it for, where that
     # differs from how a candidate is compiled (C++: ``using namespace std;``, ``cpp.reference_setting``)
     reference_setting: Callable[[str], str] | None = None
+    # unit -> how a verdict names it where the unit holds more than its test (Python's ``TestCases.test_x``
+    # of a unittest class, JavaScript's test title of a describe block); None: the unit as it is
+    test_name: Callable[[str], str] | None = None
 
     # ---- its syntax tree, as the mutants read it (``mutants.py``)
     # (declared return type) -> (label, body statements) of the trivial bodies that replace a

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import re
 
-from sejury.execution.languages import _clike, _dummies, _literals, _stdio
+from sejury.execution.languages import _bdd, _clike, _dummies, _literals, _stdio
 from sejury.execution.languages.base import Harness, Language, Suite
 from sejury.execution.sealed import interpreter, new_seal, resource_files
 
 SEALED_FILES = resource_files("sealed_js", {"checker.js": "checker.js", "server.js": "server.js",
-                                            "codec.js": "codec.js"})
+                                            "codec.js": "codec.js", "bdd.js": "bdd.js"})
 
 _HARNESS = r'''
 const fs = require("fs"), vm = require("vm");
@@ -59,6 +59,16 @@ _DEFINES = re.compile(r"^(?:export\s+)?(?:async\s+)?(?:function\s*\*?\s*(\w+)|cl
 
 
 def split(tests: str, names: set[str]) -> Suite:
+    statements = _clike.balanced_statements(tests)
+    if _bdd.uses_blocks(statements):  # Jest's, Mocha's, node:test's describe/it/test (``_bdd.py``)
+        setup: list[str] = []
+        units: list[str] = []
+        for stmt in statements:
+            if _bdd.is_block(stmt):
+                units.extend(_bdd.units(stmt))
+            elif not ((m := _DEFINES.match(stmt)) and {g for g in m.groups() if g} & names):  # not a copy
+                setup.append(_ESM_IMPORT.sub(_import_as_require, stmt))
+        return Suite("\n".join(setup), units)
     return _clike.split_c_like(tests, names, entry=re.compile(r"(?!)"),  # scripts have no entry point
                                defines=_DEFINES, check=re.compile(r"assert|throw"))
 
@@ -105,6 +115,7 @@ def unsealed_harness(program: str, suite: Suite, active: dict[int, str], per_tes
 
 LANGUAGE = Language(name="javascript", aliases=("js", "node"), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=harness,
+                    test_name=_bdd.named,
                     assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"console\.assert\(|\bassert(\.\w+)?\("), timeout=20.0,
                     codebleu="javascript", grammar="tree_sitter_javascript", stdio=_stdio.javascript,

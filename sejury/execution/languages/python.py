@@ -316,6 +316,7 @@ LANGUAGE = Language(name="python", aliases=("py",), split=split, defined_names=d
                     test_line=re.compile(r"^\s*assert\b"), timeout=20.0, assemble=assemble, codebleu="python",
                     grammar="tree_sitter_python", stdio=_stdio.python, reads_stdin=_stdio.PYTHON_READS,
                     imports_of=imports_of, given_by_tests=given_by_tests, reference_setting=reference_setting,
+                    test_name=_unittest.named,
                     dummies=_dummies.python, return_type="return_type",
                     indented_blocks=True, empty_statement="pass", line_comment="#", literals=True,
                     write_files=write_files,

@@ -120,7 +120,7 @@ if (!load || !load.loaded) {
 }
 emit("@@LOAD OK");
 globalThis.assert = require("assert");
-globalThis.module = { exports: {} }; globalThis.exports = module.exports; globalThis.require = require;
+globalThis.module = { exports: {} }; globalThis.exports = module.exports;
 console.assert = (c, ...m) => { if (!c) throw new Error("assertion failed " + m.join(" ")); };
 for (const name of SUITE.names) {
   const stub = (...args) => call(name, args);
@@ -128,6 +128,18 @@ for (const name of SUITE.names) {
   globalThis[name] = stub;
   module.exports[name] = stub;
 }
+// Jest's, Mocha's and node:test's forms (bdd.js): describe/it/test, their hooks, expect
+const bdd = require("./bdd.js");
+for (const [name, value] of Object.entries(bdd.api)) if (!SUITE.names.includes(name)) globalThis[name] = value;
+globalThis.sejuryReset = bdd.reset;
+globalThis.sejuryTest = bdd.run;
+// the tests' require: the program under test (a relative path: `require('./rle')`) is its stubs, a
+// function when it defines one name (`const rle = require('./rle')`); a test runner's module is bdd.js
+const TEST_RUNNERS = new Set(["@jest/globals", "vitest", "node:test", "mocha"]);
+const only = SUITE.names.length === 1 ? module.exports[SUITE.names[0]] : null;
+globalThis.require = (path) => (typeof path === "string" && /^\.{1,2}\//.test(path)
+  ? (only ? Object.assign((...args) => only(...args), module.exports) : module.exports)
+  : TEST_RUNNERS.has(path) ? bdd.api : require(path));
 const sejuryShow = (v) => {
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
   if (typeof v === "string") return JSON.stringify(v);
@@ -149,11 +161,21 @@ globalThis.sejury_rec = (i, k, v) => {
 };
 try { vm.runInThisContext(SUITE.setup, { filename: "setup" }); }
 catch (e) { emit("@@SETUP FAIL " + String(e).slice(0, 300)); }
-for (const [i, src] of SUITE.units) {
-  sejuryUnit[0] = i; sejuryUnit[1] = 0;
-  deadline = Date.now() + PER_TEST_MS;
-  try { vm.runInThisContext(src, { filename: `test_${i}`, timeout: PER_TEST_MS }); emit(`@@T ${i} PASS`); }
-  catch (e) { emit(`@@T ${i} FAIL ` + String(e).slice(0, 200)); }
-}
-emit("@@DONE");
-process.exit(0);  // the driver thread and the program's process end with this one
+// a test that returns a promise (an async test of bdd.js) is awaited, up to the test's time left
+const settle = (promise, ms) => new Promise((ok, no) => {
+  const timer = setTimeout(() => no(new Error("TimeoutError: the test's promise did not settle in time")), ms);
+  promise.then((v) => { clearTimeout(timer); ok(v); }, (e) => { clearTimeout(timer); no(e); });
+});
+(async () => {
+  for (const [i, src] of SUITE.units) {
+    sejuryUnit[0] = i; sejuryUnit[1] = 0;
+    deadline = Date.now() + PER_TEST_MS;
+    try {
+      const r = vm.runInThisContext(src, { filename: `test_${i}`, timeout: PER_TEST_MS });
+      if (r && typeof r.then === "function") await settle(r, Math.max(1, deadline - Date.now()));
+      emit(`@@T ${i} PASS`);
+    } catch (e) { emit(`@@T ${i} FAIL ` + String(e).slice(0, 200)); }
+  }
+  emit("@@DONE");
+  process.exit(0);  // the driver thread and the program's process end with this one
+})();

@@ -1,0 +1,201 @@
+// Jest's, Mocha's and node:test's test forms in the sealed JavaScript checker (node's standard
+// library only): describe/it/test and their hooks register a suite; sejuryTest(k) runs its k-th test
+// with the hooks around it, as those runners do, and throws its first failure.  expect(...) is the
+// part of Jest's matchers tests use most, comparing plain data this process holds (the program's
+// values arrive decoded by codec.js), type-strictly.  See sejury/execution/languages/_bdd.py.
+"use strict";
+const util = require("util");
+
+function node(name, parent) {
+  return { name, parent, children: [], beforeAll: [], afterAll: [], beforeEach: [], afterEach: [] };
+}
+const root = node("", null);
+let current = root;
+let tests = [];  // the tests registered since the last reset, in order
+let skipping = 0;  // inside describe.skip
+// a function taking a callback (Mocha's and node:test's `done`) as a promise of that callback
+const settled = (fn) => (fn.length > 0 ? () => new Promise((ok, no) => fn((e) => (e ? no(e) : ok()))) : fn);
+
+function describe(name, fn) {
+  const d = node(String(name), current);
+  current.children.push(d);
+  const outer = current;
+  current = d;
+  try { fn(); } finally { current = outer; }
+}
+function register(skip) {
+  return (name, fn) => {
+    tests.push({ name: String(name), fn, skip: skip || skipping > 0 || typeof fn !== "function", parent: current });
+  };
+}
+function each(table, skip) {  // test.each([[1, 2], ...])("name %i", (a, b) => ...): one test, every row
+  return (name, fn) => register(skip)(name, function () {
+    let chain;
+    for (const row of table) {
+      const args = Array.isArray(row) ? row : [row];
+      chain = chain && typeof chain.then === "function" ? chain.then(() => fn(...args)) : fn(...args);
+    }
+    return chain;
+  });
+}
+const test = Object.assign(register(false), {
+  only: register(false), skip: register(true), todo: (name) => register(true)(name),
+  each: (table) => each(table, false), concurrent: register(false),
+});
+test.skip.each = (table) => each(table, true);
+test.only.each = (table) => each(table, false);
+const suite = Object.assign(describe, {
+  only: describe,
+  skip: (name, fn) => { skipping++; try { describe(name, fn); } finally { skipping--; } },
+  each: (table) => (name, fn) => { for (const row of table) describe(name, () => fn(...(Array.isArray(row) ? row : [row]))); },
+});
+const hook = (kind) => (fn) => { current[kind].push(settled(fn)); };
+
+function reset() {  // a unit starts: its own block registers its tests (the setup's hooks stay)
+  tests = [];
+  root.children = [];
+  current = root;
+  skipping = 0;
+}
+
+// run steps in order; synchronous until a step returns a promise, then the rest after it settles
+function sequence(steps, state) {
+  for (let i = 0; i < steps.length; i++) {
+    const [always, fn] = steps[i];
+    if (state.error !== undefined && !always) continue;
+    let r;
+    try { r = fn(); } catch (e) { if (state.error === undefined) state.error = e; continue; }
+    if (r && typeof r.then === "function") {
+      return r.then(() => {}, (e) => { if (state.error === undefined) state.error = e; })
+        .then(() => sequence(steps.slice(i + 1), state));
+    }
+  }
+  return undefined;
+}
+
+function run(k) {
+  const t = tests[k];
+  if (t === undefined) throw new Error(`no test number ${k} in this block`);
+  if (t.skip) throw new Error(`skipped: ${t.name}`);
+  const chain = [];
+  for (let d = t.parent; d; d = d.parent) chain.unshift(d);
+  const steps = [];
+  for (const d of chain) for (const f of d.beforeAll) steps.push([false, f]);
+  for (const d of chain) for (const f of d.beforeEach) steps.push([false, f]);
+  steps.push([false, settled(t.fn)]);
+  for (const d of [...chain].reverse()) for (const f of d.afterEach) steps.push([true, f]);
+  for (const d of [...chain].reverse()) for (const f of d.afterAll) steps.push([true, f]);
+  const state = { error: undefined };
+  const pending = sequence(steps, state);
+  const done = () => { if (state.error !== undefined) throw state.error; };
+  if (pending) return pending.then(done);
+  return done();
+}
+
+// --- expect: Jest's common matchers, on plain data ---
+const own = (v) => (v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Map)
+  && !(v instanceof Set) && !(v instanceof Date) && !(v instanceof RegExp));
+function defined(v) {  // toEqual leaves out properties whose value is undefined
+  if (Array.isArray(v)) return v.map(defined);
+  if (own(v)) {
+    const out = {};
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = defined(x);
+    return out;
+  }
+  return v;
+}
+const show = (v) => util.inspect(v, { depth: 6, breakLength: Infinity });
+function matchesObject(actual, expected) {
+  if (Array.isArray(expected)) {
+    return Array.isArray(actual) && actual.length === expected.length && expected.every((x, i) => matchesObject(actual[i], x));
+  }
+  if (own(expected)) {
+    return actual !== null && typeof actual === "object"
+      && Object.entries(expected).every(([k, x]) => k in actual && matchesObject(actual[k], x));
+  }
+  return util.isDeepStrictEqual(actual, expected);
+}
+function property(v, path) {
+  const keys = Array.isArray(path) ? path : String(path).replace(/\[(\d+)\]/g, ".$1").split(".");
+  let cur = v;
+  for (const k of keys) {
+    if (cur === null || cur === undefined || !(Object(cur) instanceof Object) || !(k in Object(cur))) return [false];
+    cur = cur[k];
+  }
+  return [true, cur];
+}
+function thrown(fn) {
+  try { fn(); } catch (e) { return [true, e]; }
+  return [false];
+}
+const MATCHERS = {
+  toBe: (a, b) => [Object.is(a, b), `${show(a)} to be ${show(b)}`],
+  toEqual: (a, b) => [util.isDeepStrictEqual(defined(a), defined(b)), `${show(a)} to equal ${show(b)}`],
+  toStrictEqual: (a, b) => [util.isDeepStrictEqual(a, b), `${show(a)} to strictly equal ${show(b)}`],
+  toBeTruthy: (a) => [Boolean(a), `${show(a)} to be truthy`],
+  toBeFalsy: (a) => [!a, `${show(a)} to be falsy`],
+  toBeNull: (a) => [a === null, `${show(a)} to be null`],
+  toBeUndefined: (a) => [a === undefined, `${show(a)} to be undefined`],
+  toBeDefined: (a) => [a !== undefined, `${show(a)} to be defined`],
+  toBeNaN: (a) => [Number.isNaN(a), `${show(a)} to be NaN`],
+  toBeCloseTo: (a, b, digits = 2) => [typeof a === "number" && Math.abs(a - b) < 10 ** -digits / 2,
+    `${show(a)} to be close to ${show(b)} (${digits} digits)`],
+  toBeGreaterThan: (a, b) => [a > b, `${show(a)} > ${show(b)}`],
+  toBeGreaterThanOrEqual: (a, b) => [a >= b, `${show(a)} >= ${show(b)}`],
+  toBeLessThan: (a, b) => [a < b, `${show(a)} < ${show(b)}`],
+  toBeLessThanOrEqual: (a, b) => [a <= b, `${show(a)} <= ${show(b)}`],
+  toContain: (a, b) => [(typeof a === "string" && typeof b === "string" && a.includes(b))
+    || (Array.isArray(a) && a.includes(b)) || (a instanceof Set && a.has(b)), `${show(a)} to contain ${show(b)}`],
+  toContainEqual: (a, b) => [Array.isArray(a) && a.some((x) => util.isDeepStrictEqual(defined(x), defined(b))),
+    `${show(a)} to contain an item equal to ${show(b)}`],
+  toHaveLength: (a, n) => [a !== null && a !== undefined && a.length === n, `${show(a)} to have length ${n}`],
+  toMatch: (a, p) => [typeof a === "string" && (p instanceof RegExp ? p.test(a) : a.includes(String(p))),
+    `${show(a)} to match ${show(p)}`],
+  toMatchObject: (a, b) => [matchesObject(a, b), `${show(a)} to match the object ${show(b)}`],
+  toHaveProperty: (a, path, ...value) => {
+    const [has, v] = property(a, path);
+    return [has && (value.length === 0 || util.isDeepStrictEqual(defined(v), defined(value[0]))),
+      `${show(a)} to have property ${show(path)}${value.length ? " = " + show(value[0]) : ""}`];
+  },
+  toBeInstanceOf: (a, cls) => [a instanceof cls, `${show(a)} to be an instance of ${cls && cls.name}`],
+  toThrow: (fn, want) => {
+    const [did, e] = thrown(fn);
+    const msg = e && e.message !== undefined ? String(e.message) : String(e);
+    const ok = did && (want === undefined || (want instanceof RegExp ? want.test(msg)
+      : typeof want === "string" ? msg.includes(want) : typeof want === "function" ? e instanceof want
+        : want instanceof Error ? msg === want.message : true));
+    return [ok, `the function to throw${want === undefined ? "" : " " + show(want)}${did ? ` (it threw ${show(msg)})` : ""}`];
+  },
+};
+MATCHERS.toThrowError = MATCHERS.toThrow;
+
+function expect(actual) {
+  const make = (negated) => {
+    const out = {};
+    for (const [name, m] of Object.entries(MATCHERS)) {
+      out[name] = (...args) => {
+        const [ok, what] = m(actual, ...args);
+        if (ok === negated) throw new Error(`expected ${negated ? "not " : ""}${what}`);
+      };
+    }
+    return out;
+  };
+  const positive = make(false);
+  positive.not = make(true);
+  const settle = (negated, rejects) => new Proxy({}, {
+    get: (_, name) => (...args) => Promise.resolve(actual).then(
+      (v) => { if (rejects) throw new Error("expected the promise to reject, and it resolved"); return v; },
+      (e) => { if (!rejects) throw e; return e; })
+      .then((v) => { const e = expect(rejects && name.startsWith("toThrow") ? () => { throw v; } : v); (negated ? e.not : e)[name](...args); }),
+  });
+  positive.resolves = settle(false, false);
+  positive.rejects = settle(false, true);
+  return positive;
+}
+
+const api = {
+  describe: suite, context: suite, suite, it: test, test, specify: test,
+  beforeAll: hook("beforeAll"), afterAll: hook("afterAll"), beforeEach: hook("beforeEach"), afterEach: hook("afterEach"),
+  before: hook("beforeAll"), after: hook("afterAll"), expect,
+};
+module.exports = { api, reset, run };

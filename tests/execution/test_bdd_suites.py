@@ -1,0 +1,118 @@
+"""JavaScript tests in Jest's, Mocha's and node:test's form (describe/it/test, hooks, expect), run
+in the sealed checker as those runners run them (``_bdd.py``, ``sealed_js/bdd.js``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sejury import Judge, Sample
+from sejury.execution.languages import get
+from sejury.execution.languages.base import Suite
+from sejury.execution.runner import run_suite, split_tests
+from sejury.sandbox.docker import DockerSandbox
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "jest"
+
+SUITE = """import { describe, it, expect } from 'vitest';
+const { clamp } = require('./clamp');   // it('is not a test') in a comment
+const LOW = 0;
+
+describe('clamp', () => {
+  describe('inside', () => {
+    it("keeps a value", () => { expect(clamp(5, LOW, 10)).toBe(5); });
+  });
+  test.each([[-1, 0], [11, 10]])('clamps %i', (x, want) => { expect(clamp(x, LOW, 10)).toBe(want); });
+});
+
+test('alone', () => { expect(clamp(1, 1, 1)).toBe(1); });
+"""
+CLAMP = "function clamp(x, lo, hi) {\n  return Math.min(hi, Math.max(lo, x));\n}\nmodule.exports = { clamp };\n"
+
+
+def test_each_test_of_a_block_is_a_unit_named_by_its_title() -> None:
+    suite = split_tests("javascript", SUITE, CLAMP)
+    lang = get("javascript")
+    assert lang.test_name is not None
+    assert [lang.test_name(u) for u in suite.units[:1]] == ["clamp > keeps a value"]
+    assert len(suite.units) == 3  # two in the describe block (test.each is one), one alone
+    assert lang.test_name(suite.units[2]) == "alone"
+    assert "const { describe, it, expect } = require('vitest');" in suite.setup  # the ES import, as a require
+    assert "const LOW = 0;" in suite.setup
+
+
+HOOKS = """const { sumTo, half, later } = require('./lib');
+const log = [];
+
+describe('sumTo', () => {
+  let n;
+  beforeAll(() => { log.push('all'); });
+  beforeEach(() => { n = 4; log.push('each'); });
+  afterEach(() => { log.push('after'); });
+
+  it('runs its hooks first', () => {
+    expect(sumTo(n)).toBe(10);
+    expect(log).toEqual(['all', 'each']);
+  });
+  it('fails on the program value', () => { expect(sumTo(3)).toBe(6); });
+  it('awaits an async test', async () => {
+    const v = await Promise.resolve(sumTo(2));
+    expect(v).toBe(3);
+  });
+  it('takes a done callback', (done) => { setTimeout(() => { expect(sumTo(1)).toBe(1); done(); }, 10); });
+  it('matches', () => {
+    expect(half(1)).toBeCloseTo(0.5, 5);
+    expect([sumTo(1), sumTo(2)]).toContain(3);
+    expect({ a: sumTo(1), b: undefined }).toEqual({ a: 1 });
+    expect({ a: 1, b: [2] }).toMatchObject({ b: [2] });
+    expect(() => sumTo(-1)).toThrow('negative');
+    expect(sumTo(0)).not.toBe(1);
+    expect(String(sumTo(3))).toMatch(/^6$/);
+  });
+  it('rejects', async () => { await expect(later(-1)).rejects.toThrow('negative'); });
+  it.skip('is skipped', () => { expect(true).toBe(true); });
+  it('never settles', () => new Promise(() => {}));
+});
+"""
+LIB = """function sumTo(n) { if (n < 0) throw new RangeError('negative'); return n * (n + 1) / 2; }
+function half(x) { return x / 2; }
+function later(n) { return n; }
+module.exports = { sumTo, half, later };
+"""
+LIB_WRONG = LIB.replace("return n * (n + 1) / 2;", "return n === 3 ? 7 : n * (n + 1) / 2;")
+
+
+@pytest.mark.docker
+async def test_hooks_async_tests_and_matchers_run_as_jest_would(sandbox: DockerSandbox) -> None:
+    suite = split_tests("javascript", HOOKS, LIB)
+    assert len(suite.units) == 8
+    right = await run_suite(sandbox, "javascript", LIB, suite, timeout=40)
+    assert right.loaded, right.load_error
+    # a value from the program is plain data: later(-1) returns -1, so `.rejects` fails; a skipped test
+    # fails (it checks nothing); a promise that never settles fails on the test's own time limit
+    assert right.passed == [True, True, True, True, True, False, False, False], right.reasons
+    assert "resolved" in right.reasons[5] and "skipped" in right.reasons[6] and "did not settle" in right.reasons[7]
+    wrong = await run_suite(sandbox, "javascript", LIB_WRONG, Suite(suite.setup, suite.units[:5]), timeout=40)
+    assert wrong.passed[:5] == [True, False, True, True, False], wrong.reasons
+    assert "expected 7 to be 6" in wrong.reasons[1], wrong.reasons
+
+
+@pytest.mark.docker
+async def test_a_developers_jest_tests_are_the_sample_tests_evidence() -> None:
+    """The bundled ``examples/jest`` pair: before, "no test could be read" and Sample-tests was
+    unscored; now the right one passes 4 of 4 and the wrong one fails the test it should, named."""
+    sandbox = DockerSandbox(size=1)
+    try:
+        judge = Judge(team="Sample-tests", cache=False, traces=False, execute=True, sandbox=sandbox)
+        got = {}
+        for name in ("right", "wrong"):
+            sample = Sample.model_validate(json.loads((EXAMPLES / f"run_length_{name}.json").read_text()))
+            got[name] = await judge.ajudge(sample)
+        right, wrong = got["right"].strategies["sample_tests"], got["wrong"].strategies["sample_tests"]
+        assert right.score == 100 and wrong.score == 75, (right.detail, wrong.detail)
+        assert got["right"].passed is True and got["wrong"].passed is False
+        assert wrong.against is not None and "rle > a character seen again starts a new run" in wrong.against
+    finally:
+        await sandbox.close()
