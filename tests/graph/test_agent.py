@@ -71,6 +71,25 @@ def test_failing_executed_tests_are_reported_once() -> None:
     assert "Tests run (sample_tests): 2/3 of the sample's tests passed." in fb.text()
 
 
+def test_a_failing_test_is_named_as_its_runner_names_it_not_as_the_harness_runs_it() -> None:
+    """A unittest class's test and a Jest test reach the agent by name (``TestCases.test_x`` and its
+    body; ``rle > empty``), without the harness's call that runs them (``sejury_case``, ``sejuryTest``)."""
+    py = ("class TestCases(unittest.TestCase):\n    def test_x(self):\n        self.assertEqual(f(1), 2)\n"
+          "sejury_case(TestCases, 'test_x')")
+    js = ("sejuryReset();\ndescribe('rle', () => {\n  it('empty', () => { expect(rle('')).toEqual([]); });\n});\n"
+          "sejuryTest(0);")
+    for language, unit, want in (("python", py, "TestCases.test_x:\nself.assertEqual(f(1), 2)"),
+                                 ("javascript", js, "rle > empty")):
+        run = SuiteRun(loaded=True, total=1, passed=0, status="completed", seconds=0.1,
+                       failures=[{"test": unit, "why": "AssertionError"}])
+        v = verdict({"sample_tests": 0})
+        v.strategies["sample_tests"].artifacts["execution"] = Execution(status="ran", language=language,
+                                                                        candidate=run).model_dump()
+        fb = feedback_of(v)
+        assert [t.test for t in fb.failing_tests] == [want]
+        assert "sejury_case" not in fb.text() and "sejuryTest" not in fb.text()
+
+
 def test_values_that_differ_from_the_reference_are_fed_back_with_s5_diff() -> None:
     from sejury.execution.differential import DifferentialRun, Mismatch
 
