@@ -116,3 +116,16 @@ async def test_a_developers_jest_tests_are_the_sample_tests_evidence() -> None:
         assert wrong.against is not None and "rle > a character seen again starts a new run" in wrong.against
     finally:
         await sandbox.close()
+
+
+@pytest.mark.docker
+async def test_an_own_proto_key_stays_a_key_and_does_not_pass_for_an_empty_object(sandbox: DockerSandbox) -> None:
+    """A value the program returns with an own ``"__proto__"`` key crossed as the decoded object's
+    prototype (``o[k] = v``), so ``toEqual({})`` saw no key and passed: it stays an own key now."""
+    program = ("function parsed() {\n  return JSON.parse('{\"__proto__\": {\"x\": 1}}');\n}\n"
+               "module.exports = { parsed };\n")
+    tests = ("test('not empty', () => { expect(parsed()).not.toEqual({}); });\n"
+             "test('one own key', () => { expect(Object.keys(parsed())).toEqual(['__proto__']); });\n")
+    got = await run_suite(sandbox, "javascript", program, split_tests("javascript", tests, program), timeout=30)
+    assert got.passed == [True, True], got.reasons
+

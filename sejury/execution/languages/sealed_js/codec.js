@@ -50,7 +50,11 @@ function dec(v, depth = 0) {
     case "L": return v[1].map((x) => dec(x, d));
     case "M": return new Map(v[1].map(([a, b]) => [dec(a, d), dec(b, d)]));
     case "E": return new Set(v[1].map((x) => dec(x, d)));
-    case "D": { const o = {}; for (const [k, x] of v[1]) o[String(k)] = dec(x, d); return o; }
+    case "D": {  // each key an own property, "__proto__" too (an assignment would set the prototype)
+      const o = {};
+      for (const [k, x] of v[1]) Object.defineProperty(o, String(k), { value: dec(x, d), enumerable: true, writable: true, configurable: true });
+      return o;
+    }
     default: return new Opaque(String(v[1] || "object"));
   }
 }
