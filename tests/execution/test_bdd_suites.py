@@ -28,6 +28,7 @@ describe('clamp', () => {
 });
 
 test('alone', () => { expect(clamp(1, 1, 1)).toBe(1); });
+console.assert(clamp(2, 0, 1) === 1);
 """
 CLAMP = "function clamp(x, lo, hi) {\n  return Math.min(hi, Math.max(lo, x));\n}\nmodule.exports = { clamp };\n"
 
@@ -37,8 +38,9 @@ def test_each_test_of_a_block_is_a_unit_named_by_its_title() -> None:
     lang = get("javascript")
     assert lang.test_name is not None
     assert [lang.test_name(u) for u in suite.units[:1]] == ["clamp > keeps a value"]
-    assert len(suite.units) == 3  # two in the describe block (test.each is one), one alone
+    assert len(suite.units) == 4  # two in the describe block (test.each is one), one alone, an assert beside
     assert lang.test_name(suite.units[2]) == "alone"
+    assert suite.units[3] == "console.assert(clamp(2, 0, 1) === 1);"
     assert "const { describe, it, expect } = require('vitest');" in suite.setup  # the ES import, as a require
     assert "const LOW = 0;" in suite.setup
 

@@ -35,6 +35,10 @@ class Sorting(Base):
     def helper(self):
         return 1
 
+class Reversed(Sorting):
+    def test_reverse(self):
+        self.assertEqual(sort_desc(self.xs)[::-1], [1, 2, 3])
+
 class TestPlain:
     def test_plain(self):
         assert sort_desc([]) == []
@@ -47,10 +51,12 @@ if __name__ == "__main__":
 def test_a_testcase_class_gives_a_unit_per_test_and_its_bases_go_to_the_setup() -> None:
     suite = split_tests("python", SUITE, "def sort_desc(xs):\n    return sorted(xs, reverse=True)\n")
     assert [u.splitlines()[-1] for u in suite.units] == [
-        "sejury_case(Sorting, 'test_sorted')", "sejury_case(Sorting, 'test_each')", "TestPlain().test_plain()"]
+        "sejury_case(Sorting, 'test_sorted')", "sejury_case(Sorting, 'test_each')",
+        "sejury_case(Reversed, 'test_reverse')", "TestPlain().test_plain()"]
     assert "class Base(unittest.TestCase)" in suite.setup  # no test of its own: the others' base
+    assert "class Sorting(Base)" in suite.setup  # a base of Reversed: its units define Reversed on it
     assert named(suite.units[0]) == "Sorting.test_sorted:\nself.assertEqual(sort_desc(self.xs), [3, 2, 1])"
-    assert named(suite.units[2]) == suite.units[2]  # not a TestCase's test: as it is
+    assert named(suite.units[3]) == suite.units[3]  # not a TestCase's test: as it is
 
 
 FIXTURES = '''import unittest

@@ -27,6 +27,8 @@ RUN, RESET = "sejuryTest", "sejuryReset"
 # a statement that is a block of tests, or a test
 BLOCK = re.compile(r"^(?:describe|context|suite|it|test|specify)\s*(?:\.\s*(?:only|skip|each|todo|concurrent)\b)?"
                    r"\s*\(")
+# a check standing alone beside the blocks (its own unit, as in a plain script)
+CHECK = re.compile(r"^(?:console\.assert|assert(?:\.\w+)?|expect)\s*\(")
 # one test: it(...), test(...), test.only(...), test.each(table)(...) counted once
 _TEST = re.compile(r"(?<![\w$.])(?:it|test|specify)\s*(?:\.\s*(?:only|skip|todo|concurrent|each)\s*)?\(")
 

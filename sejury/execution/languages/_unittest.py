@@ -14,8 +14,9 @@ test was called as ``TestCases().test_x()``: ``setUp`` never ran, so the test fa
 reference too and was dropped; a class whose name does not start with ``Test`` was not read at all.
 
 A class is a ``TestCase`` when one of its bases is named ``...TestCase`` (``unittest.TestCase``,
-``IsolatedAsyncioTestCase``) or is such a class of the suite.  One with no test of its own (a
-base of others) goes to the suite's setup.  A test inherited from a base is not run.
+``IsolatedAsyncioTestCase``) or is such a class of the suite.  One that others derive from goes to
+the suite's setup too (and one with no test of its own only there).  A test inherited from a base
+is not run.
 """
 
 from __future__ import annotations
@@ -41,6 +42,11 @@ def cases(tree: ast.Module) -> set[str]:
                 (name := _base_name(b)).endswith("TestCase") or name in found for b in node.bases):
             found.add(node.name)
     return found
+
+
+def bases(tree: ast.Module) -> set[str]:
+    """The names the suite's top-level classes derive from."""
+    return {_base_name(b) for n in tree.body if isinstance(n, ast.ClassDef) for b in n.bases}
 
 
 def tests(node: ast.ClassDef) -> list[str]:

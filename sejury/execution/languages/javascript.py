@@ -66,6 +66,8 @@ def split(tests: str, names: set[str]) -> Suite:
         for stmt in statements:
             if _bdd.is_block(stmt):
                 units.extend(_bdd.units(stmt))
+            elif _bdd.CHECK.match(stmt):
+                units.append(stmt)  # an assert beside the blocks: a test of its own
             elif not ((m := _DEFINES.match(stmt)) and {g for g in m.groups() if g} & names):  # not a copy
                 setup.append(_ESM_IMPORT.sub(_import_as_require, stmt))
         return Suite("\n".join(setup), units)

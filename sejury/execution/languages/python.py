@@ -227,6 +227,8 @@ def split(tests: str, names: set[str]) -> Suite:
             top_level(node, *(_table_rows(node, tables) or [src]))  # a table-driven loop: one unit per row
         elif isinstance(node, ast.ClassDef) and node.name in cases and _unittest.tests(node):
             in_function(*_unittest.units(node, src))  # run as unittest runs it: its fixtures too
+            if node.name in _unittest.bases(tree):
+                setup.append(src)  # another class of the suite derives from it
         elif isinstance(node, ast.ClassDef) and node.name.startswith("Test") and node.name not in cases:
             methods = [m.name for m in node.body if isinstance(m, ast.FunctionDef) and m.name.startswith("test")]
             in_function(*(f"{src}\n{node.name}().{m}()" for m in methods))
