@@ -31,7 +31,9 @@ _ENTRY = re.compile(r"static\s+void\s+main\s*\([^)]*\)\s*(?:throws\s+[\w\s,.]+)?
 
 
 _CHECK = re.compile(r"assert|\bfail\(|throw|AssertionError")
-_JUNIT_METHOD = re.compile(r"(?:@Test\s+)(?:public\s+)?void\s+\w+\s*\(\s*\)\s*(?:throws\s+[\w\s,.]+)?\{")
+# a @Test method, other annotations after it (``@DisplayName("...")``)
+_JUNIT_METHOD = re.compile(r"(?:@Test\s+)(?:@\w+(?:\([^)]*\))?\s+)*(?:public\s+|protected\s+)?void\s+\w+\s*\(\s*\)\s*"
+                           r"(?:throws\s+[\w\s,.]+)?\{")
 
 
 def split(tests: str, names: set[str]) -> Suite:
@@ -42,11 +44,17 @@ def split(tests: str, names: set[str]) -> Suite:
     junit = _clike.block_bodies(tests, _JUNIT_METHOD)
     if junit:  # one unit per assertion: the method's statements before it, then the assertion, as a block
         units = []
-        for body in junit:
-            before: list[str] = []
+        fields, set_up = _fixture(tests)  # the test class's fields and set-up, first in every unit
+        cls = next((m.group(1) for m in re.finditer(r"\bclass\s+(\w+)", tests)), "Test")
+        methods = [m.group(1) for m in re.finditer(r"void\s+(\w+)\s*\(", "\n".join(
+            m.group() for m in _JUNIT_METHOD.finditer(tests)))]
+        for k, body in enumerate(junit):
+            # a comment names the test (``test_name``); a field the method declares again is the method's
+            title = f"// {cls}.{methods[k]}" if k < len(methods) else "// a @Test method"
+            before = [d for name, d in fields if not re.search(rf"[\w>\]]\s+{name}\s*[=;:]", body)] + set_up
             for stmt in _clike.balanced_statements(textwrap.dedent(body)):
                 if _CHECK.search(stmt):
-                    units.append("{\n" + "\n".join([*before, stmt]) + "\n}")
+                    units.append("{\n" + "\n".join([title, *before, stmt]) + "\n}")
                 else:
                     before.append(stmt)
         return Suite("", units)
@@ -54,6 +62,49 @@ def split(tests: str, names: set[str]) -> Suite:
     if helpers and _clike.block_bodies(tests, _ENTRY):
         return _split_with_helpers(tests, helpers)
     return _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES, check=_CHECK)
+
+
+_TITLE = re.compile(r"^\{\n// (\w+\.\w+)\n")
+
+
+def test_name(unit: str) -> str:
+    """A JUnit test's unit as a reader names it: ``SolutionTest.adds: assertEquals(3, s.add(1, 2));``."""
+    if (m := _TITLE.match(unit)) is None:
+        return unit
+    last = unit.rstrip().removesuffix("}").rstrip().rsplit("\n", 1)[-1]
+    return f"{m.group(1)}: {last}"
+
+
+_TEST_CLASS = re.compile(r"\bclass\s+\w+\s*(?:extends\s+[\w.<>]+\s*)?\{")
+_FIELD = re.compile(r"^(?:(?:private|public|protected|static|final|transient|volatile)\s+)*"
+                    r"(?P<decl>(?:final\s+)?[\w.<>\[\],?\s]+?\s+\w+\s*(?:=[^;]*)?;)$", re.S)
+_MODIFIERS = re.compile(r"\b(?:private|public|protected|static|transient|volatile)\s+")
+_SET_UP = ("@BeforeEach", "@Before", "@BeforeAll", "@BeforeClass")
+
+
+def _fixture(tests: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """A JUnit test class's fixture, as statements of each unit: its fields as local variables (``private
+    Solution s;``, ``private final int base = 2;``) then the bodies of its ``@BeforeAll``/``@BeforeEach``
+    (JUnit 4: ``@BeforeClass``/``@Before``) methods, ``this.`` dropped.  Each unit is a block of the
+    tests' main, where a field it used was not declared and the test did not compile (every test of
+    such a class was dropped)."""
+    classes = _clike.block_bodies(tests, _TEST_CLASS)
+    body = next((b for b in classes if "@Test" in b), "")
+    fields: list[tuple[str, str]] = []  # (name, its declaration as a local variable)
+    set_up: list[str] = []
+    pending: list[str] = []
+    for stmt in _clike.balanced_statements(textwrap.dedent(body)):
+        if stmt.startswith("@"):
+            pending.append(stmt.split("(")[0])
+            continue
+        if not stmt.endswith("}") and (m := _FIELD.match(stmt)) and "(" not in stmt.split("=")[0]:
+            decl = _MODIFIERS.sub("", m.group("decl"))
+            fields.append((re.findall(r"(\w+)\s*(?:=|;)", decl)[0], decl))
+        elif any(a in _SET_UP for a in pending) and stmt.endswith("}"):
+            for inner in _clike.block_bodies(stmt, re.compile(r"\)\s*(?:throws\s+[\w\s,.]+)?\{")):
+                set_up.extend(re.sub(r"\bthis\.", "", x) for x in _clike.balanced_statements(textwrap.dedent(inner)))
+        pending = []
+    return fields, set_up
 
 
 _HELPER = re.compile(r"^\s*(?:(?:public|private|protected|static|final)\s+)*(?P<ret>[\w<>\[\],.?]+(?:\s*<[^>]*>)?)\s+"
@@ -131,4 +182,4 @@ LANGUAGE = Language(name="java", aliases=(), split=split,
                     reads_stdin=_stdio.JAVA_READS, literals=True,
                     dummies=_dummies.java, return_type="type",
                     read_calls=_literals.clike_calls("java"), parameters=_literals.c_parameters,
-                    write_typed=_literals.java_value, escape=_escape)
+                    write_typed=_literals.java_value, escape=_escape, test_name=test_name)
