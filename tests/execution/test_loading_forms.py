@@ -162,8 +162,10 @@ UNIQUE = ("import java.util.*;\nclass Problem {\n    public static ArrayList<Lon
 def test_junit_test_classes_split_into_one_unit_per_test_method() -> None:
     suite = split_tests("java", JUNIT)
     assert len(suite.units) == 5 and suite.setup == ""  # one per assertion, with the statements before it
-    assert suite.units[0].startswith("{\nArrayList<Long> l =") and suite.units[0].endswith("\n}")
-    assert suite.units[2].splitlines() == ["{", "ArrayList<Long> l = new ArrayList<>();",
+    # each unit named by a comment, its test method's (``java.test_name``)
+    assert suite.units[0].startswith("{\n// ProblemTest.testUnique\nArrayList<Long> l =")
+    assert suite.units[0].endswith("\n}")
+    assert suite.units[2].splitlines() == ["{", "// ProblemTest.testEmpty", "ArrayList<Long> l = new ArrayList<>();",
                                            "Assert.assertTrue(Problem.unique(l).isEmpty());", "}"]
 
 
