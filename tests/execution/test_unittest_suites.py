@@ -14,6 +14,7 @@ from sejury.execution.languages._unittest import named
 from sejury.execution.languages.base import Suite
 from sejury.execution.runner import run_suite, split_tests
 from sejury.sandbox.docker import DockerSandbox
+from sejury.strategies.sample_tests import detail_lines
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "unittest"
 
@@ -134,3 +135,36 @@ async def test_bigcodebench_style_tests_are_the_sample_tests_evidence() -> None:
         assert "[3, 2] != [2, 1]" in wrong.against
     finally:
         await sandbox.close()
+
+
+PATCHED = """import os
+import unittest
+from unittest.mock import patch
+
+class TestCases(unittest.TestCase):
+    @patch("os.path.exists", return_value=True)
+    def test_patched(self, exists):
+        self.assertEqual(describe_path("/nowhere"), "exists")
+
+    def test_plain(self):
+        self.assertEqual(describe_path("/"), "exists")
+"""
+DESCRIBE = "import os\n\ndef describe_path(p):\n    return 'exists' if os.path.exists(p) else 'missing'\n"
+
+
+@pytest.mark.docker
+async def test_a_test_that_patches_what_the_program_calls_is_dropped_and_the_verdict_says_why() -> None:
+    """``@patch("os.path.exists")`` applies in the tests' process; the program runs in its own and sees
+    the real ``os.path.exists``: the test fails on the reference, is dropped, and the verdict says why."""
+    sandbox = DockerSandbox(size=1)
+    try:
+        judge = Judge(team="Sample-tests", cache=False, traces=False, execute=True, sandbox=sandbox)
+        v = await judge.ajudge(Sample(id="patched", task="code_generation", language="python",
+                                      problem="Say whether a path exists.", candidate=DESCRIBE, reference=DESCRIBE,
+                                      tests=PATCHED))
+        lines = " ".join(detail_lines(v.strategies["sample_tests"]))
+        assert v.strategies["sample_tests"].score == 100
+        assert "1 of 2 failed on the reference and were dropped (1 of them patch a name with mock.patch" in lines, lines
+    finally:
+        await sandbox.close()
+
