@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from sejury.execution.languages._clike import string_end
+from sejury.execution.languages.base import Copies
 
 RUN, RESET = "sejuryTest", "sejuryReset"
 # a statement that is a block of tests, or a test
@@ -66,10 +67,15 @@ def uses_blocks(statements: list[str]) -> bool:
     return any(is_block(s) for s in statements)
 
 
-def units(stmt: str) -> list[str]:
-    """One unit per test of a top-level block: the block, then the checker's run of that test."""
-    n = len(_TEST.findall(code_only(stmt)))
-    return [f"{RESET}();\n{stmt}\n{RUN}({k});" for k in range(n)]
+def units(stmt: str, copies: Copies) -> list[str]:
+    """One unit per test of a top-level block: the block, then the checker's run of that test (as
+    many as ``copies`` leaves room for)."""
+    out = []
+    for k in range(len(_TEST.findall(code_only(stmt)))):
+        if not copies.take(unit := f"{RESET}();\n{stmt}\n{RUN}({k});"):
+            break
+        out.append(unit)
+    return out
 
 
 _RUN_CALL = re.compile(rf"\n{RUN}\((\d+)\);\s*$")

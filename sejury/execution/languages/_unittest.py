@@ -25,6 +25,8 @@ import ast
 import re
 import textwrap
 
+from sejury.execution.languages.base import Copies
+
 RUN = "sejury_case"  # the checker's runner: sejury_case(TheClass, "test_name")
 
 
@@ -55,9 +57,15 @@ def tests(node: ast.ClassDef) -> list[str]:
             and m.name.startswith("test")]
 
 
-def units(node: ast.ClassDef, src: str) -> list[str]:
-    """One unit per test of the class: the class, then the runner's call of that test."""
-    return [f"{src}\n{RUN}({node.name}, {name!r})" for name in tests(node)]
+def units(node: ast.ClassDef, src: str, copies: Copies) -> list[str]:
+    """One unit per test of the class: the class, then the runner's call of that test (as many as
+    ``copies`` leaves room for)."""
+    out = []
+    for name in tests(node):
+        if not copies.take(unit := f"{src}\n{RUN}({node.name}, {name!r})"):
+            break
+        out.append(unit)
+    return out
 
 
 _CALL = re.compile(rf"\n{RUN}\((\w+), '(\w+)'\)\s*$")

@@ -42,6 +42,23 @@ class Suite:
 
 
 @dataclass
+class Copies:
+    """How much text a suite's units may hold in all, where one test's unit repeats what surrounds
+    it (a Jest ``describe`` block, a ``unittest`` class, a JUnit class's fixture, once per test): a
+    sample's tests of 1 MB with 20,000 tests in one block would otherwise become 20 GB of units.
+    Units past it are left out, the first ones kept."""
+
+    left: int = 4_000_000  # characters
+
+    def take(self, unit: str) -> bool:
+        if len(unit) > self.left:
+            self.left = 0
+            return False
+        self.left -= len(unit)
+        return True
+
+
+@dataclass
 class Harness:
     files: dict[str, str]
     command: str

@@ -21,7 +21,7 @@ from sejury.execution.languages._java_repairs import (
     value_equality,
     wrap_list_arguments,
 )
-from sejury.execution.languages.base import Language, Suite
+from sejury.execution.languages.base import Copies, Language, Suite
 
 __all__ = ["ASSERTIONS", "CLASSPATH", "LANGUAGE", "Method", "adapt_reference", "call", "fix_calls", "harness",
            "methods_of", "returns_of", "sealed_harness", "split", "stubs", "value_equality", "wrap_list_arguments"]
@@ -45,6 +45,7 @@ def split(tests: str, names: set[str]) -> Suite:
     if junit:  # one unit per assertion: the method's statements before it, then the assertion, as a block
         units = []
         fields, set_up = _fixture(tests)  # the test class's fields and set-up, first in every unit
+        copies = Copies()
         cls = next((m.group(1) for m in re.finditer(r"\bclass\s+(\w+)", tests)), "Test")
         methods = [m.group(1) for m in re.finditer(r"void\s+(\w+)\s*\(", "\n".join(
             m.group() for m in _JUNIT_METHOD.finditer(tests)))]
@@ -53,10 +54,10 @@ def split(tests: str, names: set[str]) -> Suite:
             title = f"// {cls}.{methods[k]}" if k < len(methods) else "// a @Test method"
             before = [d for name, d in fields if not re.search(rf"[\w>\]]\s+{name}\s*[=;:]", body)] + set_up
             for stmt in _clike.balanced_statements(textwrap.dedent(body)):
-                if _CHECK.search(stmt):
-                    units.append("{\n" + "\n".join([title, *before, stmt]) + "\n}")
-                else:
+                if not _CHECK.search(stmt):
                     before.append(stmt)
+                elif copies.take(unit := "{\n" + "\n".join([title, *before, stmt]) + "\n}"):
+                    units.append(unit)
         return Suite("", units)
     helpers = _helpers(tests)
     if helpers and _clike.block_bodies(tests, _ENTRY):

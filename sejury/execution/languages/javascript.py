@@ -6,7 +6,7 @@ import json
 import re
 
 from sejury.execution.languages import _bdd, _clike, _dummies, _literals, _stdio
-from sejury.execution.languages.base import Harness, Language, Suite
+from sejury.execution.languages.base import Copies, Harness, Language, Suite
 from sejury.execution.sealed import interpreter, new_seal, resource_files
 
 SEALED_FILES = resource_files("sealed_js", {"checker.js": "checker.js", "server.js": "server.js",
@@ -63,9 +63,10 @@ def split(tests: str, names: set[str]) -> Suite:
     if _bdd.uses_blocks(statements):  # Jest's, Mocha's, node:test's describe/it/test (``_bdd.py``)
         setup: list[str] = []
         units: list[str] = []
+        copies = Copies()
         for stmt in statements:
             if _bdd.is_block(stmt):
-                units.extend(_bdd.units(stmt))
+                units.extend(_bdd.units(stmt, copies))
             elif _bdd.CHECK.match(stmt):
                 units.append(stmt)  # an assert beside the blocks: a test of its own
             elif not ((m := _DEFINES.match(stmt)) and {g for g in m.groups() if g} & names):  # not a copy

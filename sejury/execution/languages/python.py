@@ -10,7 +10,7 @@ import re
 
 from sejury.execution.languages import _dummies, _pysteps, _pytest, _stdio, _unittest
 from sejury.execution.languages._pysetting import PRELUDE, defined_names, given_by_tests, reference_setting
-from sejury.execution.languages.base import Harness, Language, Suite
+from sejury.execution.languages.base import Copies, Harness, Language, Suite
 from sejury.execution.sealed import new_seal, resource_files
 
 SEALED_FILES = resource_files("sealed_python", {"checker.pyt": "checker.py", "server.pyt": "server.py",
@@ -189,7 +189,7 @@ def split(tests: str, names: set[str]) -> Suite:
                and n.name not in checks and not n.name.startswith("test") and _has_assert(n)}
     tables: dict[str, ast.expr] = {}  # names bound to literal lists, for table-driven loops
     given = _pytest.fixtures(tree)
-    cases = _unittest.cases(tree)
+    cases, copies = _unittest.cases(tree), Copies()
 
     def top_level(node: ast.stmt, *srcs: str) -> None:
         before = steps.for_check(node)
@@ -226,7 +226,7 @@ def split(tests: str, names: set[str]) -> Suite:
         elif isinstance(node, ast.For) and _has_assert(node):
             top_level(node, *(_table_rows(node, tables) or [src]))  # a table-driven loop: one unit per row
         elif isinstance(node, ast.ClassDef) and node.name in cases and _unittest.tests(node):
-            in_function(*_unittest.units(node, src))  # run as unittest runs it: its fixtures too
+            in_function(*_unittest.units(node, src, copies))  # run as unittest runs it: its fixtures too
             if node.name in _unittest.bases(tree):
                 setup.append(src)  # another class of the suite derives from it
         elif isinstance(node, ast.ClassDef) and node.name.startswith("Test") and node.name not in cases:
