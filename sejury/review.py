@@ -14,7 +14,6 @@ the run.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable
 
 from pydantic import BaseModel, Field
 
@@ -57,8 +56,8 @@ def failing_tests(verdict: Verdict, limit: int = 5) -> list[FailingTest]:
             if not suite.loaded:
                 out.append(FailingTest(juror=name, test="(the code did not load)", why=suite.load_error[-300:]))
                 continue
-            shown = _test_name(ex.language)
-            out.extend(FailingTest(juror=name, test=shown(f.get("test", "")), why=f.get("why", ""))
+            out.extend(FailingTest(juror=name, test=languages.test_name(ex.language, f.get("test", "")),
+                                   why=f.get("why", ""))
                        for f in suite.failures)
         if ex.differential is not None and "test_diff" in verdict.strategies:  # S5-diff: the values that differ
             for m in ex.differential.mismatches:
@@ -67,13 +66,6 @@ def failing_tests(verdict: Verdict, limit: int = 5) -> list[FailingTest]:
                                        why=f"returned {mine} where the reference returns {theirs}"))
     unique = {(t.test, t.why): t for t in reversed(out)}  # S5 and S5-exec report the same run
     return list(reversed(unique.values()))[:limit]
-
-
-def _test_name(language: str) -> Callable[[str], str]:
-    """How a failing test is named for a reader: its language's ``test_name`` (a unittest class's
-    ``TestCases.test_x`` and body, a Jest test's titles), else the test as it is."""
-    lang = languages.get(language) if language else None
-    return lang.test_name if lang is not None and lang.test_name is not None else (lambda unit: unit)
 
 
 def _edge_only(verdict: Verdict, graded: list[StrategyResult]) -> str | None:

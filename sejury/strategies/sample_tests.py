@@ -110,8 +110,7 @@ def against(ex: TestExecution, tests: str = "the sample's {} tests") -> str | No
         return None
     first = run.failures[0] if run.failures else {"test": "", "why": ""}
     why = f" ({first['why'][:120]})" if first.get("why") else ""
-    lang = languages.get(ex.language)
-    name = lang.test_name(first["test"]) if lang and lang.test_name else first["test"]
+    name = languages.test_name(ex.language, first["test"])
     return f"fails {run.total - run.passed} of {tests.format(run.total)}, first: {name[:200]}{why}"
 
 

@@ -43,9 +43,16 @@ def get(name: str) -> Language | None:
     return LANGUAGES.get(name)
 
 
+def test_name(language: str, unit: str) -> str:
+    """How a verdict names a test unit: its language's ``Language.test_name`` (a unittest class's
+    ``TestCases.test_x`` and body, a Jest test's titles, a JUnit ``Class.method``), else the unit."""
+    lang = get(language) if language else None
+    return lang.test_name(unit) if lang is not None and lang.test_name is not None else unit
+
+
 def names() -> tuple[str, ...]:
     return LANGUAGES.names()
 
 
 __all__ = ["LANGUAGES", "Harness", "Language", "Suite", "canonical_language", "get", "names", "register",
-           "unregister", "wrap_units"]
+           "test_name", "unregister", "wrap_units"]

@@ -70,12 +70,7 @@ def uses_blocks(statements: list[str]) -> bool:
 def units(stmt: str, copies: Copies) -> list[str]:
     """One unit per test of a top-level block: the block, then the checker's run of that test (as
     many as ``copies`` leaves room for)."""
-    out = []
-    for k in range(len(_TEST.findall(code_only(stmt)))):
-        if not copies.take(unit := f"{RESET}();\n{stmt}\n{RUN}({k});"):
-            break
-        out.append(unit)
-    return out
+    return copies.keep(f"{RESET}();\n{stmt}\n{RUN}({k});" for k in range(len(_TEST.findall(code_only(stmt)))))
 
 
 _RUN_CALL = re.compile(rf"\n{RUN}\((\d+)\);\s*$")

@@ -60,12 +60,7 @@ def tests(node: ast.ClassDef) -> list[str]:
 def units(node: ast.ClassDef, src: str, copies: Copies) -> list[str]:
     """One unit per test of the class: the class, then the runner's call of that test (as many as
     ``copies`` leaves room for)."""
-    out = []
-    for name in tests(node):
-        if not copies.take(unit := f"{src}\n{RUN}({node.name}, {name!r})"):
-            break
-        out.append(unit)
-    return out
+    return copies.keep(f"{src}\n{RUN}({node.name}, {name!r})" for name in tests(node))
 
 
 _CALL = re.compile(rf"\n{RUN}\((\w+), '(\w+)'\)\s*$")

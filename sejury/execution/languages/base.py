@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -56,6 +56,15 @@ class Copies:
             return False
         self.left -= len(unit)
         return True
+
+    def keep(self, units: Iterable[str]) -> list[str]:
+        """The first of ``units`` (made one by one, so none past the bound is built) that fit."""
+        out = []
+        for unit in units:
+            if not self.take(unit):
+                break
+            out.append(unit)
+        return out
 
 
 @dataclass

@@ -32,8 +32,8 @@ _ENTRY = re.compile(r"static\s+void\s+main\s*\([^)]*\)\s*(?:throws\s+[\w\s,.]+)?
 
 _CHECK = re.compile(r"assert|\bfail\(|throw|AssertionError")
 # a @Test method, other annotations after it (``@DisplayName("...")``)
-_JUNIT_METHOD = re.compile(r"(?:@Test\s+)(?:@\w+(?:\([^)]*\))?\s+)*(?:public\s+|protected\s+)?void\s+\w+\s*\(\s*\)\s*"
-                           r"(?:throws\s+[\w\s,.]+)?\{")
+_JUNIT_METHOD = re.compile(r"(?:@Test\s+)(?:@\w+(?:\([^)]*\))?\s+)*(?:public\s+|protected\s+)?"
+                           r"void\s+(?P<name>\w+)\s*\(\s*\)\s*(?:throws\s+[\w\s,.]+)?\{")
 
 
 def split(tests: str, names: set[str]) -> Suite:
@@ -47,8 +47,7 @@ def split(tests: str, names: set[str]) -> Suite:
         fields, set_up = _fixture(tests)  # the test class's fields and set-up, first in every unit
         copies = Copies()
         cls = next((m.group(1) for m in re.finditer(r"\bclass\s+(\w+)", tests)), "Test")
-        methods = [m.group(1) for m in re.finditer(r"void\s+(\w+)\s*\(", "\n".join(
-            m.group() for m in _JUNIT_METHOD.finditer(tests)))]
+        methods = [m.group("name") for m in _JUNIT_METHOD.finditer(tests)]
         for k, body in enumerate(junit):
             # a comment names the test (``test_name``); a field the method declares again is the method's
             title = f"// {cls}.{methods[k]}" if k < len(methods) else "// a @Test method"
