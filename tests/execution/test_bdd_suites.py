@@ -3,18 +3,13 @@ in the sealed checker as those runners run them (``_bdd.py``, ``sealed_js/bdd.js
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from sejury import Judge, Sample
 from sejury.execution.languages import get
 from sejury.execution.languages.base import Suite
 from sejury.execution.runner import run_suite, split_tests
 from sejury.sandbox.docker import DockerSandbox
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "jest"
+from tests.helpers.examples import judge_pair
 
 SUITE = """import { describe, it, expect } from 'vitest';
 const { clamp } = require('./clamp');   // it('is not a test') in a comment
@@ -105,19 +100,11 @@ async def test_hooks_async_tests_and_matchers_run_as_jest_would(sandbox: DockerS
 async def test_a_developers_jest_tests_are_the_sample_tests_evidence() -> None:
     """The bundled ``examples/jest`` pair: before, "no test could be read" and Sample-tests was
     unscored; now the right one passes 4 of 4 and the wrong one fails the test it should, named."""
-    sandbox = DockerSandbox(size=1)
-    try:
-        judge = Judge(team="Sample-tests", cache=False, traces=False, execute=True, sandbox=sandbox)
-        got = {}
-        for name in ("right", "wrong"):
-            sample = Sample.model_validate(json.loads((EXAMPLES / f"run_length_{name}.json").read_text()))
-            got[name] = await judge.ajudge(sample)
-        right, wrong = got["right"].strategies["sample_tests"], got["wrong"].strategies["sample_tests"]
-        assert right.score == 100 and wrong.score == 75, (right.detail, wrong.detail)
-        assert got["right"].passed is True and got["wrong"].passed is False
-        assert wrong.against is not None and "rle > a character seen again starts a new run" in wrong.against
-    finally:
-        await sandbox.close()
+    got = await judge_pair("jest", "run_length")
+    right, wrong = got["right"].strategies["sample_tests"], got["wrong"].strategies["sample_tests"]
+    assert right.score == 100 and wrong.score == 75, (right.detail, wrong.detail)
+    assert got["right"].passed is True and got["wrong"].passed is False
+    assert wrong.against is not None and "rle > a character seen again starts a new run" in wrong.against
 
 
 @pytest.mark.docker

@@ -3,25 +3,15 @@ its ``@Test`` methods give, so a developer's JUnit tests compile and count (``ja
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from sejury import Judge, Sample
 from sejury.execution.languages import get
 from sejury.execution.runner import split_tests
-from sejury.sandbox.docker import DockerSandbox
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "junit"
-
-
-def _sample(name: str) -> Sample:
-    return Sample.model_validate(json.loads((EXAMPLES / f"two_largest_{name}.json").read_text()))
+from tests.helpers.examples import example, judge_pair
 
 
 def test_each_test_method_starts_with_the_classs_fields_and_set_up() -> None:
-    sample = _sample("right")
+    sample = example("junit", "two_largest", "right")
     assert sample.tests is not None
     units = split_tests("java", sample.tests, reference=sample.reference).units
     assert len(units) == 3  # a @Test method under another annotation (@DisplayName) too
@@ -39,16 +29,11 @@ async def test_a_developers_junit_class_is_the_sample_tests_evidence() -> None:
     """``examples/junit``: before, every test used the class's field ``s`` that no unit declared, so
     none compiled and Sample-tests was unscored; now the right one passes 3 of 3 and the wrong one
     (twice the maximum) fails the two it should."""
-    sandbox = DockerSandbox(size=1)
-    try:
-        judge = Judge(team="Sample-tests", cache=False, traces=False, execute=True, sandbox=sandbox)
-        right = await judge.ajudge(_sample("right"))
-        wrong = await judge.ajudge(_sample("wrong"))
-        r, w = right.strategies["sample_tests"], wrong.strategies["sample_tests"]
-        assert r.score == 100, r.detail
-        assert w.score == pytest.approx(33.33, abs=0.01), w.detail
-        assert right.passed is True and wrong.passed is False
-        assert w.against is not None
-        assert "SolutionTest.twoLargestOfThree: assertEquals(13" in w.against and "expected 13 but was 18" in w.against
-    finally:
-        await sandbox.close()
+    got = await judge_pair("junit", "two_largest")
+    right, wrong = got["right"], got["wrong"]
+    r, w = right.strategies["sample_tests"], wrong.strategies["sample_tests"]
+    assert r.score == 100, r.detail
+    assert w.score == pytest.approx(33.33, abs=0.01), w.detail
+    assert right.passed is True and wrong.passed is False
+    assert w.against is not None
+    assert "SolutionTest.twoLargestOfThree: assertEquals(13" in w.against and "expected 13 but was 18" in w.against

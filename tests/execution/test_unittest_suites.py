@@ -4,9 +4,6 @@ raised (``sejury/execution/languages/_unittest.py``, the checker's ``sejury_case
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from sejury import Judge, Sample
@@ -15,8 +12,7 @@ from sejury.execution.languages.base import Suite
 from sejury.execution.runner import run_suite, split_tests
 from sejury.sandbox.docker import DockerSandbox
 from sejury.strategies.sample_tests import detail_lines
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "unittest"
+from tests.helpers.examples import judge_pair
 
 SUITE = '''import unittest
 
@@ -120,21 +116,13 @@ async def test_bigcodebench_style_tests_are_the_sample_tests_evidence() -> None:
     ``tearDown``): before, every test failed on the reference (``setUp`` never ran) and Sample-tests
     was unscored for both; now the right one passes 4 of 4 and the wrong one fails the two that count
     rows, the failing test named, and the tests after a failure still find their files."""
-    sandbox = DockerSandbox(size=1)
-    try:
-        judge = Judge(team="Sample-tests", cache=False, traces=False, execute=True, sandbox=sandbox)
-        got = {}
-        for name in ("right", "wrong"):
-            sample = Sample.model_validate(json.loads((EXAMPLES / f"csv_rows_{name}.json").read_text()))
-            got[name] = await judge.ajudge(sample)
-        right, wrong = got["right"].strategies["sample_tests"], got["wrong"].strategies["sample_tests"]
-        assert right.score == 100, right.detail
-        assert wrong.score == 50, wrong.detail
-        assert got["right"].passed is True and got["wrong"].passed is False
-        assert wrong.against is not None and "TestCases.test_rows_are_counted_without_the_header" in wrong.against
-        assert "[3, 2] != [2, 1]" in wrong.against
-    finally:
-        await sandbox.close()
+    got = await judge_pair("unittest", "csv_rows")
+    right, wrong = got["right"].strategies["sample_tests"], got["wrong"].strategies["sample_tests"]
+    assert right.score == 100, right.detail
+    assert wrong.score == 50, wrong.detail
+    assert got["right"].passed is True and got["wrong"].passed is False
+    assert wrong.against is not None and "TestCases.test_rows_are_counted_without_the_header" in wrong.against
+    assert "[3, 2] != [2, 1]" in wrong.against
 
 
 PATCHED = """import os
