@@ -15,6 +15,7 @@ from typing import Any
 
 from sejury.execution import array_exprs, languages, typed_literals
 from sejury.execution.languages import _clike
+from sejury.execution.languages._pysource import UNPARSEABLE
 
 Args = tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]  # positional, keyword (name, value)
 
@@ -50,7 +51,7 @@ def seed_calls(tests: str, function: str, language: str = "python", built: bool 
         tree = ast.parse(tests)
     except SyntaxError:
         return _seed_lines(tests, function, built)
-    except (RecursionError, MemoryError, ValueError):  # nested too deep for the parser
+    except UNPARSEABLE:  # nested too deep for the parser
         return []
     return _dedupe(_calls(tree, function, built))
 
@@ -144,7 +145,7 @@ def python_call(call: str, function: str, braced: bool = False) -> list[Args]:
     for form in forms:
         try:
             got = list(_calls(ast.parse(form, mode="eval"), function))
-        except (SyntaxError, ValueError):
+        except UNPARSEABLE:
             continue
         if got:
             return got
@@ -220,7 +221,7 @@ def _seed_lines(tests: str, function: str, built: bool = False) -> list[Args]:
     for line in tests.splitlines():
         try:
             found += _calls(ast.parse(line.strip()), function, built)
-        except SyntaxError:
+        except UNPARSEABLE:
             continue
     return _dedupe(found)
 

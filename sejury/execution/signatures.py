@@ -10,10 +10,10 @@ from typing import NamedTuple
 from sejury.execution.languages import _clike
 
 _DECLARATION = re.compile(
-    r"^\s*(?:async\s+)?def\s+(?P<py>\w+)\s*\(|"  # Python
-    r"^\s*func\s+(?P<go>\w+)\s*\([^)]*\)\s*(?P<go_ret>[^{]*)\{|"  # Go
-    r"^\s*(?:export\s+)?(?:async\s+)?function\s*(?P<js>\w+)\s*\(|"  # JavaScript
-    r"^\s*(?:export\s+)?(?:const|let|var)\s+(?P<js_var>\w+)\s*=\s*(?:async\s*)?(?:function\b|\(|\w+\s*=>)|"
+    r"^[ \t]*(?:async\s+)?def\s+(?P<py>\w+)\s*\(|"  # Python
+    r"^[ \t]*func\s+(?P<go>\w+)\s*\([^)]*\)\s*(?P<go_ret>[^{]*)\{|"  # Go
+    r"^[ \t]*(?:export\s+)?(?:async\s+)?function\s*(?P<js>\w+)\s*\(|"  # JavaScript
+    r"^[ \t]*(?:export\s+)?(?:const|let|var)\s+(?P<js_var>\w+)\s*=\s*(?:async\s*)?(?:function\b|\(|\w+\s*=>)|"
     + _clike.SIGNATURE, re.M)  # C++, Java
 
 

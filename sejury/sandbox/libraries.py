@@ -81,7 +81,7 @@ OTHER_KNOWN = frozenset({
     "boto3", "h5py", "tables", "pyarrow", "python_http_client", "sendgrid", "docx2txt", "camelot", "wikipedia",
     "xlrd", "langdetect", "wordcloud", "wordninja", "blake3"})
 KNOWN_LIBRARIES = SCIENTIFIC_MODULES | OTHER_KNOWN
-_IMPORT = re.compile(r"^\s*(?:import|from)\s+([A-Za-z_]\w*)", re.M)
+_IMPORT = re.compile(r"^[ \t]*(?:import|from)\s+([A-Za-z_]\w*)", re.M)
 _MISSING = re.compile(r"No module named '([A-Za-z_]\w*)")
 
 
@@ -91,7 +91,7 @@ def imports(program: str) -> frozenset[str]:
     asks which image its code needs (``JudgeContext.for_sample``)."""
     try:
         tree = ast.parse(program)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # as execution's _pysource.UNPARSEABLE
         return frozenset(_IMPORT.findall(program))
     out: set[str] = set()
     for node in ast.walk(tree):

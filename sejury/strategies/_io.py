@@ -54,7 +54,7 @@ _FENCE = re.compile(r"```[^\n]*\n(.*?)```", re.S)
 
 
 # a line that heads one input inside a block: "# Input 2", "Input 3:", "Test case 1", "---"
-_HEAD = re.compile(r"^\s*(?:-{3,}|(?:#+|//)?\s*(?:input|test(?:\s*case)?|case|example)\s*#?\s*\d*\s*:?)\s*$",
+_HEAD = re.compile(r"^[ \t]*(?:-{3,}|(?:#+|//)?\s*(?:input|test(?:\s*case)?|case|example)\s*#?\s*\d*\s*:?)\s*$",
                    re.I | re.M)
 
 

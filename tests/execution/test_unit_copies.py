@@ -1,6 +1,6 @@
 """A hostile sample's tests cannot blow up into gigabytes of units: a test's unit repeats what
-surrounds it (a Jest block, a unittest class, a JUnit fixture), and ``base.Copies`` bounds the total.
-(Java's splitter is not in this test: on such a class it takes minutes, see the stop-59 note.)"""
+surrounds it (a Jest block's hooks, a unittest class's members, a JUnit fixture), and
+``base.Copies`` bounds the total."""
 
 from __future__ import annotations
 
@@ -17,6 +17,9 @@ HOSTILE = {
                   + "".join(f"  it('t{i}', () => {{ f({i}); }});\n" for i in range(N)) + "});\n",
     "python": f"import unittest\n\nclass TestBig(unittest.TestCase):\n    PAD = '{PAD}'\n"
               + "".join(f"    def test_{i}(self):\n        f({i})\n" for i in range(N)),
+    "java": f'class SolutionTest {{\n    String pad = "{PAD}";\n'
+            + "".join(f"    @Test\n    void t{i}() {{ assertEquals({i}, Solution.f({i})); }}\n"
+                      for i in range(N)) + "}\n",
 }
 
 

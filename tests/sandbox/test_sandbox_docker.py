@@ -4,6 +4,8 @@ host and the other runs unharmed, and nothing is left running afterwards."""
 from __future__ import annotations
 
 import asyncio
+import base64
+import os
 from collections.abc import AsyncIterator
 
 import pytest
@@ -37,6 +39,20 @@ async def test_ok_and_failed(sandbox: DockerSandbox) -> None:
     assert (ok.status, ok.exit_code, ok.stdout) == (ExecStatus.OK, 0, "hi\n")
     bad = await sandbox.run({}, "echo oops >&2; exit 3", timeout=10)
     assert (bad.status, bad.exit_code, bad.stderr) == (ExecStatus.FAILED, 3, "oops\n")
+
+
+async def test_large_files_arrive_gzipped_and_too_large_ones_are_said_so(sandbox: DockerSandbox) -> None:
+    """An exec carries its files as arguments (2 MiB in all): 4.2 MB that repeat arrive gzipped and
+    whole; 2 MB that do not compress are refused before the run with the reason, and the same
+    container then runs the next job (before, "argument list too long" from the engine)."""
+    text = "class T:\n    def test(self): pass\n" * 120_000
+    big = await sandbox.run({"big.py": text}, "wc -c < big.py", timeout=10)
+    assert (big.status, big.stdout.strip()) == (ExecStatus.OK, str(len(text))), big
+    noise = base64.b64encode(os.urandom(1_500_000)).decode()
+    refused = await sandbox.run({"noise.txt": noise}, "wc -c < noise.txt", timeout=10)
+    assert refused.status is ExecStatus.FAILED and "over the 2.0 MB a sandbox run can carry" in refused.stderr, refused
+    after = await sandbox.run({"a.py": "print('hi')"}, "python3 a.py", timeout=10)
+    assert (after.status, after.stdout) == (ExecStatus.OK, "hi\n")
 
 
 async def test_infinite_loop_times_out(sandbox: DockerSandbox) -> None:

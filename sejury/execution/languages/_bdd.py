@@ -67,10 +67,67 @@ def uses_blocks(statements: list[str]) -> bool:
     return any(is_block(s) for s in statements)
 
 
+def _close(code: str, at: int) -> int | None:
+    """Where the bracket opened at ``code[at]`` closes (``code`` with strings and comments blanked),
+    or None when it does not."""
+    depth = 0
+    for i in range(at, len(code)):
+        if code[i] in "([{":
+            depth += 1
+        elif code[i] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+_CHAINED = re.compile(r"\s*(?:\.\s*[\w$]+\s*)?\(")  # ``test.each(table)(...)``, ``it(...).timeout(5)``
+
+
+def _tests(code: str) -> list[tuple[int, int]] | None:
+    """Where each test call of a block starts and ends (its chained calls included), in order; None
+    when one does not close or one holds another (the block is then left whole)."""
+    spans: list[tuple[int, int]] = []
+    for m in _TEST.finditer(code):
+        if spans and m.start() < spans[-1][1]:
+            return None
+        end = _close(code, m.end() - 1)
+        while end is not None and (chained := _CHAINED.match(code, end + 1)):
+            end = _close(code, chained.end() - 1)
+        if end is None:
+            return None
+        spans.append((m.start(), end + 1))
+    return spans
+
+
 def units(stmt: str, copies: Copies) -> list[str]:
-    """One unit per test of a top-level block: the block, then the checker's run of that test (as
-    many as ``copies`` leaves room for)."""
-    return copies.keep(f"{RESET}();\n{stmt}\n{RUN}({k});" for k in range(len(_TEST.findall(code_only(stmt)))))
+    """One unit per test of a top-level block: the block with its other tests cut out (each unit
+    as long as the block's hooks and that test, not the whole block: a block of 2,000 tests is
+    2,000 small units), then the checker's run of it; as many as ``copies`` leaves room for."""
+    code = code_only(stmt)
+    spans = _tests(code)
+    if spans is None:  # left whole: the k-th test the block registers is run
+        return copies.keep(f"{RESET}();\n{stmt}\n{RUN}({k});" for k in range(len(_TEST.findall(code))))
+    # the block without its tests, once: what lies between two tests is kept, except that the
+    # blank lines and semicolons between tests cut out run together as one ``;``
+    rest: list[str] = []
+    size, at, merged = 0, [], False
+    for (_, end), (start, _) in zip([(0, 0), *spans], [*spans, (len(stmt), 0)], strict=True):
+        gap = stmt[end:start]
+        if end > 0 and start < len(stmt) and _BLANK.fullmatch(gap):
+            gap = "" if merged else ";\n"
+            merged = True
+        else:
+            merged = False
+        rest.append(gap)
+        size += len(gap)
+        at.append(size)  # test k goes after the k-th gap
+    text = "".join(rest)
+    return copies.keep(f"{RESET}();\n{text[:at[k]]}{stmt[start:end]}{text[at[k]:]}\n{RUN}(0);"
+                       for k, (start, end) in enumerate(spans))
+
+
+_BLANK = re.compile(r"[\s;]*")
 
 
 _RUN_CALL = re.compile(rf"\n{RUN}\((\d+)\);\s*$")
@@ -85,6 +142,9 @@ def named(unit: str) -> str:
     if k >= len(found):
         return unit
     at = found[k].end()
+    if "each" in found[k].group() and (table := _close(code, at - 1)) is not None and \
+            (call := re.compile(r"\s*\(").match(code, table + 1)):
+        at = call.end()  # ``test.each(table)('title', ...)``: the title is the second call's
     title = re.match(r"\s*(['\"`])", unit[at:])
     if title is None:
         return unit

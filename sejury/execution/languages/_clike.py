@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from sejury.execution.languages.base import Suite
 
 # One line that opens a C++ / Java function: ``[modifiers] RET NAME(PARAMS) [const] [throws ...] {``
-SIGNATURE = (r"^\s*(?:(?:public|private|protected|static|final|inline|constexpr)\s+)*"
+SIGNATURE = (r"^[ \t]*(?:(?:public|private|protected|static|final|inline|constexpr)\s+)*"
              r"(?P<ret>[\w:<>,\s\[\]*&]+?)\s+(?P<name>\w+)\s*\((?P<params>[^)]*)\)\s*"
              r"(?:const\s*)?(?:throws\s+[\w\s,.]+)?\{\s*$")
 _STATEMENT_WORDS = {"if", "for", "while", "switch", "catch", "return", "else", "new"}

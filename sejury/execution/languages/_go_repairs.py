@@ -38,7 +38,7 @@ _EQUALITY = re.compile(r"(?i)^(?:is|are|check|assert)?_?\w*equal\w*$")
 def _parsed(tests: str) -> tuple[ts.Node, bytes, int, int]:
     """The syntax tree of ``tests`` (a fragment is read inside a function of a package), its bytes,
     and how many bytes of wrapping precede and follow the tests."""
-    if re.search(r"^\s*package\s", tests, re.M):
+    if re.search(r"^[ \t]*package\s", tests, re.M):
         prefix = ""
     else:
         prefix = "package p\nfunc _() {\n" if not re.search(r"^func\s", tests, re.M) else "package p\n"
@@ -96,7 +96,10 @@ def repaired(tests: str) -> str:
     (unchanged where there is nothing to repair or the text cannot be read)."""
     if "{" not in tests:
         return tests
-    root, data, skip, tail = _parsed(tests)
+    try:
+        root, data, skip, tail = _parsed(tests)
+    except ValueError:  # the grammar gave up on it (``base.PARSE_LIMIT_MICROS``)
+        return tests
     edits: list[tuple[int, int, bytes]] = [(at, at, b",") for at in _missing_commas(root)]
     edits += [(s, e, b"") for s, e in _duplicate_keys(root)]
     if not edits or any(s < skip for s, _, _ in edits):
@@ -129,7 +132,10 @@ def equality_helpers(tests: str, names: set[str]) -> str:
     the program (``names``) defines."""
     if "qual" not in tests.lower():
         return ""
-    root = _parsed(tests)[0]
+    try:
+        root = _parsed(tests)[0]
+    except ValueError:  # the grammar gave up on it (``base.PARSE_LIMIT_MICROS``)
+        return ""
     called = {node_text(f) for n in _walk(root, "call_expression")
               if (f := n.child_by_field_name("function")) is not None and f.type == "identifier"}
     missing = sorted(c for c in called - _defined(root) - names - _BUILTINS if _EQUALITY.match(c))

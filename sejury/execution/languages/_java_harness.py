@@ -46,7 +46,7 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
         return _JUNIT_PREFIX.sub("", fix_calls(value_equality(wrap_list_arguments(code), returns), methods))
 
     active = {i: repaired(u) for i, u in active.items()}
-    own = (m.strip() for m in re.findall(r"^\s*import\s+(?:static\s+)?[\w.*]+\s*;", program, re.M))
+    own = (m.strip() for m in re.findall(r"^[ \t]*import\s+(?:static\s+)?[\w.*]+\s*;", program, re.M))
     imports = dict.fromkeys(["import java.util.*;", "import java.util.stream.*;", *own])  # and the program's own
     head = [*imports, "public class SejuryTestMain extends SejuryAssert {",
             "  public static void main(String[] args) throws Exception {"]
@@ -136,7 +136,7 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
     tests = re.sub(r'System\.out\.println\("@@T (\d+) FAIL " \+ e\);', r'Sejury.emit("@@T \1 FAIL " + e);', tests)
     tests = tests.rstrip()[:-1].rstrip()[:-1] + "  Sejury.kill();\n    Sejury.emit(\"@@DONE\");\n  }\n}\n"
     assertions = ASSERTIONS.replace('System.out.println("@@V "', 'Sejury.emit("@@V "')
-    own = "\n".join(dict.fromkeys(m.strip() for m in re.findall(r"^\s*import\s+(?:static\s+)?[\w.*]+\s*;", program,
+    own = "\n".join(dict.fromkeys(m.strip() for m in re.findall(r"^[ \t]*import\s+(?:static\s+)?[\w.*]+\s*;", program,
                                                                  re.M)))
     stub = f"import java.util.*;\nimport java.util.stream.*;\n{own}\n{stubs(program)}\n"
     jt = "/usr/share/java/javatuples.jar"

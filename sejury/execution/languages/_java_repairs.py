@@ -10,8 +10,8 @@ from typing import Any, NamedTuple
 
 from sejury.execution.languages import _clike
 
-PACKAGE = re.compile(r"^\s*package\s+[\w.]+\s*;", re.M)
-CLASS = re.compile(r"^\s*(?:public\s+|final\s+|abstract\s+)*class\s+(\w+)", re.M)
+PACKAGE = re.compile(r"^[ \t]*package\s+[\w.]+\s*;", re.M)
+CLASS = re.compile(r"^[ \t]*(?:public\s+|final\s+|abstract\s+)*class\s+(\w+)", re.M)
 _METHOD = re.compile(r"^\s*([\w<>\[\],.?\s]+?)\s(\w+)\s*\(")
 NOT_TYPES = {"return", "new", "else", "throw"}
 

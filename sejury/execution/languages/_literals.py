@@ -80,6 +80,6 @@ def go_escape(ch: str) -> str | None:
 
 def go_file(text: str) -> str:
     """A Go fragment as a file: inside a function of a package (a whole function: in the package)."""
-    if re.search(r"^\s*package\s", text, re.M):
+    if re.search(r"^[ \t]*package\s", text, re.M):
         return text
     return "package p\nfunc _() {\n" + text + "\n}\n" if "func " not in text else "package p\n" + text

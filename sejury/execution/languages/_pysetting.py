@@ -7,6 +7,8 @@ import ast
 import re
 import sys
 
+from sejury.execution.languages._pysource import UNPARSEABLE
+
 PRELUDE = ("import math, re, sys, string, itertools, collections, heapq, functools, bisect\n"
            "from typing import *\n")
 # The tests run after ``PRELUDE`` (the model's tests use ``math`` or ``List`` unimported), and so does
@@ -34,7 +36,7 @@ def given_by_tests(reference: str) -> str:
     standard library's modules, for every program of the sample; "" for the usual reference."""
     try:
         tree = ast.parse(reference)
-    except SyntaxError:
+    except UNPARSEABLE:
         return ""
     bound = {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
              for a in n.names} | defined_names(reference)
@@ -49,7 +51,7 @@ def given_by_tests(reference: str) -> str:
 def defined_names(program: str) -> set[str]:
     try:
         tree = ast.parse(program)
-    except SyntaxError:
+    except UNPARSEABLE:
         return set(re.findall(r"^(?:def|class)\s+(\w+)", program, flags=re.M))
     names = set()
     for node in tree.body:

@@ -80,10 +80,10 @@ def calls(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: dict[str, bool]) ->
     tables = [_rows(d) for d in marks]
     if any(t is None for t in tables):
         return None
-    rows = [dict(itertools.chain.from_iterable(r.items() for r in combo))
-            for combo in itertools.product(*[t for t in tables if t is not None])]
+    rows = [dict(itertools.chain.from_iterable(r.items() for r in combo))  # three marks of 1,000 rows: 50, not 10**9
+            for combo in itertools.islice(itertools.product(*[t for t in tables if t is not None]), MAX_ROWS)]
     out = []
-    for row in rows[:MAX_ROWS]:
+    for row in rows:
         args = dict(row)
         for name in required:
             if name in args:

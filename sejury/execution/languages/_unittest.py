@@ -24,8 +24,9 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
+from collections.abc import Iterator
 
-from sejury.execution.languages.base import Copies
+from sejury.execution.languages._pysource import UNPARSEABLE, Source
 
 RUN = "sejury_case"  # the checker's runner: sejury_case(TheClass, "test_name")
 
@@ -51,16 +52,47 @@ def bases(tree: ast.Module) -> set[str]:
     return {_base_name(b) for n in tree.body if isinstance(n, ast.ClassDef) for b in n.bases}
 
 
+def _test_methods(node: ast.ClassDef) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    return [m for m in node.body
+            if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name.startswith("test")]
+
+
 def tests(node: ast.ClassDef) -> list[str]:
-    """The class's own test methods, in order."""
-    return [m.name for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and m.name.startswith("test")]
+    """The class's own test methods, in order (a name defined twice once: the class keeps the last)."""
+    return list(dict.fromkeys(m.name for m in _test_methods(node)))
 
 
-def units(node: ast.ClassDef, src: str, copies: Copies) -> list[str]:
-    """One unit per test of the class: the class, then the runner's call of that test (as many as
-    ``copies`` leaves room for)."""
-    return copies.keep(f"{src}\n{RUN}({node.name}, {name!r})" for name in tests(node))
+def _referenced(nodes: list[ast.stmt]) -> set[str]:
+    """The names and attributes ``nodes`` read (``self.test_other()`` reads ``test_other``)."""
+    return {n.attr if isinstance(n, ast.Attribute) else n.id for m in nodes for n in ast.walk(m)
+            if isinstance(n, (ast.Attribute, ast.Name))}
+
+
+def units(node: ast.ClassDef, source: Source, call: str | None = None) -> Iterator[str]:
+    """One unit per test of the class: the class with that test alone (and any other test it, or a
+    member that is not a test, calls: ``self.test_other()``), then the runner's call of it, made
+    one by one (the caller keeps as many as its ``Copies`` leaves room for).
+
+    ``call``: how to call test ``{name}`` of a class that is not a ``TestCase``
+    (``Tests().{name}()``; its ``async`` tests are not called: a coroutine never awaited would pass)."""
+    methods = _test_methods(node)
+    index: dict[str, list[int]] = {}
+    for k, m in enumerate(methods):
+        index.setdefault(m.name, []).append(k)
+    cut = source.cut(node, list(methods))
+    shared = _referenced([m for m in node.body if not (isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                                      and m.name in index)])
+    called = {n for n in shared if n in index}  # tests a member that is not a test calls
+
+    def one(name: str) -> str:
+        keep = {name} | called
+        while more := {n for n in _referenced([methods[k] for n in keep for k in index[n]]) if n in index} - keep:
+            keep |= more
+        run = call.format(name=name) if call else f"{RUN}({node.name}, {name!r})"
+        return f"{cut.keeping([k for n in keep for k in index[n]])}\n{run}"
+
+    return (one(name) for name in index if call is None or any(isinstance(methods[k], ast.FunctionDef)
+                                                               for k in index[name]))
 
 
 _CALL = re.compile(rf"\n{RUN}\((\w+), '(\w+)'\)\s*$")
@@ -68,13 +100,13 @@ _CALL = re.compile(rf"\n{RUN}\((\w+), '(\w+)'\)\s*$")
 
 def named(unit: str) -> str:
     """A unit as a reader names it: ``TestCases.test_x:`` and the test's own body for a test of a
-    ``TestCase`` class (its unit holds the whole class); any other unit as it is."""
+    ``TestCase`` class (its unit holds the class with that test); any other unit as it is."""
     if (m := _CALL.search(unit)) is None:
         return unit
     cls, name = m.groups()
     try:
         tree = ast.parse(unit)
-    except SyntaxError:
+    except UNPARSEABLE:
         return unit
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name and node.body:

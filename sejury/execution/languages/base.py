@@ -191,10 +191,17 @@ class Language:
 @cache
 def grammar_parser(grammar: str) -> ts.Parser:
     """tree-sitter's parser of the grammar module ``grammar``, made once (tree-sitter and the
-    grammar are imported then)."""
+    grammar are imported then).  A parse that takes over ``PARSE_LIMIT_MICROS`` raises ValueError:
+    tree-sitter's error recovery is slower than linear on some garbage (100 kB of ``<`` in a Go
+    test took 12 s), and a sample's text is the judge's input, never trusted to be code."""
     import tree_sitter as ts
 
-    return ts.Parser(ts.Language(importlib.import_module(grammar).language()))
+    parser = ts.Parser(ts.Language(importlib.import_module(grammar).language()))
+    parser.timeout_micros = PARSE_LIMIT_MICROS
+    return parser
+
+
+PARSE_LIMIT_MICROS = 5_000_000  # a test text of 1 MB that is code parses in well under a second
 
 
 def wrap_units(units: dict[int, str], before: list[str], indent: str, make: Callable[[int, str], str],

@@ -76,7 +76,7 @@ template <class T> T sejury_rec(int i, int k, T v) {
 # truncates, so it must be here too (with the directive it would be ``std::abs(float)``).  A bare
 # function, with no ``#include`` of its own, gets the directive, as HumanEval-X's prompts give it.
 # A reference is compiled in the setting its edition wrote it for (``reference_setting``).
-_OWN_INCLUDE = re.compile(r"^\s*#\s*include\b", re.M)
+_OWN_INCLUDE = re.compile(r"^[ \t]*#\s*include\b", re.M)
 _USING_STD = "using namespace std;"
 
 

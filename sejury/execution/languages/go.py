@@ -200,8 +200,8 @@ func sejury_rec[T any](i, k int, v T) T {
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
     """The tests and the program in one test binary (the harness before sealing; the sealed one's
     test file is made from it)."""
-    src = re.sub(r"^\s*package\s+\w+", "package sandbox", program, count=1, flags=re.M)
-    if not re.search(r"^\s*package\s", src, flags=re.M):
+    src = re.sub(r"^[ \t]*package\s+\w+", "package sandbox", program, count=1, flags=re.M)
+    if not re.search(r"^[ \t]*package\s", src, flags=re.M):
         src = "package sandbox\n\n" + src
     pkgs = sorted({p for p in ("math", "strconv")
                    if re.search(rf"\b{p}\.", suite.setup + "\n".join(active.values()))})
@@ -253,8 +253,8 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
     in a checker (``chk/``, with stubs of the program's signatures), built apart: the checker with a
     build cache of its own, deleted before anything runs, so the program finds its tests nowhere."""
     key = new_seal()
-    src = re.sub(r"^\s*package\s+\w+", "package main", program, count=1, flags=re.M)
-    if not re.search(r"^\s*package\s", src, flags=re.M):
+    src = re.sub(r"^[ \t]*package\s+\w+", "package main", program, count=1, flags=re.M)
+    if not re.search(r"^[ \t]*package\s", src, flags=re.M):
         src = "package main\n\n" + src
     src = re.sub(r"^func\s+main\s*\(", "func sejury_candidate_main(", src, flags=re.M)
     sigs = signatures(src)

@@ -99,7 +99,9 @@ def _fixture(tests: str) -> tuple[list[tuple[str, str]], list[str]]:
             continue
         if not stmt.endswith("}") and (m := _FIELD.match(stmt)) and "(" not in stmt.split("=")[0]:
             decl = _MODIFIERS.sub("", m.group("decl"))
-            fields.append((re.findall(r"(\w+)\s*(?:=|;)", decl)[0], decl))
+            # the name: the last word before the initializer (a regex search for ``\w+\s*[=;]`` took
+            # minutes on a field holding a long string)
+            fields.append((re.findall(r"\w+", decl.split("=", 1)[0])[-1], decl))
         elif any(a in _SET_UP for a in pending) and stmt.endswith("}"):
             for inner in _clike.block_bodies(stmt, re.compile(r"\)\s*(?:throws\s+[\w\s,.]+)?\{")):
                 set_up.extend(re.sub(r"\bthis\.", "", x) for x in _clike.balanced_statements(textwrap.dedent(inner)))
@@ -107,7 +109,8 @@ def _fixture(tests: str) -> tuple[list[tuple[str, str]], list[str]]:
     return fields, set_up
 
 
-_HELPER = re.compile(r"^\s*(?:(?:public|private|protected|static|final)\s+)*(?P<ret>[\w<>\[\],.?]+(?:\s*<[^>]*>)?)\s+"
+_HELPER = re.compile(r"^[ \t]*(?:(?:public|private|protected|static|final)\s+)*"
+                     r"(?P<ret>[\w<>\[\],.?]+(?:\s*<[^<>]*>)?)\s+"
                      r"(?P<name>\w+)\s*\([^)]*\)\s*(?:throws\s+[\w\s,.]+)?\{", re.M)
 _HELPERS = "SejuryHelpers"
 

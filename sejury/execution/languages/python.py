@@ -7,8 +7,9 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Iterable, Iterator
 
-from sejury.execution.languages import _dummies, _pysteps, _pytest, _stdio, _unittest
+from sejury.execution.languages import _dummies, _pysource, _pysteps, _pytest, _stdio, _unittest
 from sejury.execution.languages._pysetting import PRELUDE, defined_names, given_by_tests, reference_setting
 from sejury.execution.languages.base import Copies, Harness, Language, Suite
 from sejury.execution.sealed import new_seal, resource_files
@@ -78,7 +79,7 @@ def imports_of(program: str) -> str:
     the reference may use ``curve_fit`` or ``Counter`` as the reference imports them."""
     try:
         tree = ast.parse(program)
-    except SyntaxError:
+    except _pysource.UNPARSEABLE:
         return ""
     found = [ast.unparse(n) for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom)) and not
              (isinstance(n, ast.ImportFrom) and (n.level or n.module == "__future__"))]
@@ -139,13 +140,19 @@ def _check_calls(tree: ast.Module) -> dict[str, str]:
     return calls
 
 
-def _table_rows(node: ast.For, tables: dict[str, ast.expr]) -> list[str] | None:
-    """The rows of a table-driven loop (``for x, want in cases:`` over a literal list), as loops."""
+def _table_rows(node: ast.For, tables: dict[str, ast.expr]) -> Iterator[str] | None:
+    """The rows of a table-driven loop (``for x, want in cases:`` over a literal list), as loops
+    (made one by one: the body is written once, each row put in its place)."""
     literal = tables.get(node.iter.id) if isinstance(node.iter, ast.Name) else node.iter
     if not isinstance(literal, (ast.List, ast.Tuple)) or len(literal.elts) < 2:
         return None
-    return [ast.unparse(ast.For(target=node.target, iter=ast.List(elts=[row], ctx=ast.Load()), body=node.body,
-                                orelse=[], lineno=0)) for row in literal.elts]
+    loop = ast.unparse(ast.For(target=node.target, iter=ast.List(elts=[ast.Name(id=_ROW)], ctx=ast.Load()),
+                               body=node.body, orelse=[], lineno=0))
+    head, body = loop.split("\n", 1)
+    return (f"{head.replace(f'[{_ROW}]', f'[{ast.unparse(row)}]', 1)}\n{body}" for row in literal.elts)
+
+
+_ROW = "__sejury_row__"  # where a table's row goes in the loop written once
 
 
 def _parsed(tests: str) -> tuple[ast.Module, str] | None:
@@ -156,6 +163,8 @@ def _parsed(tests: str) -> tuple[ast.Module, str] | None:
         text = "\n".join(lines)
         try:
             return ast.parse(text), text
+        except (ValueError, RecursionError, MemoryError):
+            return None
         except SyntaxError as err:
             at = min(max((err.lineno or len(lines)) - 1, 0), len(lines) - 1) if lines else 0
             starts = [i for i, ln in enumerate(lines) if ln[:1] not in ("", " ", "\t", "#", ")", "]", "}")]
@@ -176,9 +185,10 @@ def split(tests: str, names: set[str]) -> Suite:
         lines = tests.splitlines()
         return Suite("", [ln.strip() for ln in lines if ln.strip().startswith("assert")])
     tree, tests = parsed
+    source = _pysource.Source(tests)
     setup: list[str] = []
     units: list[str] = []
-    in_functions: list[int] = []  # units that come from a test function: their steps are added at the end
+    in_functions: set[int] = set()  # units that come from a test function: their steps are added at the end
     steps, reassigned = _pysteps.Steps(names), _pysteps.reassigned(tree)
     calls = _check_calls(tree)
     checks = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in calls and n.name not in names
@@ -191,31 +201,35 @@ def split(tests: str, names: set[str]) -> Suite:
     given = _pytest.fixtures(tree)
     cases, copies = _unittest.cases(tree), Copies()
 
-    def top_level(node: ast.stmt, *srcs: str) -> None:
-        before = steps.for_check(node)
-        units.extend(_pysteps.with_steps(before, u) for u in srcs)
+    # every unit is made within ``copies``, its steps included: the text units repeat (a class, a
+    # table loop's body, the steps before a check) stays bounded, whatever the tests' size
+    def top_level(node: ast.stmt, srcs: Iterable[str]) -> None:
+        if copies.left:
+            before = steps.for_check(node)
+            units.extend(copies.keep(_pysteps.with_steps(before, u) for u in srcs))
 
-    def in_function(*srcs: str) -> None:
-        in_functions.extend(range(len(units), len(units) + len(srcs)))
-        units.extend(srcs)
+    def in_function(srcs: Iterable[str]) -> None:
+        kept = copies.keep(srcs)
+        in_functions.update(range(len(units), len(units) + len(kept)))
+        units.extend(kept)
 
     for node in tree.body:
-        src = ast.get_source_segment(tests, node) or ""
+        src = source.segment(node)
         called = node.value.func.id if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
             isinstance(node.value.func, ast.Name) else None  # a statement that only calls a function by name
         if _is_check(node):
-            top_level(node, src)
+            top_level(node, [src])
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
             if (rows := _pytest.calls(node, given)) is not None:
-                in_function(*(f"{src}\n{call}" for call in rows))  # pytest's parametrize rows and fixtures
+                in_function(f"{src}\n{call}" for call in rows)  # pytest's parametrize rows and fixtures
             elif node.body and all(isinstance(s, ast.Assert) for s in node.body) and not node.args.args:
-                in_function(*(ast.get_source_segment(tests, s) or "" for s in node.body))  # one unit per assert
+                in_function(source.segment(s) for s in node.body)  # one unit per assert
             elif (split_up := _checks_as_units(node)) is not None:
-                in_function(*split_up)
+                in_function(split_up)
             else:
-                in_function(f"{src}\n{node.name}()")
+                in_function([f"{src}\n{node.name}()"])
         elif called in helpers:
-            top_level(node, src)
+            top_level(node, [src])
         elif called and (called.startswith("test") or called in checks):
             continue  # a call of a test function we already run
         elif isinstance(node, ast.FunctionDef) and node.name in checks:
@@ -224,17 +238,16 @@ def split(tests: str, names: set[str]) -> Suite:
             for stmt in node.body:
                 (units if _has_assert(stmt) else setup).append(ast.unparse(stmt))
         elif isinstance(node, ast.For) and _has_assert(node):
-            top_level(node, *(_table_rows(node, tables) or [src]))  # a table-driven loop: one unit per row
+            top_level(node, _table_rows(node, tables) or [src])  # a table-driven loop: one unit per row
         elif isinstance(node, ast.ClassDef) and node.name in cases and _unittest.tests(node):
-            in_function(*_unittest.units(node, src, copies))  # run as unittest runs it: its fixtures too
+            in_function(_unittest.units(node, source))  # run as unittest runs it: its fixtures too
             if node.name in _unittest.bases(tree):
                 setup.append(src)  # another class of the suite derives from it
         elif isinstance(node, ast.ClassDef) and node.name.startswith("Test") and node.name not in cases:
-            methods = [m.name for m in node.body if isinstance(m, ast.FunctionDef) and m.name.startswith("test")]
-            in_function(*(f"{src}\n{node.name}().{m}()" for m in methods))
+            in_function(_unittest.units(node, source, call=f"{node.name}().{{name}}()"))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in names:
             continue  # a copy of the solution: it would mask the candidate
-        elif isinstance(node, ast.If) and "__main__" in (ast.get_source_segment(tests, node.test) or ""):
+        elif isinstance(node, ast.If) and "__main__" in source.segment(node.test):
             continue  # a main guard; its asserts, if any, repeat the ones above
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             if (guarded := _pysteps.guarded_import(node, src, names)) is not None:
@@ -245,9 +258,18 @@ def split(tests: str, names: set[str]) -> Suite:
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 tables[node.targets[0].id] = node.value
             setup.append(src)
-    for i in in_functions:
-        units[i] = _pysteps.with_steps(steps.for_function(ast.parse(units[i])), units[i])
-    return Suite("\n".join(setup), units)
+    done = Copies()  # and again with a test function's steps, which come last
+    return Suite("\n".join(setup), done.keep(_function_steps(steps, u) if i in in_functions else u
+                                             for i, u in enumerate(units)))
+
+
+def _function_steps(steps: _pysteps.Steps, unit: str) -> str:
+    """A test function's unit after the script's steps it needs (none when it does not parse alone)."""
+    try:
+        tree = ast.parse(unit)
+    except _pysource.UNPARSEABLE:
+        return unit
+    return _pysteps.with_steps(steps.for_function(tree), unit)
 
 
 def assemble(problem: str, code: str) -> str:

@@ -2,7 +2,7 @@
 classify the outcome.
 
 Every run is a single ``exec`` (~60 ms warm): a small shell script empties the work dir, unpacks
-the files (a base64 tar passed as arguments: ``put_archive`` silently drops files in a tmpfs and
+the files (a base64 tar, gzipped when large, passed as arguments: ``put_archive`` silently drops files in a tmpfs and
 fails on a read-only root), runs the command under ``timeout -k`` (exec itself has no timeout),
 and prints a trailer with the exit status and the cgroup's OOM-kill counter before and after, so
 an OOM kill is told apart from a timeout (both give exit 137).  The host also keeps a deadline
@@ -50,15 +50,32 @@ _SCRIPT = f"""
 cd {WORKDIR} 2>/dev/null && for p in {WORKDIR}/* {WORKDIR}/.[!.]* /tmp/* /tmp/.[!.]*; do
   case "$p" in /tmp/go|/tmp/go-cache|*"*") ;; *) rm -rf "$p" 2>/dev/null ;; esac; done
 mkdir -p {WORKDIR}/r && cd {WORKDIR}/r || exit 125
-for p in "$@"; do printf %s "$p"; done | base64 -d | tar -x -o -f - \
+z=$1; shift  # -z: the tar is gzipped (a large one); -o otherwise
+for p in "$@"; do printf %s "$p"; done | base64 -d | tar -x -o "$z" -f - \
   || {{ echo "sandbox: cannot unpack files" >&2; exit 125; }}
 exec sh -c "$SEJURY_RUN"
 """
 
 
+# An exec's arguments and environment together may hold 2 MiB (Linux's ARG_MAX, a quarter of the
+# 8 MiB stack): the packed files get what the script and the environment leave of it.  Files over
+# ``_GZIP_FROM`` bytes are gzipped first (the units of a large suite repeat what surrounds their
+# tests, and shrink ten to a hundred times); a small run starts no gzip process.
+_ARGS_ROOM = 2_000_000
+_GZIP_FROM = 200_000
+
+
+class TooLarge(Exception):
+    """The files of a run do not fit in an exec's arguments, even gzipped."""
+
+
 def _tar_chunks(files: dict[str, str]) -> list[str]:
+    """The files as a tar, base64, in argument-sized chunks, after the tar's flag (``-z`` or ``-o``)."""
+    raw = sum(len(t) for t in files.values())
     buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w") as tar:
+    zipped = raw > _GZIP_FROM
+    with (tarfile.open(fileobj=buf, mode="w:gz", compresslevel=1) if zipped else
+          tarfile.open(fileobj=buf, mode="w")) as tar:
         for name, text in files.items():
             data = text.encode()
             info = tarfile.TarInfo(name)
@@ -67,7 +84,10 @@ def _tar_chunks(files: dict[str, str]) -> list[str]:
             info.mtime = int(time.time())
             tar.addfile(info, io.BytesIO(data))
     b64 = base64.b64encode(buf.getvalue()).decode()
-    return [b64[i:i + _CHUNK] for i in range(0, len(b64), _CHUNK)] or [""]
+    if len(b64) > _ARGS_ROOM:
+        raise TooLarge(f"the files to run ({raw / 1e6:.1f} MB; {len(b64) / 1e6:.1f} MB packed) are over the "
+                       f"{_ARGS_ROOM / 1e6:.1f} MB a sandbox run can carry")
+    return ["-z" if zipped else "-o", *([b64[i:i + _CHUNK] for i in range(0, len(b64), _CHUNK)] or [""])]
 
 
 class _Capped:
@@ -144,8 +164,13 @@ class Box:
     def _run_blocking(self, files: dict[str, str], command: str, timeout: float, start: float) -> ExecResult:
         api = self.client.api
         try:
+            packed = _tar_chunks(files)
+        except TooLarge as exc:  # said as it is: the run never starts, the container stays sound
+            return ExecResult(status=ExecStatus.FAILED, exit_code=None, stderr=f"sandbox: {exc}",
+                              seconds=time.perf_counter() - start)
+        try:
             exec_id = api.exec_create(
-                self.container.id, ["sh", "-c", _SCRIPT, "sh", *_tar_chunks(files)], user=self.limits.user,
+                self.container.id, ["sh", "-c", _SCRIPT, "sh", *packed], user=self.limits.user,
                 workdir=WORKDIR,
                 environment={"SEJURY_CMD": command, "SEJURY_TIMEOUT": f"{timeout:g}", "SEJURY_RUN": _RUN},
             )["Id"]
