@@ -49,11 +49,14 @@ def test_a_testcase_class_gives_a_unit_per_test_and_its_bases_go_to_the_setup() 
     suite = split_tests("python", SUITE, "def sort_desc(xs):\n    return sorted(xs, reverse=True)\n")
     assert [u.splitlines()[-1] for u in suite.units] == [
         "sejury_case(Sorting, 'test_sorted')", "sejury_case(Sorting, 'test_each')",
-        "sejury_case(Reversed, 'test_reverse')", "TestPlain().test_plain()"]
+        "sejury_case(Reversed, 'test_reverse')",
+        # the tests Reversed inherits from Sorting run on Reversed too, as unittest runs them
+        "sejury_case(Reversed, 'test_sorted')", "sejury_case(Reversed, 'test_each')",
+        "TestPlain().test_plain()"]
     assert "class Base(unittest.TestCase)" in suite.setup  # no test of its own: the others' base
     assert "class Sorting(Base)" in suite.setup  # a base of Reversed: its units define Reversed on it
     assert named(suite.units[0]) == "Sorting.test_sorted:\nself.assertEqual(sort_desc(self.xs), [3, 2, 1])"
-    assert named(suite.units[3]) == suite.units[3]  # not a TestCase's test: as it is
+    assert named(suite.units[5]) == suite.units[5]  # not a TestCase's test: as it is
 
 
 FIXTURES = '''import unittest
@@ -156,3 +159,67 @@ async def test_a_test_that_patches_what_the_program_calls_is_dropped_and_the_ver
     finally:
         await sandbox.close()
 
+
+
+MIXIN = '''import unittest
+
+class TestChecks:
+    """Shared tests, run by each subclass with its own way of sorting."""
+    def test_empty(self):
+        self.assertEqual(self.sort([]), [])
+
+    def test_two(self):
+        self.assertEqual(self.sort([1, 2]), [2, 1])
+
+    async def test_async(self):
+        self.assertEqual(self.sort([]), [])
+
+class TestOnce(TestChecks, unittest.TestCase):
+    def sort(self, xs):
+        return sort_desc(xs)
+
+class TestTwice(TestChecks, unittest.TestCase):
+    def sort(self, xs):
+        return sort_desc(sort_desc(xs))
+
+    def test_two(self):
+        self.assertEqual(self.sort([2, 1, 3]), [3, 2, 1])
+'''
+SORT_RIGHT = "def sort_desc(xs):\n    return sorted(xs, reverse=True)\n"
+SORT_WRONG = "def sort_desc(xs):\n    return xs if len(xs) < 3 else sorted(xs, reverse=True)\n"  # two left as they are
+
+
+def test_tests_a_class_inherits_from_a_mixin_of_the_suite_are_its_units() -> None:
+    """unittest runs the tests a class inherits (a mixin of shared tests, a base ``TestCase``) on
+    that class, with its own fixtures; until ``RUNNERS_VERSION`` 44 they were not run, and a class
+    whose tests are all inherited gave no unit."""
+    suite = split_tests("python", MIXIN, SORT_RIGHT)
+    assert [u.splitlines()[-1] for u in suite.units] == [
+        "TestChecks().test_empty()", "TestChecks().test_two()",  # a Test* class pytest would call too
+        "sejury_case(TestOnce, 'test_empty')", "sejury_case(TestOnce, 'test_two')",
+        "sejury_case(TestOnce, 'test_async')",  # run as unittest runs it (a plain TestCase does not await it)
+        "sejury_case(TestTwice, 'test_two')",
+        "sejury_case(TestTwice, 'test_empty')", "sejury_case(TestTwice, 'test_async')"]
+    assert "class TestChecks" in suite.setup  # the classes derive from it
+    once = suite.units[2]
+    assert once.startswith("class TestOnce(TestChecks, unittest.TestCase):\n    def sort") and "test_two" not in once
+    assert "def test_two" in suite.units[5] and "def test_two" not in suite.units[6]  # its own one, overriding
+
+
+@pytest.mark.docker
+async def test_an_inherited_test_fails_the_wrong_candidate_in_the_class_that_runs_it() -> None:
+    sandbox = DockerSandbox(size=1)
+    try:
+        judge = Judge(team="Sample-tests", cache=False, traces=False, execute=True, sandbox=sandbox)
+        sample = Sample(id="mixin", task="code_generation", language="python", problem="Sort in descending order.",
+                        candidate=SORT_WRONG, reference=SORT_RIGHT, tests=MIXIN)
+        wrong = await judge.ajudge(sample)
+        right = await judge.ajudge(sample.model_copy(update={"candidate": SORT_RIGHT}))
+    finally:
+        await sandbox.close()
+    assert right.strategies["sample_tests"].score == 100, right.strategies["sample_tests"].detail
+    got = wrong.strategies["sample_tests"]
+    # TestChecks' own tests fail on the reference (it has no ``sort``) and are dropped; of the six
+    # left, the wrong one (it leaves [1, 2] as it is) fails only TestOnce's inherited test_two
+    assert got.score == pytest.approx(100 * 5 / 6, abs=0.01) and wrong.passed is False, got.detail
+    assert got.against is not None and "TestOnce.test_two" in got.against, got.against

@@ -23,6 +23,30 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 UNPARSEABLE = (SyntaxError, ValueError, RecursionError, MemoryError)
 
 
+def parsed(tests: str) -> tuple[ast.Module, str] | None:
+    """The suite parsed; when it does not parse, without the top-level statements that do not (a
+    reply cut off mid-function, ``def test_last():`` with no body; one mistyped line), else None."""
+    lines = tests.splitlines()
+    for _ in range(MAX_CUTS):
+        text = "\n".join(lines)
+        try:
+            return ast.parse(text), text
+        except (ValueError, RecursionError, MemoryError):  # UNPARSEABLE but a syntax error: no line to cut
+            return None
+        except SyntaxError as err:
+            at = min(max((err.lineno or len(lines)) - 1, 0), len(lines) - 1) if lines else 0
+            starts = [i for i, ln in enumerate(lines) if ln[:1] not in ("", " ", "\t", "#", ")", "]", "}")]
+            begin = max((i for i in starts if i <= at), default=0)
+            end = min((i for i in starts if i > at), default=len(lines))
+            if not lines or (begin, end) == (0, len(lines)):
+                return None
+            lines = lines[:begin] + lines[end:]
+    return None
+
+
+MAX_CUTS = 20  # statements dropped at most before the suite counts as unparseable
+
+
 def _pad(text: str) -> str:
     return "".join(c if c in "\f\t" else " " for c in text)
 
@@ -96,6 +120,8 @@ class Cut:
                 texts[member].append(line)
         self.rest = "".join(rest)
         self.texts = ["".join(t) for t in texts]
+        # a class whose body is only those members needs a ``pass`` when none is kept
+        self.bare = " " * node.body[0].col_offset + "pass" if len(members) == len(node.body) else ""
 
     def keeping(self, kept: list[int]) -> str:
         """The class with only the members ``kept`` (indices into the members) of the optional ones."""
@@ -106,4 +132,5 @@ class Cut:
             out += [self.rest[last:self.at[k]], self.texts[k]]
             last = self.at[k]
         out.append(self.rest[last:])
-        return "".join(out).rstrip("\r\n")
+        text = "".join(out).rstrip("\r\n")
+        return f"{text}\n{self.bare}" if self.bare and not kept else text

@@ -15,8 +15,9 @@ reference too and was dropped; a class whose name does not start with ``Test`` w
 
 A class is a ``TestCase`` when one of its bases is named ``...TestCase`` (``unittest.TestCase``,
 ``IsolatedAsyncioTestCase``) or is such a class of the suite.  One that others derive from goes to
-the suite's setup too (and one with no test of its own only there).  A test inherited from a base
-is not run.
+the suite's setup too (and one with no test of its own only there).  A test a class inherits from
+a class of the suite (a base ``TestCase``, a mixin ``class Checks:`` of shared tests) is a unit of
+that class too, as unittest and pytest run it: the class (its own tests cut out) after its bases.
 """
 
 from __future__ import annotations
@@ -68,13 +69,36 @@ def _referenced(nodes: list[ast.stmt]) -> set[str]:
             if isinstance(n, (ast.Attribute, ast.Name))}
 
 
-def units(node: ast.ClassDef, source: Source, call: str | None = None) -> Iterator[str]:
+def inherited(node: ast.ClassDef, classes: dict[str, ast.ClassDef], sync_only: bool = False) -> list[str]:
+    """The tests ``node`` inherits from the suite's ``classes`` (its bases', theirs, ...) and does
+    not define again, in order; ``sync_only``: not the ``async`` ones (called bare, a coroutine never
+    awaited would pass)."""
+    own = {m.name for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    own |= {t.id for m in node.body if isinstance(m, ast.Assign) for t in m.targets if isinstance(t, ast.Name)}
+    found: dict[str, None] = {}
+    seen: set[str] = {node.name}
+    stack = list(reversed(node.bases))
+    while stack:
+        base = classes.get(_base_name(stack.pop()))
+        if base is None or base.name in seen:
+            continue
+        seen.add(base.name)
+        found.update(dict.fromkeys(m.name for m in _test_methods(base) if m.name not in own and m.name not in found
+                                   and not (sync_only and isinstance(m, ast.AsyncFunctionDef))))
+        own |= {m.name for m in base.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        stack.extend(reversed(base.bases))
+    return list(found)
+
+
+def units(node: ast.ClassDef, source: Source, call: str | None = None,
+          inherits: list[str] | None = None) -> Iterator[str]:
     """One unit per test of the class: the class with that test alone (and any other test it, or a
     member that is not a test, calls: ``self.test_other()``), then the runner's call of it, made
     one by one (the caller keeps as many as its ``Copies`` leaves room for).
 
     ``call``: how to call test ``{name}`` of a class that is not a ``TestCase``
-    (``Tests().{name}()``; its ``async`` tests are not called: a coroutine never awaited would pass)."""
+    (``Tests().{name}()``; its ``async`` tests are not called: a coroutine never awaited would pass).
+    ``inherits``: the tests it inherits (``inherited``), each run on this class, its own tests cut out."""
     methods = _test_methods(node)
     index: dict[str, list[int]] = {}
     for k, m in enumerate(methods):
@@ -85,14 +109,14 @@ def units(node: ast.ClassDef, source: Source, call: str | None = None) -> Iterat
     called = {n for n in shared if n in index}  # tests a member that is not a test calls
 
     def one(name: str) -> str:
-        keep = {name} | called
+        keep = ({name} & index.keys()) | called
         while more := {n for n in _referenced([methods[k] for n in keep for k in index[n]]) if n in index} - keep:
             keep |= more
         run = call.format(name=name) if call else f"{RUN}({node.name}, {name!r})"
         return f"{cut.keeping([k for n in keep for k in index[n]])}\n{run}"
 
-    return (one(name) for name in index if call is None or any(isinstance(methods[k], ast.FunctionDef)
-                                                               for k in index[name]))
+    mine = [name for name in index if call is None or any(isinstance(methods[k], ast.FunctionDef) for k in index[name])]
+    return (one(name) for name in [*mine, *(inherits or [])])
 
 
 _CALL = re.compile(rf"\n{RUN}\((\w+), '(\w+)'\)\s*$")

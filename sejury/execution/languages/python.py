@@ -155,32 +155,8 @@ def _table_rows(node: ast.For, tables: dict[str, ast.expr]) -> Iterator[str] | N
 _ROW = "__sejury_row__"  # where a table's row goes in the loop written once
 
 
-def _parsed(tests: str) -> tuple[ast.Module, str] | None:
-    """The suite parsed; when it does not parse, without the top-level statements that do not (a
-    reply cut off mid-function, ``def test_last():`` with no body; one mistyped line), else None."""
-    lines = tests.splitlines()
-    for _ in range(MAX_CUTS):
-        text = "\n".join(lines)
-        try:
-            return ast.parse(text), text
-        except (ValueError, RecursionError, MemoryError):
-            return None
-        except SyntaxError as err:
-            at = min(max((err.lineno or len(lines)) - 1, 0), len(lines) - 1) if lines else 0
-            starts = [i for i, ln in enumerate(lines) if ln[:1] not in ("", " ", "\t", "#", ")", "]", "}")]
-            begin = max((i for i in starts if i <= at), default=0)
-            end = min((i for i in starts if i > at), default=len(lines))
-            if not lines or (begin, end) == (0, len(lines)):
-                return None
-            lines = lines[:begin] + lines[end:]
-    return None
-
-
-MAX_CUTS = 20  # statements dropped at most before the suite counts as unparseable
-
-
 def split(tests: str, names: set[str]) -> Suite:
-    parsed = _parsed(tests)
+    parsed = _pysource.parsed(tests)
     if parsed is None or not parsed[0].body:
         lines = tests.splitlines()
         return Suite("", [ln.strip() for ln in lines if ln.strip().startswith("assert")])
@@ -200,6 +176,8 @@ def split(tests: str, names: set[str]) -> Suite:
     tables: dict[str, ast.expr] = {}  # names bound to literal lists, for table-driven loops
     given = _pytest.fixtures(tree)
     cases, copies = _unittest.cases(tree), Copies()
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    derived_from = _unittest.bases(tree)
 
     # every unit is made within ``copies``, its steps included: the text units repeat (a class, a
     # table loop's body, the steps before a check) stays bounded, whatever the tests' size
@@ -239,12 +217,17 @@ def split(tests: str, names: set[str]) -> Suite:
                 (units if _has_assert(stmt) else setup).append(ast.unparse(stmt))
         elif isinstance(node, ast.For) and _has_assert(node):
             top_level(node, _table_rows(node, tables) or [src])  # a table-driven loop: one unit per row
-        elif isinstance(node, ast.ClassDef) and node.name in cases and _unittest.tests(node):
-            in_function(_unittest.units(node, source))  # run as unittest runs it: its fixtures too
-            if node.name in _unittest.bases(tree):
+        elif isinstance(node, ast.ClassDef) and node.name in cases and \
+                (_unittest.tests(node) or _unittest.inherited(node, classes)):
+            # run as unittest runs it: its fixtures too, and the tests it inherits
+            in_function(_unittest.units(node, source, inherits=_unittest.inherited(node, classes)))
+            if node.name in derived_from:
                 setup.append(src)  # another class of the suite derives from it
         elif isinstance(node, ast.ClassDef) and node.name.startswith("Test") and node.name not in cases:
-            in_function(_unittest.units(node, source, call=f"{node.name}().{{name}}()"))
+            in_function(_unittest.units(node, source, call=f"{node.name}().{{name}}()",
+                                        inherits=_unittest.inherited(node, classes, sync_only=True)))
+            if node.name in derived_from:
+                setup.append(src)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in names:
             continue  # a copy of the solution: it would mask the candidate
         elif isinstance(node, ast.If) and "__main__" in source.segment(node.test):
