@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from sejury import Judge, Sample
 from sejury.execution.languages import get
 from sejury.execution.runner import split_tests
+from sejury.sandbox.docker import DockerSandbox
 from tests.helpers.examples import example, judge_pair
 
 
@@ -37,3 +39,73 @@ async def test_a_developers_junit_class_is_the_sample_tests_evidence() -> None:
     assert right.passed is True and wrong.passed is False
     assert w.against is not None
     assert "SolutionTest.twoLargestOfThree: assertEquals(13" in w.against and "expected 13 but was 18" in w.against
+
+
+PARAMETERIZED = '''import org.junit.jupiter.api.*;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+class DigitsTest {
+    private Solution s;
+
+    @BeforeEach
+    void setUp() { s = new Solution(); }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 7, 1_000})
+    void countsAtLeastOne(int n) {
+        assertTrue(s.digits(n) >= 1);
+    }
+
+    @ParameterizedTest(name = "{0} has {1} digits")
+    @CsvSource({"9, 1", "10, 2", "'12345', 5", "not a number, 1", "-40, 2"})
+    void counts(long n, Integer want) {
+        assertEquals((int) want, s.digits(n));
+    }
+
+    @ParameterizedTest
+    @CsvSource(value = {"12; 1 2", "'' ; ''"}, delimiter = ';')
+    void spells(String text, String want) {
+        assertEquals(want, String.join(" ", text.split("")));
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void notRead(int n) { assertTrue(n > 0); }
+}
+'''
+DIGITS_RIGHT = "class Solution {\n  int digits(long n) { return Long.toString(Math.abs(n)).length(); }\n}\n"
+DIGITS_WRONG = "class Solution {\n  int digits(long n) { return Long.toString(n).length(); }\n}\n"  # counts the sign
+
+
+def test_a_parameterized_test_gives_a_unit_per_row_its_values_as_the_parameters() -> None:
+    units = split_tests("java", PARAMETERIZED, reference=DIGITS_RIGHT).units
+    name = get("java").test_name
+    assert name is not None
+    assert [name(u).split(":")[0] for u in units] == [
+        "DigitsTest.countsAtLeastOne[1]", "DigitsTest.countsAtLeastOne[2]", "DigitsTest.countsAtLeastOne[3]",
+        # row 4 is not a number: not read, and the rows keep JUnit's numbers
+        "DigitsTest.counts[1]", "DigitsTest.counts[2]", "DigitsTest.counts[3]", "DigitsTest.counts[5]",
+        "DigitsTest.spells[1]", "DigitsTest.spells[2]"]  # a @MethodSource is not read
+    assert units[2].splitlines()[2:5] == ["Solution s;", "s = new Solution();", "int n = (int) (1_000);"]
+    assert "long n = (long) (-40L);\nInteger want = (int) (2);" in units[6]
+    assert 'String text = "12";\nString want = "1 2";' in units[7]
+    assert 'String text = "";\nString want = "";' in units[8]
+
+
+@pytest.mark.docker
+async def test_a_parameterized_row_the_wrong_candidate_fails_is_the_definitive_evidence() -> None:
+    sandbox = DockerSandbox(size=1)
+    try:
+        judge = Judge(team="Sample-tests", cache=False, traces=False, execute=True, sandbox=sandbox)
+        sample = Sample(id="digits", task="code_generation", language="java", problem="Count the digits of n.",
+                        candidate=DIGITS_WRONG, reference=DIGITS_RIGHT, tests=PARAMETERIZED)
+        wrong = await judge.ajudge(sample)
+        right = await judge.ajudge(sample.model_copy(update={"candidate": DIGITS_RIGHT}))
+    finally:
+        await sandbox.close()
+    r, w = right.strategies["sample_tests"], wrong.strategies["sample_tests"]
+    assert r.score == 100, r.detail
+    assert w.score == pytest.approx(100 * 8 / 9, abs=0.01), w.detail  # the sign counted: -40 has 3
+    assert wrong.passed is False and w.against is not None and "DigitsTest.counts[5]" in w.against, w.against

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from sejury.execution.languages import _adapt, _clike, _dummies, _literals, _stdio
+from sejury.execution.languages import _adapt, _clike, _dummies, _junit_params, _literals, _stdio
 from sejury.execution.languages._java_harness import ASSERTIONS, CLASSPATH, harness, sealed_harness, stubs
 from sejury.execution.languages._java_repairs import (
     NOT_TYPES,
@@ -42,16 +42,22 @@ def split(tests: str, names: set[str]) -> Suite:
     text cut off mid-statement (the reply's token limit) loses its incomplete tail."""
     tests = _clike.complete_part(tests)
     junit = _clike.block_bodies(tests, _JUNIT_METHOD)
-    if junit:  # one unit per assertion: the method's statements before it, then the assertion, as a block
-        units = []
+    rows = _junit_params.parameterized(tests) if "@ParameterizedTest" in tests else []
+    if junit or rows:  # one unit per assertion: the method's statements before it, then the assertion, as a block
+        units: list[str] = []
         fields, set_up = _fixture(tests)  # the test class's fields and set-up, first in every unit
         copies = Copies()
         cls = next((m.group(1) for m in re.finditer(r"\bclass\s+(\w+)", tests)), "Test")
         methods = [m.group("name") for m in _JUNIT_METHOD.finditer(tests)]
-        for k, body in enumerate(junit):
-            # a comment names the test (``test_name``); a field the method declares again is the method's
-            title = f"// {cls}.{methods[k]}" if k < len(methods) else "// a @Test method"
-            before = [d for name, d in fields if not re.search(rf"[\w>\]]\s+{name}\s*[=;:]", body)] + set_up
+        # (a comment naming the test (``test_name``), what runs before its checks, its statements)
+        runs: list[tuple[str, list[str], str]] = [
+            (f"// {cls}.{methods[k]}" if k < len(methods) else "// a @Test method", [], body)
+            for k, body in enumerate(junit)]
+        runs += [(f"// {cls}.{p.name}[{i}]", row, p.body) for p in rows for i, row in p.rows]
+        for title, row, body in runs:
+            # a field the method declares again (or a parameter of its) is the method's
+            before = [d for name, d in fields if not re.search(rf"[\w>\]]\s+{name}\s*[=;:]", "\n".join([*row, body]))]
+            before += [*set_up, *row]
             for stmt in _clike.balanced_statements(textwrap.dedent(body)):
                 if not _CHECK.search(stmt):
                     before.append(stmt)
@@ -64,7 +70,7 @@ def split(tests: str, names: set[str]) -> Suite:
     return _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES, check=_CHECK)
 
 
-_TITLE = re.compile(r"^\{\n// (\w+\.\w+)\n")
+_TITLE = re.compile(r"^\{\n// (\w+\.\w+(?:\[\d+\])?)\n")  # a parameterized test's row: ``[2]``
 
 
 def test_name(unit: str) -> str:
@@ -89,7 +95,7 @@ def _fixture(tests: str) -> tuple[list[tuple[str, str]], list[str]]:
     tests' main, where a field it used was not declared and the test did not compile (every test of
     such a class was dropped)."""
     classes = _clike.block_bodies(tests, _TEST_CLASS)
-    body = next((b for b in classes if "@Test" in b), "")
+    body = next((b for b in classes if re.search(r"@(?:Parameterized)?Test\b", b)), "")
     fields: list[tuple[str, str]] = []  # (name, its declaration as a local variable)
     set_up: list[str] = []
     pending: list[str] = []
