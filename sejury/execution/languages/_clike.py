@@ -279,3 +279,16 @@ def split_commas(text: str, opening: str = "([{", closing_: str = ")]}") -> list
             parts.append(text[start:i])
             start = i + 1
     return [p for p in [*parts, text[start:]] if p.strip()]
+
+
+_TITLE = re.compile(r"^\{\n// (\w+\.\w+(?:\[\d+\])?)\n")  # ``Class.method``, a parameterized row's ``[2]``
+
+
+def titled_name(unit: str) -> str:
+    """A unit made as a block whose first line names its test (JUnit's ``// SolutionTest.adds``,
+    GoogleTest's ``// Digits.Negative``), as a reader names it: that name and the unit's check
+    (``SolutionTest.adds: assertEquals(3, s.add(1, 2));``); any other unit as it is."""
+    if (m := _TITLE.match(unit)) is None:
+        return unit
+    last = unit.rstrip().removesuffix("}").rstrip().rsplit("\n", 1)[-1]
+    return f"{m.group(1)}: {last}"

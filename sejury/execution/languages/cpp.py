@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 import textwrap
 
-from sejury.execution.languages import _adapt, _clike, _dummies, _literals, _stdio
-from sejury.execution.languages.base import Harness, Language, Suite, wrap_units
+from sejury.execution.languages import _adapt, _clike, _dummies, _gtest, _literals, _stdio
+from sejury.execution.languages.base import Copies, Harness, Language, Suite, wrap_units
 from sejury.execution.sealed import new_seal, resource_files
 from sejury.sandbox import cxx
 
@@ -19,6 +19,8 @@ _ENTRY = re.compile(r"\bint\s+main\s*\([^)]*\)\s*\{")
 
 
 def split(tests: str, names: set[str]) -> Suite:
+    if _gtest.uses_gtest(tests):  # GoogleTest's TEST blocks (``_gtest.py``)
+        return Suite("", _gtest.units(tests, Copies()))
     return _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES, check=re.compile(r"\bassert\b|throw"),
                                terminated=True)
 
@@ -94,7 +96,7 @@ def reference_setting(program: str) -> str:
 # ---- the sealed harness (``sealed_cpp/``): the tests in a checker, the program in a process of its own
 
 _SEALED = resource_files("sealed_cpp", {"codec.hpp": "codec.hpp", "checker.hpp": "checker.hpp",
-                                        "server.cpp.txt": "server"})
+                                        "server.cpp.txt": "server", "gtest.hpp": "gtest.hpp"})
 _FUNC = re.compile(r"^((?:[\w:]+(?:<[^;{}()]*>)?[\s*&]+)+?)(\w+)\s*\(", re.M)
 _QUALIFIERS = re.compile(r"\b(?:static|inline|constexpr|extern)\b\s*")
 
@@ -164,7 +166,8 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
     head = ["#include <bits/stdc++.h>", "using namespace std;", '#include "codec.hpp"', '#include "checker.hpp"',
             *"\n".join(_stub(n, r, p) for n, (r, p) in sigs.items()).splitlines(), "#undef assert",
             '#define assert(c) do { if (!(c)) throw std::runtime_error("assertion failed: " #c); } while (0)',
-            *recorder, "int main(int sejury_argc, char** sejury_argv) {", "  sejury::setup(sejury_argv[0]);"]
+            *recorder, *_SEALED["gtest.hpp"].splitlines(), "int main(int sejury_argc, char** sejury_argv) {",
+            "  sejury::setup(sejury_argv[0]);"]
     head += ["  " + ln for ln in suite.setup.splitlines()]
     body, spans = wrap_units(active, head, "  ", lambda i, u: (
         f"sejury_unit = {i}; sejury_auto = 0;\ntry {{\n{textwrap.indent(u, '  ')}\n"
@@ -188,7 +191,7 @@ LANGUAGE = Language(name="cpp", aliases=("c++",), split=split,
                     assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"\bassert\s*\("), timeout=90.0, codebleu="cpp",
                     program_error=re.compile(r"^solution\.cpp:\d+:\d+: error: ", re.M),
-                    reference_setting=reference_setting,
+                    reference_setting=reference_setting, test_name=_clike.titled_name,
                     grammar="tree_sitter_cpp",
                     adapt_reference=lambda program, output: _adapt.adapt(_adapt.CPP, program, output),
                     stdio=_stdio.cpp, reads_stdin=_stdio.CPP_READS, literals=True,

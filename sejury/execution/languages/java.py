@@ -70,15 +70,9 @@ def split(tests: str, names: set[str]) -> Suite:
     return _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES, check=_CHECK)
 
 
-_TITLE = re.compile(r"^\{\n// (\w+\.\w+(?:\[\d+\])?)\n")  # a parameterized test's row: ``[2]``
-
-
 def test_name(unit: str) -> str:
     """A JUnit test's unit as a reader names it: ``SolutionTest.adds: assertEquals(3, s.add(1, 2));``."""
-    if (m := _TITLE.match(unit)) is None:
-        return unit
-    last = unit.rstrip().removesuffix("}").rstrip().rsplit("\n", 1)[-1]
-    return f"{m.group(1)}: {last}"
+    return _clike.titled_name(unit)
 
 
 _TEST_CLASS = re.compile(r"\bclass\s+\w+\s*(?:extends\s+[\w.<>]+\s*)?\{")

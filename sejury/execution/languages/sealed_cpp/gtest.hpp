@@ -1,0 +1,54 @@
+// GoogleTest's assertions as the sealed checker's own (``_gtest.py``): the sandbox has no GoogleTest,
+// and each check is a unit of its own, so EXPECT_* and ASSERT_* alike throw on failure, saying what
+// they compared, shown as the recorder shows values (``sejury_show``, defined before this).  Each
+// check's text is made where the test wrote it (``#a``), before a function's name becomes its stub.
+#define sejury_cmp(what, op, a, b) do { auto&& sejury_a = (a); auto&& sejury_b = (b); \
+  if (!(sejury_a op sejury_b)) throw std::runtime_error(std::string(what) + ": " + \
+      sejury_show(sejury_a) + " " #op " " + sejury_show(sejury_b) + " is false"); } while (0)
+#define sejury_truth(what, c, want) do { if (static_cast<bool>(c) != (want)) \
+  throw std::runtime_error(what); } while (0)
+#define sejury_near(what, a, b, e) do { double sejury_a = (a), sejury_b = (b); \
+  if (!(std::fabs(sejury_a - sejury_b) <= (e))) throw std::runtime_error(std::string(what) + ": " + \
+      sejury_show(sejury_a) + " and " + sejury_show(sejury_b) + " differ by more than " + sejury_show((double) (e))); \
+  } while (0)
+#define sejury_ulps(what, a, b, eps) sejury_near(what, a, b, \
+  4 * (eps) * std::max(std::fabs((double) (a)), std::fabs((double) (b))))
+#define sejury_throw(what, s, T) do { bool sejury_t = false; try { s; } catch (const T&) { sejury_t = true; } \
+  catch (...) { throw std::runtime_error(std::string(what) + ": another exception"); } \
+  if (!sejury_t) throw std::runtime_error(std::string(what) + ": nothing thrown"); } while (0)
+#define sejury_any_throw(what, s) do { bool sejury_t = false; try { s; } catch (...) { sejury_t = true; } \
+  if (!sejury_t) throw std::runtime_error(std::string(what) + ": nothing thrown"); } while (0)
+#define sejury_no_throw(what, s) do { try { s; } catch (...) { \
+  throw std::runtime_error(std::string(what) + ": it threw"); } } while (0)
+#define EXPECT_EQ(a, b) sejury_cmp("EXPECT_EQ(" #a ", " #b ")", ==, a, b)
+#define EXPECT_NE(a, b) sejury_cmp("EXPECT_NE(" #a ", " #b ")", !=, a, b)
+#define EXPECT_LT(a, b) sejury_cmp("EXPECT_LT(" #a ", " #b ")", <, a, b)
+#define EXPECT_LE(a, b) sejury_cmp("EXPECT_LE(" #a ", " #b ")", <=, a, b)
+#define EXPECT_GT(a, b) sejury_cmp("EXPECT_GT(" #a ", " #b ")", >, a, b)
+#define EXPECT_GE(a, b) sejury_cmp("EXPECT_GE(" #a ", " #b ")", >=, a, b)
+#define EXPECT_TRUE(c) sejury_truth("EXPECT_TRUE(" #c ")", c, true)
+#define EXPECT_FALSE(c) sejury_truth("EXPECT_FALSE(" #c ")", c, false)
+#define EXPECT_STREQ(a, b) sejury_cmp("EXPECT_STREQ(" #a ", " #b ")", ==, std::string(a), std::string(b))
+#define EXPECT_STRNE(a, b) sejury_cmp("EXPECT_STRNE(" #a ", " #b ")", !=, std::string(a), std::string(b))
+#define EXPECT_NEAR(a, b, e) sejury_near("EXPECT_NEAR(" #a ", " #b ", " #e ")", a, b, e)
+#define EXPECT_DOUBLE_EQ(a, b) sejury_ulps("EXPECT_DOUBLE_EQ(" #a ", " #b ")", a, b, DBL_EPSILON)
+#define EXPECT_FLOAT_EQ(a, b) sejury_ulps("EXPECT_FLOAT_EQ(" #a ", " #b ")", a, b, FLT_EPSILON)
+#define EXPECT_THROW(s, T) sejury_throw("EXPECT_THROW(" #s ", " #T ")", s, T)
+#define EXPECT_ANY_THROW(s) sejury_any_throw("EXPECT_ANY_THROW(" #s ")", s)
+#define EXPECT_NO_THROW(s) sejury_no_throw("EXPECT_NO_THROW(" #s ")", s)
+#define ASSERT_EQ(a, b) sejury_cmp("ASSERT_EQ(" #a ", " #b ")", ==, a, b)
+#define ASSERT_NE(a, b) sejury_cmp("ASSERT_NE(" #a ", " #b ")", !=, a, b)
+#define ASSERT_LT(a, b) sejury_cmp("ASSERT_LT(" #a ", " #b ")", <, a, b)
+#define ASSERT_LE(a, b) sejury_cmp("ASSERT_LE(" #a ", " #b ")", <=, a, b)
+#define ASSERT_GT(a, b) sejury_cmp("ASSERT_GT(" #a ", " #b ")", >, a, b)
+#define ASSERT_GE(a, b) sejury_cmp("ASSERT_GE(" #a ", " #b ")", >=, a, b)
+#define ASSERT_TRUE(c) sejury_truth("ASSERT_TRUE(" #c ")", c, true)
+#define ASSERT_FALSE(c) sejury_truth("ASSERT_FALSE(" #c ")", c, false)
+#define ASSERT_STREQ(a, b) sejury_cmp("ASSERT_STREQ(" #a ", " #b ")", ==, std::string(a), std::string(b))
+#define ASSERT_STRNE(a, b) sejury_cmp("ASSERT_STRNE(" #a ", " #b ")", !=, std::string(a), std::string(b))
+#define ASSERT_NEAR(a, b, e) sejury_near("ASSERT_NEAR(" #a ", " #b ", " #e ")", a, b, e)
+#define ASSERT_DOUBLE_EQ(a, b) sejury_ulps("ASSERT_DOUBLE_EQ(" #a ", " #b ")", a, b, DBL_EPSILON)
+#define ASSERT_FLOAT_EQ(a, b) sejury_ulps("ASSERT_FLOAT_EQ(" #a ", " #b ")", a, b, FLT_EPSILON)
+#define ASSERT_THROW(s, T) sejury_throw("ASSERT_THROW(" #s ", " #T ")", s, T)
+#define ASSERT_ANY_THROW(s) sejury_any_throw("ASSERT_ANY_THROW(" #s ")", s)
+#define ASSERT_NO_THROW(s) sejury_no_throw("ASSERT_NO_THROW(" #s ")", s)

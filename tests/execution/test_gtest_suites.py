@@ -1,0 +1,79 @@
+"""C++ tests in GoogleTest's form (``TEST(Suite, Name) { EXPECT_EQ(...); }``) run with the
+checker's own assertions (``_gtest.py``, ``sealed_cpp/gtest.hpp``): each check a unit, named by
+its test, a failure saying what it compared."""
+
+from __future__ import annotations
+
+import pytest
+
+from sejury import Judge, Sample
+from sejury.execution.languages import get
+from sejury.execution.runner import run_suite, split_tests
+from sejury.sandbox.docker import DockerSandbox
+
+GTEST = '''#include <gtest/gtest.h>
+#include "digits.h"
+
+TEST(Digits, Positive) {
+    EXPECT_EQ(digits(7), 1);
+    int big = 12345;
+    ASSERT_EQ(digits(big), 5) << "five digits";
+}
+
+TEST(Digits, Negative) {
+    EXPECT_EQ(digits(-40), 2);
+    EXPECT_TRUE(digits(-1) == 1);
+}
+
+TEST(Digits, Others) {
+    EXPECT_GE(digits(0), 1);
+    EXPECT_NEAR(digits(100) / 3.0, 1.0, 1e-9);
+    EXPECT_DOUBLE_EQ(digits(10) * 0.5, 1.0);
+    EXPECT_THROW(throw std::invalid_argument("x"), std::invalid_argument);
+    EXPECT_STREQ(std::to_string(digits(55)).c_str(), "2");
+}
+
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}
+'''
+RIGHT = "#include <string>\n#include <cstdlib>\nint digits(long n) { return std::to_string(std::labs(n)).size(); }\n"
+WRONG = "#include <string>\nint digits(long n) { return std::to_string(n).size(); }\n"  # counts the sign
+
+
+def test_each_check_of_a_test_is_a_unit_named_by_its_test() -> None:
+    units = split_tests("cpp", GTEST, RIGHT).units
+    name = get("cpp").test_name
+    assert name is not None
+    assert [name(u) for u in units][:4] == [
+        "Digits.Positive: EXPECT_EQ(digits(7), 1);", "Digits.Positive: ASSERT_EQ(digits(big), 5);",
+        "Digits.Negative: EXPECT_EQ(digits(-40), 2);", "Digits.Negative: EXPECT_TRUE(digits(-1) == 1);"]
+    assert len(units) == 9 and "int big = 12345;" in units[1] and "five digits" not in units[1]
+
+
+@pytest.mark.docker
+async def test_googletest_checks_run_and_say_what_they_compared(sandbox: DockerSandbox) -> None:
+    suite = split_tests("cpp", GTEST, RIGHT)
+    right = await run_suite(sandbox, "cpp", RIGHT, suite, timeout=60)
+    assert right.loaded and all(right.passed), right.reasons
+    wrong = await run_suite(sandbox, "cpp", WRONG, suite, timeout=60)
+    assert wrong.passed == [True, True, False, False, True, True, True, True, True], wrong.reasons
+    assert "EXPECT_EQ(digits(-40), 2): 3 == 2 is false" in wrong.reasons[2], wrong.reasons
+
+
+@pytest.mark.docker
+async def test_a_developers_googletest_file_is_the_sample_tests_evidence() -> None:
+    sandbox = DockerSandbox(size=1)
+    try:
+        judge = Judge(team="Sample-tests", cache=False, traces=False, execute=True, sandbox=sandbox)
+        sample = Sample(id="digits", task="code_generation", language="cpp", problem="Count the digits of n.",
+                        candidate=WRONG, reference=RIGHT, tests=GTEST)
+        wrong = await judge.ajudge(sample)
+        right = await judge.ajudge(sample.model_copy(update={"candidate": RIGHT}))
+    finally:
+        await sandbox.close()
+    r, w = right.strategies["sample_tests"], wrong.strategies["sample_tests"]
+    assert r.score == 100, r.detail
+    assert w.score == pytest.approx(100 * 7 / 9, abs=0.01), w.detail
+    assert wrong.passed is False and w.against is not None and "Digits.Negative: EXPECT_EQ(digits(-40), 2)" in w.against
