@@ -77,3 +77,38 @@ async def test_a_developers_googletest_file_is_the_sample_tests_evidence() -> No
     assert r.score == 100, r.detail
     assert w.score == pytest.approx(100 * 7 / 9, abs=0.01), w.detail
     assert wrong.passed is False and w.against is not None and "Digits.Negative: EXPECT_EQ(digits(-40), 2)" in w.against
+
+
+def test_a_check_in_a_loop_stays_whole_and_a_message_on_the_next_line_is_left_out() -> None:
+    tests = ("TEST(Sq, Loop) {\n    for (int i = 0; i < 3; i++) { EXPECT_EQ(sq(i), i * i); }\n"
+             "    EXPECT_EQ(sq(2), 4)\n        << \"two squared\";\n    EXPECT_EQ(sq(3), 9);\n}\n")
+    units = split_tests("cpp", tests).units
+    assert [u.splitlines()[2:-1] for u in units] == [
+        ["for (int i = 0; i < 3; i++) { EXPECT_EQ(sq(i), i * i); }"], ["EXPECT_EQ(sq(2), 4);"],
+        ["EXPECT_EQ(sq(3), 9);"]]
+
+
+THROWS = '''TEST(Digits, RejectsNegatives) {
+    EXPECT_ANY_THROW(digits(-1));
+    EXPECT_THROW(digits(-2), std::invalid_argument);
+}
+'''
+THROWING = ("#include <string>\n#include <stdexcept>\n"
+            "int digits(long n) { if (n < 0) throw std::invalid_argument(\"negative\");\n"
+            "  return std::to_string(n).size(); }\n")
+EXITING = ("#include <string>\n#include <cstdlib>\n"  # ends its process instead of throwing
+           "int digits(long n) { if (n < 0) std::exit(0); return std::to_string(n).size(); }\n")
+
+
+@pytest.mark.docker
+async def test_a_program_that_ends_its_process_does_not_pass_a_check_that_expects_a_throw(
+        sandbox: DockerSandbox) -> None:
+    """The checker reports the program's process ending (or hanging, or answering garbage) as an
+    exception of its own, which EXPECT_THROW and EXPECT_ANY_THROW never count; the program's own
+    exception counts as any type (its type does not cross processes)."""
+    suite = split_tests("cpp", THROWS, THROWING)
+    right = await run_suite(sandbox, "cpp", THROWING, suite, timeout=60)
+    assert right.passed == [True, True], right.reasons
+    hack = await run_suite(sandbox, "cpp", EXITING, suite, timeout=60)
+    assert hack.passed == [False, False], hack.reasons
+    assert "exited" in hack.reasons[0] or "ended" in hack.reasons[0], hack.reasons

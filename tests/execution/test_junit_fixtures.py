@@ -109,3 +109,30 @@ async def test_a_parameterized_row_the_wrong_candidate_fails_is_the_definitive_e
     assert r.score == 100, r.detail
     assert w.score == pytest.approx(100 * 8 / 9, abs=0.01), w.detail  # the sign counted: -40 has 3
     assert wrong.passed is False and w.against is not None and "DigitsTest.counts[5]" in w.against, w.against
+
+
+def test_csv_quoting_and_the_sources_and_settings_not_read() -> None:
+    from sejury.execution.languages._junit_params import _csv, parameterized
+
+    assert _csv("'a' , 1", ",") == ["a", "1"] and _csv("'Wayne''s', 2", ",") == ["Wayne's", "2"]
+    assert _csv(", ''", ",") == [None, ""]
+    tests = '''
+    @ParameterizedTest
+    @ValueSource(strings = {"RED"})
+    void color(Color c) { assertNotNull(c); }
+    @ParameterizedTest
+    @ValueSource(strings = {"1", "x"})
+    void parsed(int n) { assertTrue(n > 0); }
+    @ParameterizedTest
+    @ValueSource(longs = {1})
+    void narrowed(int n) { assertTrue(n > 0); }
+    @ParameterizedTest
+    @CsvSource(value = {"N/A, 1"}, nullValues = {"N/A"})
+    void nulls(String s, int n) { assertTrue(n > 0); }
+    @ParameterizedTest
+    @CsvSource({"a, " + "b"})
+    void joined(String s, String t) { assertNotNull(t); }
+'''
+    # a type JUnit converts to and this does not, a long into an int, a setting or a concatenation
+    # changing how rows read: not read; a string converted to an int as JUnit does, row 2 not a number
+    assert [(p.name, p.rows) for p in parameterized(tests)] == [("parsed", [(1, ["int n = (int) (1);"])])]

@@ -174,3 +174,33 @@ async def test_the_last_of_three_hundred_tests_is_run_and_fails_the_wrong_candid
     got = wrong.strategies["sample_tests"]
     assert got.score == pytest.approx(100 * 299 / 300, abs=0.01), got.detail
     assert wrong.passed is False and got.against is not None and "TestClamp.test_299" in got.against
+
+
+def test_a_kept_test_called_by_one_defined_before_it_keeps_the_class_order() -> None:
+    """Two kept members next to each other keep the class's order, whatever the set of kept names
+    iterates first (before, a unit could join them out of order, a SyntaxError)."""
+    tests = ("import unittest\n\nclass T(unittest.TestCase):\n    def test_b(self):\n        self.test_a()\n\n"
+             "    def test_a(self):\n        self.assertTrue(f(1))\n\n"
+             "    def test_c(self):\n        self.assertTrue(f(2))\n")
+    for unit in split_tests("python", tests).units:
+        ast.parse(unit)
+    b = split_tests("python", tests).units[0]
+    assert b.index("def test_b") < b.index("def test_a") and "def test_c" not in b
+
+
+def test_a_parse_the_grammar_gives_up_on_does_not_leak_into_the_next() -> None:
+    from sejury.execution.languages._parsers import parser
+
+    go = parser("go")
+    with pytest.raises(ValueError):
+        go.parse(("package p\nfunc _() {\nif f(" + "<" * 400_000 + "1) != 1 {}\n}\n").encode())
+    small = b"package q\nfunc f() {}"
+    assert go.parse(small).root_node.end_byte == len(small)  # a tree of this text, not the last one's
+
+
+def test_a_block_whose_brackets_cross_in_a_regex_is_left_whole() -> None:
+    block = ("describe('d', () => {\n  it('a', () => { expect(/\\)/.test(')')).toBe(true); });\n"
+             "  it('b', () => { f(1); });\n});")
+    units = _bdd.units(block, Copies())
+    assert [u.rsplit("\n", 1)[-1] for u in units] == ["sejuryTest(0);", "sejuryTest(1);"]
+    assert all("it('a'" in u and "it('b'" in u for u in units)

@@ -110,6 +110,8 @@ def test_a_candidate_that_repeats_the_signature_stands_alone() -> None:
 def test_es_module_syntax_becomes_a_script() -> None:
     script = script_of("export const f = 1;\nexport { f };\nimport { a as b } from 'x';")
     assert script.splitlines() == ["const f = 1;", "const { a: b } = require('x');"]
+    crlf = script_of("export const f = 1;\r\nexport { f };\r\nimport { a as b } from 'x';\r\n")
+    assert "export" not in crlf and crlf.splitlines() == ["const f = 1;", "const { a: b } = require('x');"]
 
 
 def test_static_calls_of_instance_methods_are_repaired() -> None:

@@ -69,14 +69,15 @@ def uses_blocks(statements: list[str]) -> bool:
 
 def _close(code: str, at: int) -> int | None:
     """Where the bracket opened at ``code[at]`` closes (``code`` with strings and comments blanked),
-    or None when it does not."""
-    depth = 0
+    or None when it does not, or brackets of different kinds cross before it."""
+    stack: list[str] = []
     for i in range(at, len(code)):
         if code[i] in "([{":
-            depth += 1
+            stack.append(")]}"["([{".index(code[i])])
         elif code[i] in ")]}":
-            depth -= 1
-            if depth == 0:
+            if not stack or stack.pop() != code[i]:
+                return None  # a bracket of another kind (a regex literal's ``\)``): not told apart
+            if not stack:
                 return i
     return None
 

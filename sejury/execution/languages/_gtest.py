@@ -23,14 +23,16 @@ from sejury.execution.languages.base import Copies
 
 TEST = re.compile(r"^[ \t]*TEST\s*\(\s*(?P<suite>\w+)\s*,\s*(?P<name>\w+)\s*\)\s*\{", re.M)
 _CHECK = re.compile(r"\b(?:EXPECT|ASSERT)_[A-Z_]+\s*\(")
+_CONTINUED = re.compile(r"\)[ \t]*\r?\n\s*<<")
 
 def uses_gtest(tests: str) -> bool:
     return TEST.search(tests) is not None
 
 
 def _without_message(stmt: str) -> str:
-    """A check without the message streamed after it (``EXPECT_EQ(a, b) << "why";``)."""
-    m = _CHECK.search(stmt)
+    """A check without the message streamed after it (``EXPECT_EQ(a, b) << "why";``); a statement
+    holding a check (a loop of checks) as it is."""
+    m = _CHECK.match(stmt)
     if m is None:
         return stmt
     end = _clike.closing(stmt, m.end() - 1)
@@ -45,7 +47,8 @@ def units(tests: str, copies: Copies) -> list[str]:
         if end < 0:
             continue
         title, before = f"// {m.group('suite')}.{m.group('name')}", []
-        for stmt in _clike.balanced_statements(textwrap.dedent(tests[m.end():end])):
+        body = _CONTINUED.sub(") <<", textwrap.dedent(tests[m.end():end]))  # a message on the next line
+        for stmt in _clike.balanced_statements(body):
             if not _CHECK.search(stmt):
                 before.append(stmt)
             elif not copies.take(unit := "{\n" + "\n".join([title, *before, _without_message(stmt)]) + "\n}"):

@@ -19,7 +19,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from sejury.execution.languages._clike import closing, split_commas, top_level_items
+from sejury.execution.languages._clike import closing, split_commas, string_end, top_level_items
 
 _PARAMETERIZED = re.compile(r"@ParameterizedTest\b")
 _ANNOTATION = re.compile(r"\s*@(?P<name>[\w.]+)\s*")
@@ -69,30 +69,46 @@ def parameterized(tests: str) -> list[Parameterized]:
     return out
 
 
-def _rows(sources: dict[str, str], arity: int) -> tuple[list[list[str | None]], bool]:
-    """Each row's values, and whether they are Java literals (``@ValueSource``'s) rather than CSV
-    text (None for CSV's null); no row for a source this module does not read."""
+def _rows(sources: dict[str, str], arity: int) -> tuple[list[list[str | None]], str]:
+    """Each row's values and how they are written: ``"csv"`` (CSV text, None for its null) or the
+    ``@ValueSource`` attribute (``"ints"``: Java literals of that type); no row for a source, or a
+    setting of one, that this module does not read."""
     if "ValueSource" in sources and arity == 1:
-        m = _ARRAY.search(sources["ValueSource"])
-        end = closing(sources["ValueSource"], m.end() - 1) if m else -1
-        if m is None or end < 0:
-            return [], True
-        return [[item] for item in top_level_items(sources["ValueSource"][m.end():end])], True
-    if "CsvSource" in sources and "textBlock" not in sources["CsvSource"]:
+        args = sources["ValueSource"]
+        m = _ARRAY.search(args)
+        end = closing(args, m.end() - 1) if m else -1
+        if m is None or end < 0 or m.group("key") not in _WIDENS:
+            return [], ""
+        return [[item] for item in top_level_items(args[m.end():end])], m.group("key")
+    if "CsvSource" in sources and not _UNREAD_CSV.search(sources["CsvSource"]):
         args = sources["CsvSource"]
         delimiter = re.search(r"delimiter\s*=\s*'(.)'", args)
-        m = _ARRAY.search(args) if not args.lstrip().startswith("{") else re.match(r"\s*\{", args)
+        m = re.match(r"\s*\{", args) or re.search(r"\bvalue\s*=\s*\{", args)
         end = closing(args, m.end() - 1) if m else -1
         if m is None or end < 0:
-            return [], False
+            return [], ""
         rows: list[list[str | None]] = []
         for item in top_level_items(args[m.end():end]):
-            if not (item.startswith('"') and item.endswith('"')):
-                return [], False  # a constant, a concatenation: not read
+            if not item.startswith('"') or string_end(item, 0) != len(item) - 1:
+                return [], ""  # a constant, a concatenation: not read
             values = _csv(_unquoted(item), delimiter.group(1) if delimiter else ",")
             rows.append(values[:arity])  # too few: not read (kept, so the rows keep their numbers)
-        return rows, False
-    return [], False
+        return rows, "csv"
+    return [], ""
+
+
+# @CsvSource's settings that change how its rows read: such a source is not read
+_UNREAD_CSV = re.compile(r"\b(?:textBlock|nullValues|emptyValue|quoteCharacter|useHeadersInDisplayName|"
+                         r"ignoreLeadingAndTrailingWhitespace|delimiterString)\b")
+# a @ValueSource attribute -> the parameter types its literals convert to (JUnit's widening)
+_WIDENS = {"ints": {"int", "Integer", "long", "Long", "float", "Float", "double", "Double"},
+           "longs": {"long", "Long", "float", "Float", "double", "Double"},
+           "shorts": {"short", "Short", "int", "Integer", "long", "Long", "float", "Float", "double", "Double"},
+           "bytes": {"byte", "Byte", "short", "Short", "int", "Integer", "long", "Long", "float", "Float",
+                     "double", "Double"},
+           "floats": {"float", "Float", "double", "Double"}, "doubles": {"double", "Double"},
+           "chars": {"char", "Character"}, "booleans": {"boolean", "Boolean"},
+           "strings": set()}  # strings: converted as a CSV value is, to the parameter's type
 
 
 def _unquoted(literal: str) -> str:
@@ -105,30 +121,41 @@ def _unquoted(literal: str) -> str:
 
 
 def _csv(line: str, delimiter: str) -> list[str | None]:
-    """A ``@CsvSource`` row's values: trimmed; ``'...'`` quotes a value (its delimiters kept);
-    an empty unquoted value is null."""
+    """A ``@CsvSource`` row's values: trimmed; ``'...'`` quotes a value (its delimiters and spaces
+    kept, ``''`` inside it a quote); an empty unquoted value is null."""
     values: list[str | None] = []
-    value, quoted, inside = "", False, False
-    for ch in line + delimiter:
-        if ch == "'":
+    value, quoted, inside, i = "", False, False, 0
+    text = line + delimiter
+    while i < len(text):
+        ch = text[i]
+        if ch == "'" and inside and text[i + 1:i + 2] == "'":
+            value += "'"  # an escaped quote
+            i += 1
+        elif ch == "'" and (inside or not value.strip()):
+            if not inside:
+                value = ""  # an opening quote: the spaces before it are not the value's
             inside, quoted = not inside, True
         elif ch == delimiter and not inside:
-            text = value if quoted else value.strip()
-            values.append(text if text or quoted else None)
+            kept = value if quoted else value.strip()
+            values.append(kept if kept or quoted else None)
             value, quoted = "", False
-        elif inside or not (ch.isspace() and not value):
-            value += ch
+        elif inside or not quoted:
+            value += ch  # outside quotes, what follows a closing quote (spaces) is left out
+        i += 1
     return values
 
 
-def _declared(params: list[list[str]], row: list[str | None], written: bool) -> list[str] | None:
+def _declared(params: list[list[str]], row: list[str | None], written: str) -> list[str] | None:
     """The row's values as declarations of the parameters, or None when one cannot be converted;
-    ``written``: the values are Java literals of the source's type (``@ValueSource``)."""
+    ``written``: how the values are written (``_rows``)."""
     if len(row) != len(params):
         return None
     out = []
     for (kind, name), value in zip(params, row, strict=True):
-        literal = _cast(kind, value) if written and value is not None else _literal(kind, value)
+        if written in ("csv", "strings"):
+            literal = _literal(kind, value if written == "csv" or value is None else _unquoted(value))
+        else:
+            literal = _cast(kind, value) if value is not None and kind in _WIDENS[written] else None
         if literal is None:
             return None
         out.append(f"{kind} {name} = {literal};")

@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sejury.execution import languages
+from sejury.execution.languages.base import Parser
 
 if TYPE_CHECKING:
     import tree_sitter as ts
 
 
-def parser(language: str) -> ts.Parser:
+def parser(language: str) -> Parser:
     """tree-sitter's parser of ``language`` (any alias), made once; a ValueError for a language
     that is not registered or has no grammar."""
     lang = languages.get(language)

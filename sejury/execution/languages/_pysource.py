@@ -128,7 +128,7 @@ class Cut:
         if self.whole is not None:
             return self.whole
         out, last = [], 0
-        for k in sorted(kept, key=lambda k: self.at[k]):
+        for k in sorted(kept):  # the members in the class's order (neighbours share a place in the rest)
             out += [self.rest[last:self.at[k]], self.texts[k]]
             last = self.at[k]
         out.append(self.rest[last:])

@@ -181,15 +181,31 @@ class Language:
     # folder before each test (the files S5's tests read and never wrote: ``strategies/_test_files``)
     write_files: Callable[[dict[str, str]], str] | None = None
 
-    def parser(self) -> ts.Parser:
+    def parser(self) -> Parser:
         """The one tree-sitter parser of this language's grammar (``grammar_parser``)."""
         if self.grammar is None:
             raise ValueError(f"no tree-sitter grammar for {self.name!r}")
         return grammar_parser(self.grammar)
 
 
+class Parser:
+    """tree-sitter's parser of one grammar, each parse limited to ``PARSE_LIMIT_MICROS``: one over it
+    raises ValueError, and the parser is reset first (tree-sitter would otherwise resume that parse
+    on the next call, and give the next text a tree of the old one's)."""
+
+    def __init__(self, parser: ts.Parser) -> None:
+        self._parser = parser
+
+    def parse(self, data: bytes) -> ts.Tree:
+        try:
+            return self._parser.parse(data)
+        except ValueError:
+            self._parser.reset()
+            raise
+
+
 @cache
-def grammar_parser(grammar: str) -> ts.Parser:
+def grammar_parser(grammar: str) -> Parser:
     """tree-sitter's parser of the grammar module ``grammar``, made once (tree-sitter and the
     grammar are imported then).  A parse that takes over ``PARSE_LIMIT_MICROS`` raises ValueError:
     tree-sitter's error recovery is slower than linear on some garbage (100 kB of ``<`` in a Go
@@ -198,7 +214,7 @@ def grammar_parser(grammar: str) -> ts.Parser:
 
     parser = ts.Parser(ts.Language(importlib.import_module(grammar).language()))
     parser.timeout_micros = PARSE_LIMIT_MICROS
-    return parser
+    return Parser(parser)
 
 
 PARSE_LIMIT_MICROS = 5_000_000  # a test text of 1 MB that is code parses in well under a second

@@ -78,7 +78,7 @@ def split(tests: str, names: set[str]) -> Suite:
 
 _ESM_EXPORT = re.compile(r"^(\s*)export\s+(?:default\s+)?(?=(?:async\s+)?function\b|class\b|const\b|let\b|var\b)",
                          re.M)
-_ESM_EXPORT_LIST = re.compile(r"^[ \t]*export\s*(?:\{[^}]*\}|default\s+[\w$.]+)[ \t]*;?[ \t]*$\n?", re.M)
+_ESM_EXPORT_LIST = re.compile(r"^[ \t]*export\s*(?:\{[^}]*\}|default\s+[\w$.]+)[ \t]*;?[ \t]*\r?$\n?", re.M)
 _ESM_IMPORT = re.compile(r"^[ \t]*import\s+(?:(\w+)|\{([^}]*)\}|\*\s+as\s+(\w+))\s+from\s+(['\"][^'\"]+['\"])\s*;?\s*$",
                          re.M)
 

@@ -9,6 +9,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 namespace sejury {
+// How a call of the program fails, told apart for the tests' assertions (``gtest.hpp``): the program
+// threw (``threw``), or its process ended, hung or answered what cannot be read (``broken``), which
+// no check that expects an exception may count as one.
+struct threw : std::runtime_error { using std::runtime_error::runtime_error; };
+struct broken : std::runtime_error { using std::runtime_error::runtime_error; };
 inline std::array<uint32_t, 8> sha256(const std::string& msg) {
   static const uint32_t k[64] = {
       0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -140,21 +145,25 @@ inline std::string gone() {
   return why;
 }
 template <class R> R call(const std::string& name, const std::string& args) {
-  if (server < 0 && !start()) throw std::runtime_error("the program's process did not start");
+  if (server < 0 && !start()) throw broken("the program's process did not start");
   std::string msg = name + "\t" + args + "\n";
   if (write(to_server, msg.data(), msg.size()) != (ssize_t) msg.size()) {
     kill_server();
-    throw std::runtime_error("the program's process ended");
+    throw broken("the program's process ended");
   }
   std::string line;
-  if (!read_line(line, 5000)) throw std::runtime_error(gone());
-  if (!line.empty() && line[0] == '!') throw std::runtime_error("the program threw: " + line.substr(1));
+  if (!read_line(line, 5000)) throw broken(gone());
+  if (!line.empty() && line[0] == '!') throw threw("the program threw: " + line.substr(1));
   if constexpr (!std::is_void_v<R>) {
-    SejuryIn in{line};
-    in.expect('[');
-    R v = sejury_dec<R>(in);
-    in.expect(']');
-    return v;
+    try {
+      SejuryIn in{line};
+      in.expect('[');
+      R v = sejury_dec<R>(in);
+      in.expect(']');
+      return v;
+    } catch (const std::exception& e) {
+      throw broken(std::string("the program's answer could not be read: ") + e.what());
+    }
   }
 }
 inline void setup(const char* self) {
