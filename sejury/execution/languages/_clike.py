@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from sejury.execution.languages.base import Suite
+from sejury.execution.languages.base import Copies, Suite
 
 # One line that opens a C++ / Java function: ``[modifiers] RET NAME(PARAMS) [const] [throws ...] {``
 SIGNATURE = (r"^[ \t]*(?:(?:public|private|protected|static|final|inline|constexpr)\s+)*"
@@ -282,6 +282,21 @@ def split_commas(text: str, opening: str = "([{", closing_: str = ")]}") -> list
 
 
 _TITLE = re.compile(r"^\{\n// (\w+\.\w+(?:\[\d+\])?)\n")  # ``Class.method``, a parameterized row's ``[2]``
+
+
+def titled_units(title: str, before: list[str], body: str, check: re.Pattern[str], copies: Copies,
+                 as_check: Callable[[str], str] = lambda stmt: stmt) -> list[str]:
+    """The units of one named test (a JUnit method, a GoogleTest ``TEST``): for each statement of
+    ``body`` that ``check`` finds, a block of ``before``, the body's statements before it, then it
+    (``as_check`` of it), its first line naming the test (``// SolutionTest.adds``: ``titled_name``
+    reads it); as many as ``copies`` leaves room for."""
+    units, before = [], list(before)
+    for stmt in balanced_statements(body):
+        if not check.search(stmt):
+            before.append(stmt)
+        elif copies.take(unit := "{\n" + "\n".join([f"// {title}", *before, as_check(stmt)]) + "\n}"):
+            units.append(unit)
+    return units
 
 
 def titled_name(unit: str) -> str:

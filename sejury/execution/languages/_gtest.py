@@ -44,15 +44,8 @@ def units(tests: str, copies: Copies) -> list[str]:
     out: list[str] = []
     for m in TEST.finditer(tests):
         end = _clike.closing(tests, m.end() - 1)
-        if end < 0:
-            continue
-        title, before = f"// {m.group('suite')}.{m.group('name')}", []
-        body = _CONTINUED.sub(") <<", textwrap.dedent(tests[m.end():end]))  # a message on the next line
-        for stmt in _clike.balanced_statements(body):
-            if not _CHECK.search(stmt):
-                before.append(stmt)
-            elif not copies.take(unit := "{\n" + "\n".join([title, *before, _without_message(stmt)]) + "\n}"):
-                return out
-            else:
-                out.append(unit)
+        if end >= 0:
+            body = _CONTINUED.sub(") <<", textwrap.dedent(tests[m.end():end]))  # a message on the next line
+            out += _clike.titled_units(f"{m.group('suite')}.{m.group('name')}", [], body, _CHECK, copies,
+                                       _without_message)
     return out

@@ -49,20 +49,14 @@ def split(tests: str, names: set[str]) -> Suite:
         copies = Copies()
         cls = next((m.group(1) for m in re.finditer(r"\bclass\s+(\w+)", tests)), "Test")
         methods = [m.group("name") for m in _JUNIT_METHOD.finditer(tests)]
-        # (a comment naming the test (``test_name``), what runs before its checks, its statements)
+        # (the test's name (``test_name``), the parameters it runs with, its statements)
         runs: list[tuple[str, list[str], str]] = [
-            (f"// {cls}.{methods[k]}" if k < len(methods) else "// a @Test method", [], body)
-            for k, body in enumerate(junit)]
-        runs += [(f"// {cls}.{p.name}[{i}]", row, p.body) for p in rows for i, row in p.rows]
+            (f"{cls}.{methods[k]}" if k < len(methods) else "a @Test method", [], body) for k, body in enumerate(junit)]
+        runs += [(f"{cls}.{p.name}[{i}]", row, p.body) for p in rows for i, row in p.rows]
         for title, row, body in runs:
             # a field the method declares again (or a parameter of its) is the method's
             before = [d for name, d in fields if not re.search(rf"[\w>\]]\s+{name}\s*[=;:]", "\n".join([*row, body]))]
-            before += [*set_up, *row]
-            for stmt in _clike.balanced_statements(textwrap.dedent(body)):
-                if not _CHECK.search(stmt):
-                    before.append(stmt)
-                elif copies.take(unit := "{\n" + "\n".join([title, *before, stmt]) + "\n}"):
-                    units.append(unit)
+            units += _clike.titled_units(title, [*before, *set_up, *row], textwrap.dedent(body), _CHECK, copies)
         return Suite("", units)
     helpers = _helpers(tests)
     if helpers and _clike.block_bodies(tests, _ENTRY):
