@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from sejury import Judge, Sample
+from sejury import Sample
 from sejury.execution.languages import get
 from sejury.execution.runner import run_suite, split_tests
 from sejury.sandbox.docker import DockerSandbox
+from tests.helpers.examples import judge_samples
 
 GTEST = '''#include <gtest/gtest.h>
 #include "digits.h"
@@ -64,15 +65,9 @@ async def test_googletest_checks_run_and_say_what_they_compared(sandbox: DockerS
 
 @pytest.mark.docker
 async def test_a_developers_googletest_file_is_the_sample_tests_evidence() -> None:
-    sandbox = DockerSandbox(size=1)
-    try:
-        judge = Judge(team="Sample-tests", cache=False, traces=False, execute=True, sandbox=sandbox)
-        sample = Sample(id="digits", task="code_generation", language="cpp", problem="Count the digits of n.",
-                        candidate=WRONG, reference=RIGHT, tests=GTEST)
-        wrong = await judge.ajudge(sample)
-        right = await judge.ajudge(sample.model_copy(update={"candidate": RIGHT}))
-    finally:
-        await sandbox.close()
+    sample = Sample(id="digits", task="code_generation", language="cpp", problem="Count the digits of n.",
+                    candidate=WRONG, reference=RIGHT, tests=GTEST)
+    wrong, right = await judge_samples(sample, sample.model_copy(update={"candidate": RIGHT}))
     r, w = right.strategies["sample_tests"], wrong.strategies["sample_tests"]
     assert r.score == 100, r.detail
     assert w.score == pytest.approx(100 * 7 / 9, abs=0.01), w.detail

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from sejury import Judge, Sample
+from sejury import Sample
 from sejury.execution.languages import get
 from sejury.execution.runner import split_tests
-from sejury.sandbox.docker import DockerSandbox
-from tests.helpers.examples import example, judge_pair
+from tests.helpers.examples import example, judge_pair, judge_samples
 
 
 def test_each_test_method_starts_with_the_classs_fields_and_set_up() -> None:
@@ -96,15 +95,9 @@ def test_a_parameterized_test_gives_a_unit_per_row_its_values_as_the_parameters(
 
 @pytest.mark.docker
 async def test_a_parameterized_row_the_wrong_candidate_fails_is_the_definitive_evidence() -> None:
-    sandbox = DockerSandbox(size=1)
-    try:
-        judge = Judge(team="Sample-tests", cache=False, traces=False, execute=True, sandbox=sandbox)
-        sample = Sample(id="digits", task="code_generation", language="java", problem="Count the digits of n.",
-                        candidate=DIGITS_WRONG, reference=DIGITS_RIGHT, tests=PARAMETERIZED)
-        wrong = await judge.ajudge(sample)
-        right = await judge.ajudge(sample.model_copy(update={"candidate": DIGITS_RIGHT}))
-    finally:
-        await sandbox.close()
+    sample = Sample(id="digits", task="code_generation", language="java", problem="Count the digits of n.",
+                    candidate=DIGITS_WRONG, reference=DIGITS_RIGHT, tests=PARAMETERIZED)
+    wrong, right = await judge_samples(sample, sample.model_copy(update={"candidate": DIGITS_RIGHT}))
     r, w = right.strategies["sample_tests"], wrong.strategies["sample_tests"]
     assert r.score == 100, r.detail
     assert w.score == pytest.approx(100 * 8 / 9, abs=0.01), w.detail  # the sign counted: -40 has 3

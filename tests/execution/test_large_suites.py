@@ -11,13 +11,13 @@ import random
 
 import pytest
 
-from sejury import Judge, Sample
+from sejury import Sample
 from sejury.execution.languages import _bdd, _pysource
 from sejury.execution.languages._pysteps import Step, Steps
 from sejury.execution.languages._unittest import named
 from sejury.execution.languages.base import Copies
 from sejury.execution.runner import split_tests
-from sejury.sandbox.docker import DockerSandbox
+from tests.helpers.examples import judge_samples
 
 N = 2_000
 
@@ -161,15 +161,9 @@ async def test_the_last_of_three_hundred_tests_is_run_and_fails_the_wrong_candid
     whose files were too large to reach the sandbox, and Sample-tests was unscored."""
     tests = _many_tests(300)
     assert len(tests) > 150_000
-    sandbox = DockerSandbox(size=1)
-    try:
-        judge = Judge(team="Sample-tests", cache=False, traces=False, execute=True, sandbox=sandbox)
-        sample = Sample(id="clamp", task="code_generation", language="python", problem="Clamp x to [lo, hi].",
-                        candidate=WRONG, reference=RIGHT, tests=tests)
-        wrong = await judge.ajudge(sample)
-        right = await judge.ajudge(sample.model_copy(update={"candidate": RIGHT}))
-    finally:
-        await sandbox.close()
+    sample = Sample(id="clamp", task="code_generation", language="python", problem="Clamp x to [lo, hi].",
+                    candidate=WRONG, reference=RIGHT, tests=tests)
+    wrong, right = await judge_samples(sample, sample.model_copy(update={"candidate": RIGHT}))
     assert right.strategies["sample_tests"].score == 100, right.strategies["sample_tests"].detail
     got = wrong.strategies["sample_tests"]
     assert got.score == pytest.approx(100 * 299 / 300, abs=0.01), got.detail

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from sejury import Judge, Sample
+from sejury import Sample
 from sejury.execution.languages._unittest import named
 from sejury.execution.languages.base import Suite
 from sejury.execution.runner import run_suite, split_tests
 from sejury.sandbox.docker import DockerSandbox
 from sejury.strategies.sample_tests import detail_lines
-from tests.helpers.examples import judge_pair
+from tests.helpers.examples import judge_pair, judge_samples
 
 SUITE = '''import unittest
 
@@ -147,17 +147,12 @@ DESCRIBE = "import os\n\ndef describe_path(p):\n    return 'exists' if os.path.e
 async def test_a_test_that_patches_what_the_program_calls_is_dropped_and_the_verdict_says_why() -> None:
     """``@patch("os.path.exists")`` applies in the tests' process; the program runs in its own and sees
     the real ``os.path.exists``: the test fails on the reference, is dropped, and the verdict says why."""
-    sandbox = DockerSandbox(size=1)
-    try:
-        judge = Judge(team="Sample-tests", cache=False, traces=False, execute=True, sandbox=sandbox)
-        v = await judge.ajudge(Sample(id="patched", task="code_generation", language="python",
+    (v,) = await judge_samples(Sample(id="patched", task="code_generation", language="python",
                                       problem="Say whether a path exists.", candidate=DESCRIBE, reference=DESCRIBE,
                                       tests=PATCHED))
-        lines = " ".join(detail_lines(v.strategies["sample_tests"]))
-        assert v.strategies["sample_tests"].score == 100
-        assert "1 of 2 failed on the reference and were dropped (1 of them patch a name with mock.patch" in lines, lines
-    finally:
-        await sandbox.close()
+    lines = " ".join(detail_lines(v.strategies["sample_tests"]))
+    assert v.strategies["sample_tests"].score == 100
+    assert "1 of 2 failed on the reference and were dropped (1 of them patch a name with mock.patch" in lines, lines
 
 
 
@@ -208,15 +203,9 @@ def test_tests_a_class_inherits_from_a_mixin_of_the_suite_are_its_units() -> Non
 
 @pytest.mark.docker
 async def test_an_inherited_test_fails_the_wrong_candidate_in_the_class_that_runs_it() -> None:
-    sandbox = DockerSandbox(size=1)
-    try:
-        judge = Judge(team="Sample-tests", cache=False, traces=False, execute=True, sandbox=sandbox)
-        sample = Sample(id="mixin", task="code_generation", language="python", problem="Sort in descending order.",
-                        candidate=SORT_WRONG, reference=SORT_RIGHT, tests=MIXIN)
-        wrong = await judge.ajudge(sample)
-        right = await judge.ajudge(sample.model_copy(update={"candidate": SORT_RIGHT}))
-    finally:
-        await sandbox.close()
+    sample = Sample(id="mixin", task="code_generation", language="python", problem="Sort in descending order.",
+                    candidate=SORT_WRONG, reference=SORT_RIGHT, tests=MIXIN)
+    wrong, right = await judge_samples(sample, sample.model_copy(update={"candidate": SORT_RIGHT}))
     assert right.strategies["sample_tests"].score == 100, right.strategies["sample_tests"].detail
     got = wrong.strategies["sample_tests"]
     # TestChecks' own tests fail on the reference (it has no ``sort``) and are dropped; of the six

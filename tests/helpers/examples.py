@@ -14,11 +14,17 @@ def example(folder: str, stem: str, which: str) -> Sample:
     return Sample.model_validate(json.loads((EXAMPLES / folder / f"{stem}_{which}.json").read_text()))
 
 
-async def judge_pair(folder: str, stem: str) -> dict[str, Verdict]:
-    """The right and the wrong candidate's verdicts, by ``"right"`` and ``"wrong"``."""
+async def judge_samples(*samples: Sample) -> list[Verdict]:
+    """Each sample's verdict by Sample-tests alone, in order, in a Docker sandbox of their own."""
     sandbox = DockerSandbox(size=1)
     try:
         judge = Judge(team="Sample-tests", cache=False, traces=False, execute=True, sandbox=sandbox)
-        return {which: await judge.ajudge(example(folder, stem, which)) for which in ("right", "wrong")}
+        return [await judge.ajudge(sample) for sample in samples]
     finally:
         await sandbox.close()
+
+
+async def judge_pair(folder: str, stem: str) -> dict[str, Verdict]:
+    """The right and the wrong candidate's verdicts, by ``"right"`` and ``"wrong"``."""
+    right, wrong = await judge_samples(*(example(folder, stem, which) for which in ("right", "wrong")))
+    return {"right": right, "wrong": wrong}
