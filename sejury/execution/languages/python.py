@@ -218,9 +218,9 @@ def split(tests: str, names: set[str]) -> Suite:
         elif isinstance(node, ast.For) and _has_assert(node):
             top_level(node, _table_rows(node, tables) or [src])  # a table-driven loop: one unit per row
         elif isinstance(node, ast.ClassDef) and node.name in cases and \
-                (_unittest.tests(node) or _unittest.inherited(node, classes)):
+                ((inherits := _unittest.inherited(node, classes)) or _unittest.tests(node)):
             # run as unittest runs it: its fixtures too, and the tests it inherits
-            in_function(_unittest.units(node, source, inherits=_unittest.inherited(node, classes)))
+            in_function(_unittest.units(node, source, inherits=inherits))
             if node.name in derived_from:
                 setup.append(src)  # another class of the suite derives from it
         elif isinstance(node, ast.ClassDef) and node.name.startswith("Test") and node.name not in cases:
