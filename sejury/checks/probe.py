@@ -11,6 +11,7 @@ does; a mutant must fail a test the candidate passes.  Unverified variants are r
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import random
@@ -24,6 +25,7 @@ from sejury.api import Judge
 from sejury.checks.variants import candidate_in, equivalents, injected
 from sejury.errors import InputError
 from sejury.execution import languages
+from sejury.execution.languages._parse_guard import TooCostly
 from sejury.execution.mutants import mutants, region_of
 from sejury.execution.runner import assemble_program, run_suite, split_tests
 from sejury.execution.signatures import last_function
@@ -60,6 +62,7 @@ class Effect(BaseModel):
     ci_high: float
 
 
+log = logging.getLogger(__name__)
 Made = tuple[Kind, str, str, str]  # kind, label, candidate, the label of its base ("": the candidate)
 
 
@@ -76,9 +79,14 @@ def _variants(sample: Sample, n_mutants: int, seed: int) -> list[Made]:
     if span is not None:
         found = last_function(sample.problem) or last_function(sample.candidate)
         keep = {found.name} if found else set()
-        out += [("equivalent", v.label, v.candidate, "")
-                for v in equivalents(name, program, span, sample.candidate, keep)]
-        for m in mutants(name, program, [span], limit=n_mutants, seed=seed):
+        try:
+            out += [("equivalent", v.label, v.candidate, "")
+                    for v in equivalents(name, program, span, sample.candidate, keep)]
+            drawn = mutants(name, program, [span], limit=n_mutants, seed=seed)
+        except TooCostly as exc:
+            log.warning("%s: no equivalents or mutants of the candidate: %s", sample.id, exc)
+            drawn = []
+        for m in drawn:
             text = candidate_in(sample.candidate, program, span, m.program)
             out.append(("mutant", m.label, text, ""))
             first_mutant = first_mutant or (m.label, text)

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from sejury.errors import InputError
 from sejury.execution import languages
 from sejury.execution.languages import Suite
+from sejury.execution.languages._parse_guard import TooCostly
 from sejury.execution.mutants import changed_lines, draw, dummies, mutants, region_of
 from sejury.execution.patching import PatchError
 from sejury.execution.programs import programs
@@ -124,7 +125,10 @@ async def check_sample(provider: SandboxProvider, sample: Sample, *, n_mutants: 
             return skip("every test fails on the reference", **base)
         suite = Suite(suite.setup, kept)
         base["tests"] = len(kept)
-    wrong_programs, made = _wrong_programs(sample, lang.name, assembled, program, n_mutants, seed)
+    try:
+        wrong_programs, made = _wrong_programs(sample, lang.name, assembled, program, n_mutants, seed)
+    except TooCostly as exc:
+        return skip(f"the reference's code could not be read for mutants: {exc}", **base)
     runs = await asyncio.gather(*(_judge_program(provider, lang.name, suite, kind, label, code)
                                   for kind, label, code in wrong_programs))
     check = SuiteCheck(sample_id=sample.id, language=lang.name, status="tells right from wrong", wrong=list(runs),

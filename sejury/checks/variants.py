@@ -15,7 +15,7 @@ import tree_sitter as ts
 
 from sejury.execution import languages
 from sejury.execution.languages._parsers import parser
-from sejury.execution.mutants import _BINARY, _walk, supported
+from sejury.execution.mutants import _BINARY, _walk, supported, walk_parents
 
 _BINDERS = {  # (parent type, field) of an identifier that declares a name
     ("assignment", "left"), ("augmented_assignment", "left"), ("for_statement", "left"),
@@ -41,33 +41,40 @@ class Variant:
     candidate: str
 
 
-def _field(node: ts.Node) -> str | None:
-    parent = node.parent
-    if parent is None:
-        return None
-    for i, child in enumerate(parent.children):
-        if child.id == node.id:
-            return parent.field_name_for_child(i)
-    return None
+def _fields(root: ts.Node) -> dict[int, str | None]:
+    """Each node's field name in its parent, by node id, in one pass (a node's own lookup would
+    scan its siblings: quadratic on a call of 40,000 arguments)."""
+    out: dict[int, str | None] = {}
+    cursor = root.walk()
+    while True:
+        if (node := cursor.node) is not None:
+            out[node.id] = cursor.field_name
+        if cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return out
 
 
-def _binds(node: ts.Node) -> bool:
-    parent = node.parent
+def _binds(node: ts.Node, parents: dict[int, ts.Node], fields: dict[int, str | None]) -> bool:
+    parent = parents.get(node.id)
     if parent is None:
         return False
-    if (parent.type, _field(node)) in _BINDERS or parent.type in _BINDING_LISTS:
+    if (parent.type, fields.get(node.id)) in _BINDERS or parent.type in _BINDING_LISTS:
         return True
     # Go: `a, b := ...` and `for i, x := range xs`: the identifiers of the left expression list
-    return parent.type == "expression_list" and parent.parent is not None and parent.parent.type in _GO_LEFT \
-        and _field(parent) == "left"
+    grand = parents.get(parent.id)
+    return parent.type == "expression_list" and grand is not None and grand.type in _GO_LEFT \
+        and fields.get(parent.id) == "left"
 
 
 def _edit(program: str, span: tuple[int, int], edits: list[tuple[int, int, bytes]]) -> str | None:
     """Apply byte edits inside ``span`` (character offsets); the program's text outside it is kept."""
-    src = program.encode()
-    for a, b, new in sorted(edits, reverse=True):
-        src = src[:a] + new + src[b:]
-    out = src.decode()
+    src, parts, last = program.encode(), [], 0
+    for a, b, new in sorted(edits):  # apart from one another: each a name, a comment, an outermost node
+        parts += [src[last:a], new]
+        last = b
+    out = b"".join([*parts, src[last:]]).decode()
     prefix, suffix = program[: span[0]], program[span[1]:]
     return out if out.startswith(prefix) and out.endswith(suffix) else None
 
@@ -84,18 +91,21 @@ def renamed(language: str, program: str, span: tuple[int, int], keep: set[str]) 
         return None
     src = program.encode()
     lo, hi = len(program[: span[0]].encode()), len(program[: span[1]].encode())
-    ids = [n for n in _walk(parser(name).parse(src).root_node) if n.type == "identifier"]
+    root = parser(name).parse(src).root_node
+    parents = {n.id: p for n, p in walk_parents(root) if p is not None}
+    ids, fields = [n for n in _walk(root) if n.type == "identifier"], _fields(root)
     inside = [n for n in ids if lo <= n.start_byte and n.end_byte <= hi]
     outside = {src[n.start_byte:n.end_byte].decode() for n in ids if not (lo <= n.start_byte and n.end_byte <= hi)}
     words = set(re.findall(r"\w+", program))
-    bound = sorted({src[n.start_byte:n.end_byte].decode() for n in inside if _binds(n)} - outside - keep - {"_"})
+    binding = {src[n.start_byte:n.end_byte].decode() for n in inside if _binds(n, parents, fields)}
+    bound = sorted(binding - outside - keep - {"_"})
     if not bound:
         return None
     fresh = (f"v{i}" for i in range(1, 10_000) if f"v{i}" not in words)
     new = {old: next(fresh) for old in bound}
     edits = [(n.start_byte, n.end_byte, new[t].encode()) for n in inside
              if (t := src[n.start_byte:n.end_byte].decode()) in new
-             and (n.parent is None or (n.parent.type, _field(n)) not in _NOT_A_USE)]
+             and ((p := parents.get(n.id)) is None or (p.type, fields.get(n.id)) not in _NOT_A_USE)]
     changed = _edit(program, span, edits)
     return None if changed is None else _candidate_of(program, span, changed)
 
@@ -136,7 +146,7 @@ def _rewritten(language: str, program: str, span: tuple[int, int],
     for node in _walk(parser(name).parse(src).root_node):
         if node.has_error or not (lo <= node.start_byte and node.end_byte <= hi):
             continue
-        if any(a <= node.start_byte < b for a, b, _ in edits):
+        if edits and node.start_byte < edits[-1][1]:  # inside the last rewritten node (nodes come in text order)
             continue
         new = rewrite(node, src)
         if new is not None:

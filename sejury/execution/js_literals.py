@@ -47,7 +47,7 @@ def _calls(root: ts.Node, function: str) -> Iterator[Args]:
         if node.type == "call_expression":
             callee, arguments = node.child_by_field_name("function"), node.child_by_field_name("arguments")
             if callee is not None and callee.type == "identifier" and node_text(callee) == function and arguments:
-                with contextlib.suppress(NotLiteral):
+                with contextlib.suppress(NotLiteral, RecursionError):  # a literal nested past Python's stack
                     args = tuple(value(a) for a in arguments.named_children if a.type != "comment")
                     found.append((node.start_byte, (args, ())))
         stack.extend(node.children)

@@ -14,8 +14,9 @@ from __future__ import annotations
 import difflib
 import random
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sejury.execution import languages
@@ -33,11 +34,19 @@ class Mutant:
     column: int  # 1-based
     before: str
     after: str
-    program: str
+    # the program it changes and where (bytes a..b become ``after``): the mutated program is made
+    # when asked for, so the mutants of a long program do not each hold a copy of it
+    source: bytes = field(repr=False, compare=False)
+    at: tuple[int, int] = field(repr=False)
 
     @property
     def label(self) -> str:
         return f"{self.line}:{self.column} {self.operator}: `{_one_line(self.before)}` -> `{_one_line(self.after)}`"
+
+    @property
+    def program(self) -> str:
+        a, b = self.at
+        return (self.source[:a] + self.after.encode() + self.source[b:]).decode()
 
 
 @dataclass(frozen=True)
@@ -75,38 +84,108 @@ _DECIMAL = re.compile(r"[0-9]+")
 
 
 def _walk(node: ts.Node) -> Iterator[ts.Node]:
-    yield node
-    for child in node.children:
-        yield from _walk(child)
+    """Every node under ``node``, ``node`` first, in the text's order; without recursion, as a
+    hostile text's tree can be 40,000 deep (``a<b<c<...`` in an initializer)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(n.children))
+
+
+def walk_parents(node: ts.Node) -> Iterator[tuple[ts.Node, ts.Node | None]]:
+    """``_walk``'s nodes, each with its parent (None for ``node``): tree-sitter finds a node's
+    ``parent`` by descending from the root again, so asking it of every node is quadratic in depth."""
+    stack: list[tuple[ts.Node, ts.Node | None]] = [(node, None)]
+    push = stack.append
+    while stack:
+        n, parent = stack.pop()
+        yield n, parent
+        for child in reversed(n.children):
+            push((child, n))
 
 
 def _candidates(lang: Language, src: bytes, spans: Sequence[tuple[int, int]],
                 ) -> Iterator[tuple[str, int, int, bytes]]:
-    """(operator, start byte, end byte, replacement) for every single change inside a span."""
+    """(operator, start byte, end byte, replacement) for every single change inside a span.  Only
+    short texts are decoded (operators, literals), and operands are swapped up to ``SWAP_BYTES``,
+    so a long program's cost stays linear in its size (a chain of 40,000 ``-`` is not copied 40,000 times)."""
     tree = lang.parser().parse(src)
-    for node in _walk(tree.root_node):
+    for node, parent in walk_parents(tree.root_node):
         if node.has_error or not any(lo <= node.start_byte and node.end_byte <= hi for lo, hi in spans):
             continue
-        text = src[node.start_byte:node.end_byte].decode()
-        parent = node.parent
-        if not node.is_named and parent is not None and parent.type in _BINARY:
-            for table, name in ((_COMPARISON, "comparison"), (_ARITHMETIC, "arithmetic"), (_LOGICAL, "logical")):
-                if text in table:
-                    yield name, node.start_byte, node.end_byte, table[text].encode()
-            if text in _NON_COMMUTATIVE and parent.type != "comparison_operator" and parent.named_child_count == 2:
-                left, right = parent.named_children
-                swapped = src[right.start_byte:right.end_byte] + src[left.end_byte:right.start_byte] + \
-                    src[left.start_byte:left.end_byte]
-                yield "swap operands", left.start_byte, right.end_byte, swapped
-        elif not node.is_named and parent is not None and "assignment" in parent.type and text in _AUGMENTED:
-            yield "arithmetic", node.start_byte, node.end_byte, _AUGMENTED[text].encode()
-        elif node.type in _INTEGER and _DECIMAL.fullmatch(text):
+        if not node.is_named:
+            text = src[node.start_byte:node.end_byte].decode()
+            if parent is not None and parent.type in _BINARY:
+                for table, name in ((_COMPARISON, "comparison"), (_ARITHMETIC, "arithmetic"), (_LOGICAL, "logical")):
+                    if text in table:
+                        yield name, node.start_byte, node.end_byte, table[text].encode()
+                if text in _NON_COMMUTATIVE and parent.type != "comparison_operator" and parent.named_child_count == 2:
+                    left, right = parent.named_children
+                    if right.end_byte - left.start_byte <= SWAP_BYTES:
+                        swapped = src[right.start_byte:right.end_byte] + src[left.end_byte:right.start_byte] + \
+                            src[left.start_byte:left.end_byte]
+                        yield "swap operands", left.start_byte, right.end_byte, swapped
+            elif parent is not None and "assignment" in parent.type and text in _AUGMENTED:
+                yield "arithmetic", node.start_byte, node.end_byte, _AUGMENTED[text].encode()
+        elif node.type in _INTEGER and node.end_byte - node.start_byte <= SWAP_BYTES and \
+                _DECIMAL.fullmatch(text := src[node.start_byte:node.end_byte].decode()):
             yield "off by one", node.start_byte, node.end_byte, str(int(text) + 1).encode()
-        elif node.type in _BOOLEAN and text in _BOOLEAN:
+        elif node.type in _BOOLEAN and (text := src[node.start_byte:node.end_byte].decode()) in _BOOLEAN:
             yield "constant", node.start_byte, node.end_byte, _BOOLEAN[text].encode()
         elif node.type in _STATEMENT and parent is not None and parent.type not in {"module", "program",
                                                                                     "translation_unit"}:
             yield "remove statement", node.start_byte, node.end_byte, lang.empty_statement.encode()
+
+
+SWAP_BYTES = 1000  # longest operands swapped (and integer literal read): real code's are far shorter
+
+
+class _Copies:
+    """One-edit copies of a text, told apart without making them: each copy's length and its bytes
+    as a number mod the prime 2**64 - 59, from the text's own at the edits' ends (``positions``), in
+    time of the edit's length; copies that meet on both are compared as text.  (Not a Mersenne
+    prime: mod 2**61 - 1 a power of 256 is a power of 2, and a periodic text's copies all met.)"""
+
+    M = (1 << 64) - 59
+
+    def __init__(self, src: bytes, positions: Iterable[int]) -> None:
+        self.src, self.prefix = src, {}
+        h = last = 0
+        for at in sorted({*positions, len(src)}):
+            h = (h * pow(256, at - last, self.M) + int.from_bytes(src[last:at], "big")) % self.M
+            self.prefix[at], last = h, at
+        self._seen: dict[tuple[int, int], list[tuple[int, int, bytes]]] = {}
+
+    def new(self, a: int, b: int, data: bytes) -> bool:
+        """Is ``src[:a] + data + src[b:]`` a copy not made before (and not the text itself)?"""
+        if self.src[a:b] == data:
+            return False
+        n, m = len(self.src), self.M
+        shift = pow(256, n - b, m)
+        tail = (self.prefix[n] - self.prefix[b] * shift) % m
+        h = ((self.prefix[a] * pow(256, len(data), m) + int.from_bytes(data, "big")) * shift + tail) % m
+        same = self._seen.setdefault((n - (b - a) + len(data), h), [])
+        text = self.src[:a] + data + self.src[b:] if same else b""
+        if any(self.src[:x] + d + self.src[y:] == text for x, y, d in same):
+            return False
+        same.append((a, b, data))
+        return True
+
+
+def _line_start(newlines: list[int], at: int) -> int:
+    """The byte where the line holding byte ``at`` starts (``newlines``: where the text's are)."""
+    line = bisect_right(newlines, at - 1)
+    return newlines[line - 1] + 1 if line else 0
+
+
+def _chars_before(src: bytes, positions: Iterable[int]) -> dict[int, int]:
+    """How many characters come before each of ``positions`` (character boundaries) in ``src``."""
+    out, count, last = {}, 0, 0
+    for at in sorted(set(positions)):
+        count += len(src[last:at].decode())
+        out[at], last = count, at
+    return out
 
 
 def mutants(language: str, program: str, spans: Sequence[tuple[int, int]] | None = None, *,
@@ -119,17 +198,18 @@ def mutants(language: str, program: str, spans: Sequence[tuple[int, int]] | None
         return []
     src = program.encode()
     in_bytes = [(len(program[:a].encode()), len(program[:b].encode())) for a, b in (spans or [(0, len(program))])]
-    seen: set[str] = set()
+    edits = list(_candidates(lang, src, in_bytes))
+    copies = _Copies(src, (at for _, a, b, _ in edits for at in (a, b)))
+    newlines = [i for i, byte in enumerate(src) if byte == 0x0A]
+    chars = _chars_before(src, (at for _, a, _, _ in edits for at in (a, _line_start(newlines, a))))
     by_operator: dict[str, list[Mutant]] = {}
-    for operator, a, b, new in _candidates(lang, src, in_bytes):
-        mutated = (src[:a] + new + src[b:]).decode()
-        if mutated == program or mutated in seen:
+    for operator, a, b, new in edits:
+        if not copies.new(a, b, new):
             continue
-        seen.add(mutated)
-        line = src[:a].count(b"\n") + 1
-        column = len(src[src.rfind(b"\n", 0, a) + 1:a].decode()) + 1
+        line = bisect_right(newlines, a - 1)  # newlines before byte a
+        line_start = _line_start(newlines, a)
         by_operator.setdefault(operator, []).append(
-            Mutant(operator, line, column, src[a:b].decode(), new.decode(), mutated))
+            Mutant(operator, line + 1, chars[a] - chars[line_start] + 1, src[a:b].decode(), new.decode(), src, (a, b)))
     every = [m for group in by_operator.values() for m in group]
     return every if limit is None else draw(every, limit, seed)
 

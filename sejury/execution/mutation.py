@@ -10,6 +10,7 @@ import difflib
 
 from sejury.execution.evidence import MutationRun
 from sejury.execution.languages import Suite
+from sejury.execution.languages._parse_guard import TooCostly
 from sejury.execution.mutants import Mutant, changed_lines, draw, mutants, region_of
 from sejury.execution.runner import run_suite
 from sejury.sandbox.base import SandboxProvider
@@ -23,7 +24,8 @@ async def mutation_check(provider: SandboxProvider, language: str, program: str,
                          ) -> tuple[MutationRun | None, list[Mutant]]:
     """Run ``suite`` on ``n`` mutants of the reference's own code in ``program`` (for a patch, of the
     lines it wrote into ``buggy``): the record and the mutants that survived; None when the language
-    has no mutant operators or the reference cannot be found in the program."""
+    has no mutant operators, the reference cannot be found in the program, or the program is a text
+    tree-sitter cannot read within the judge's limits (``_parse_guard``)."""
     if buggy is not None:
         spans = changed_lines(buggy, program)
     else:
@@ -31,7 +33,10 @@ async def mutation_check(provider: SandboxProvider, language: str, program: str,
         if region is None:
             return None, []
         spans = [region]
-    every = mutants(language, program, spans) if spans else []
+    try:
+        every = mutants(language, program, spans) if spans else []
+    except TooCostly:  # a text tree-sitter cannot read within the limits: no mutants, as for no operators
+        return None, []
     drawn = draw(every, n, seed)
     if not drawn:
         return MutationRun(made=len(every), run=0, killed=0), []

@@ -10,13 +10,9 @@ opinion; calibration decides whether a team leans on them.
 from __future__ import annotations
 
 import asyncio
-import atexit
-import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 import threading
 import warnings
 from functools import cache
@@ -30,6 +26,7 @@ from sejury.execution import languages
 from sejury.schema import Sample, StrategyResult, Task
 from sejury.scoring import ParsedReply
 from sejury.strategies.base import Kind, Outcome, Recorder, StrategySpec, register
+from sejury.workers import MIB, Worker, WorkerFailed
 
 
 # the libraries load, and their versions are read, when a metric first runs or is keyed: the graph
@@ -97,51 +94,27 @@ async def run_rouge_l(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: St
     return Outcome(ParsedReply(score=round(100 * f, 4)), artifacts={"metric": "rouge-score rougeL F"})
 
 
-class _CodeBLEU:
-    """One long-lived ``_codebleu_worker`` process (hash seed fixed: codebleu's data-flow score
-    otherwise changes from one interpreter to the next), one request at a time, restarted if it dies."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._proc: subprocess.Popen[str] | None = None
-
-    def _start(self) -> subprocess.Popen[str]:
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
-        proc = subprocess.Popen([sys.executable, "-m", "sejury.strategies._codebleu_worker"], env=env, text=True,
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        atexit.register(proc.kill)
-        return proc
-
-    def compute(self, reference: str, candidate: str, lang: str) -> dict[str, float]:
-        request = json.dumps({"references": [reference], "predictions": [candidate], "lang": lang}) + "\n"
-        with self._lock:
-            for _attempt in (1, 2):
-                if self._proc is None or self._proc.poll() is not None:
-                    self._proc = self._start()
-                assert self._proc.stdin is not None and self._proc.stdout is not None
-                try:
-                    self._proc.stdin.write(request)
-                    self._proc.stdin.flush()
-                    line = self._proc.stdout.readline()
-                except OSError:
-                    line = ""
-                if line:
-                    break
-                self._proc.kill()  # died mid-request: once more on a fresh one
-                self._proc = None
-            else:
-                raise RuntimeError("the CodeBLEU worker process died twice")
-        res: dict[str, Any] = json.loads(line)
-        if "error" in res:
-            raise RuntimeError(f"CodeBLEU: {res['error']}")
-        return res
+# One long-lived ``_codebleu_worker`` process (hash seed fixed: codebleu's data-flow score otherwise
+# changes from one interpreter to the next), one request at a time, restarted once if it dies.  Its
+# tree-sitter parses read the candidate, so it runs within a memory and a time limit (``workers``).
+_codebleu = Worker("sejury.strategies._codebleu_worker", memory=1024 * MIB, seconds=120, what="CodeBLEU",
+                   env={"PYTHONHASHSEED": "0"}, retries=1)
 
 
-_codebleu = _CodeBLEU()
+def _codebleu_scores(reference: str, candidate: str, lang: str) -> dict[str, float]:
+    try:
+        res = _codebleu.ask({"references": [reference], "predictions": [candidate], "lang": lang})
+    except WorkerFailed as exc:
+        raise RuntimeError(str(exc)) from None
+    if "error" in res:
+        raise RuntimeError(f"CodeBLEU: {res['error']}")
+    return {k: float(v) for k, v in res.items()}
+
+
 
 
 async def run_codebleu(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
-    res = await asyncio.to_thread(_codebleu.compute, sample.reference or "", sample.candidate,
+    res = await asyncio.to_thread(_codebleu_scores, sample.reference or "", sample.candidate,
                                   _codebleu_name(sample.language) or sample.language)
     return Outcome(ParsedReply(score=round(100 * float(res["codebleu"]), 4)),
                    artifacts={"metric": "codebleu", "parts": {k: round(float(v), 4) for k, v in res.items()}})

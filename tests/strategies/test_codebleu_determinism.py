@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 
-from sejury.strategies.metrics import _codebleu
+from sejury.strategies.metrics import _codebleu, _codebleu_scores
 
 # A CoNaLa pair (conala-74) whose data-flow score is 0.625 or 0.5 depending on the hash seed.
 REFERENCE = "for fn in os.listdir('.'):\n    if os.path.isfile(fn):\n        pass"
@@ -35,18 +35,18 @@ def test_the_premise_codebleu_itself_follows_the_hash_seed() -> None:
 
 
 def test_the_juror_scores_alike_in_every_process() -> None:
-    ours = _codebleu.compute(REFERENCE, CANDIDATE, "python")
+    ours = _codebleu_scores(REFERENCE, CANDIDATE, "python")
     assert ours["dataflow_match_score"] == _direct("0")
     again = subprocess.run(
-        [sys.executable, "-c", "from sejury.strategies.metrics import _codebleu; import json, sys; "
-         "print(json.dumps(_codebleu.compute(sys.argv[1], sys.argv[2], 'python')))", REFERENCE, CANDIDATE],
+        [sys.executable, "-c", "from sejury.strategies.metrics import _codebleu_scores; import json, sys; "
+         "print(json.dumps(_codebleu_scores(sys.argv[1], sys.argv[2], 'python')))", REFERENCE, CANDIDATE],
         capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "7"}, check=True).stdout
     assert json.loads(again) == ours
 
 
 def test_a_dead_worker_is_replaced() -> None:
-    first = _codebleu.compute("x = 1", "x = 1", "python")
+    first = _codebleu_scores("x = 1", "x = 1", "python")
     assert _codebleu._proc is not None
     _codebleu._proc.kill()
     _codebleu._proc.wait()
-    assert _codebleu.compute("x = 1", "x = 1", "python") == first
+    assert _codebleu_scores("x = 1", "x = 1", "python") == first

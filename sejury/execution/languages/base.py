@@ -191,12 +191,19 @@ class Language:
 class Parser:
     """tree-sitter's parser of one grammar, each parse limited to ``PARSE_LIMIT_MICROS``: one over it
     raises ValueError, and the parser is reset first (tree-sitter would otherwise resume that parse
-    on the next call, and give the next text a tree of the old one's)."""
+    on the next call, and give the next text a tree of the old one's).  A guarded parser parses a
+    text over ``_parse_guard.IN_PROCESS_BYTES`` in a child process first, and raises its
+    ``TooCostly`` (a ValueError) if that takes too much memory or time there."""
 
-    def __init__(self, parser: ts.Parser) -> None:
-        self._parser = parser
+    def __init__(self, parser: ts.Parser, grammar: str, *, guarded: bool) -> None:
+        self._parser, self.grammar, self.guarded = parser, grammar, guarded
 
     def parse(self, data: bytes) -> ts.Tree:
+        if self.guarded:
+            from sejury.execution.languages import _parse_guard
+
+            if len(data) > _parse_guard.IN_PROCESS_BYTES:
+                _parse_guard.check(self.grammar, data)
         try:
             return self._parser.parse(data)
         except ValueError:
@@ -205,16 +212,17 @@ class Parser:
 
 
 @cache
-def grammar_parser(grammar: str) -> Parser:
+def grammar_parser(grammar: str, *, guarded: bool = True) -> Parser:
     """tree-sitter's parser of the grammar module ``grammar``, made once (tree-sitter and the
     grammar are imported then).  A parse that takes over ``PARSE_LIMIT_MICROS`` raises ValueError:
     tree-sitter's error recovery is slower than linear on some garbage (100 kB of ``<`` in a Go
-    test took 12 s), and a sample's text is the judge's input, never trusted to be code."""
+    test took 12 s), and a sample's text is the judge's input, never trusted to be code.  Guarded
+    (the default; ``_parse_guard``), a text that would take too much memory raises ValueError too."""
     import tree_sitter as ts
 
     parser = ts.Parser(ts.Language(importlib.import_module(grammar).language()))
     parser.timeout_micros = PARSE_LIMIT_MICROS
-    return Parser(parser)
+    return Parser(parser, grammar, guarded=guarded)
 
 
 PARSE_LIMIT_MICROS = 5_000_000  # a test text of 1 MB that is code parses in well under a second
