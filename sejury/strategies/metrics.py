@@ -60,12 +60,13 @@ def applies(sample: Sample) -> str | None:
 async def run_bleu(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
     import sacrebleu
 
-    score = sacrebleu.sentence_bleu(sample.candidate, [sample.reference or ""]).score
+    # in a thread, as every metric here: 1 MB of text takes a second or two, and the loop judges others meanwhile
+    score = (await asyncio.to_thread(sacrebleu.sentence_bleu, sample.candidate, [sample.reference or ""])).score
     return Outcome(ParsedReply(score=round(min(100.0, max(0.0, score)), 4)), artifacts={"metric": sacrebleu_version()})
 
 
 async def run_chrf(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
-    score = _chrf().sentence_score(sample.candidate, [sample.reference or ""]).score
+    score = (await asyncio.to_thread(_chrf().sentence_score, sample.candidate, [sample.reference or ""])).score
     return Outcome(ParsedReply(score=round(min(100.0, max(0.0, score)), 4)), artifacts={"metric": sacrebleu_version()})
 
 
@@ -89,8 +90,27 @@ def _rouge() -> Any:
     return rouge_scorer.RougeScorer(["rougeL"])  # built once, not per sample
 
 
+# rouge-score finds the longest common subsequence with a full table of the two texts' tokens, in
+# Python: time and memory grow with their product (6,000 x 6,000 tokens took 6.9 s; two 1 MB texts,
+# ~200,000 tokens each, would need hours and hundreds of GB).  The largest pair in the shared data
+# is 223 x 1,432 tokens (an APR patch); a pair over this bound is left unscored, with the reason.
+ROUGE_L_PAIRS = 4_000_000
+
+
+def _rouge_l(reference: str, candidate: str) -> tuple[float | None, str | None]:
+    from rouge_score import tokenize
+
+    pairs = len(tokenize.tokenize(reference, None)) * len(tokenize.tokenize(candidate, None))
+    if pairs > ROUGE_L_PAIRS:
+        return None, (f"ROUGE-L compares every token of the reference with every token of the candidate: "
+                      f"{pairs:,} pairs, over the {ROUGE_L_PAIRS:,} it reads")
+    return _rouge().score(reference, candidate)["rougeL"].fmeasure, None
+
+
 async def run_rouge_l(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyResult | None) -> Outcome:
-    f = _rouge().score(sample.reference or "", sample.candidate)["rougeL"].fmeasure
+    f, why = await asyncio.to_thread(_rouge_l, sample.reference or "", sample.candidate)  # the loop stays free
+    if f is None:
+        return Outcome(None, detail=why)
     return Outcome(ParsedReply(score=round(100 * f, 4)), artifacts={"metric": "rouge-score rougeL F"})
 
 

@@ -330,6 +330,35 @@ async def test_metric_jurors_score_similarity_without_llm_calls(make_judge: Make
     assert v.strategies["codebleu"].status is Status.SKIPPED and v.strategies["bleu"].status is Status.SCORED
 
 
+async def test_metric_jurors_on_a_megabyte_of_text_answer_without_holding_the_loop(make_judge: MakeJudge) -> None:
+    """ROUGE-L's table grows with the product of the two texts' tokens (hours and hundreds of GB for
+    two 1 MB texts): over ``ROUGE_L_PAIRS`` it is unscored with the reason; the linear metrics score
+    it in a thread, and the loop meanwhile keeps running (a ticker counts its turns)."""
+    from sejury.strategies.metrics import ROUGE_L_PAIRS
+
+    judge, model = make_judge(team=["bleu", "chrf", "rouge_l"])
+    big = Sample(id="big", task="code_summarization", problem="code",
+                 candidate=" ".join(f"w{i % 9973}" for i in range(150_000)),
+                 reference=" ".join(f"w{i % 9967}" for i in range(150_000)))
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    task = asyncio.create_task(ticker())
+    v = await judge.ajudge(big)
+    task.cancel()
+    rouge = v.strategies["rouge_l"]
+    assert rouge.status is Status.UNSCORED and rouge.score is None
+    assert rouge.detail == ("ROUGE-L compares every token of the reference with every token of the candidate: "
+                            f"22,500,000,000 pairs, over the {ROUGE_L_PAIRS:,} it reads")
+    assert v.strategies["bleu"].status is Status.SCORED and v.strategies["chrf"].status is Status.SCORED
+    assert ticks > 10 and model.calls == 0  # the loop turned while the metrics ran
+
+
 async def test_pass_ratio_juror_needs_execution_and_says_so(make_judge: MakeJudge, codegen: Sample) -> None:
     judge, model = make_judge(team=["direct", "S5-exec"])
     v = await judge.ajudge(codegen)
