@@ -231,8 +231,9 @@ PARSE_LIMIT_MICROS = 5_000_000  # a test text of 1 MB that is code parses in wel
 def wrap_units(units: dict[int, str], before: list[str], indent: str, make: Callable[[int, str], str],
                ) -> tuple[str, dict[int, tuple[int, int]]]:
     """A test file: ``before``, then each unit wrapped by ``make``; returns the text and each
-    unit's line span (to map a compiler's ``file:line`` back to the unit)."""
-    lines = list(before)
+    unit's line span (to map a compiler's ``file:line`` back to the unit).  An entry of ``before``
+    may hold several lines (Go's import block): each counts."""
+    lines = [ln for entry in before for ln in entry.split("\n")]
     spans: dict[int, tuple[int, int]] = {}
     for i, unit in units.items():
         start = len(lines) + 1

@@ -15,13 +15,16 @@ _DEFINES = re.compile(r"^func\s+(?:\([^)]*\)\s*)?(\w+)|^type\s+(\w+)")
 _ENTRY = re.compile(r"func\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)\s*\{")
 
 
+# a test's check: a failure reported on ``t``, a panic, or a testify assertion (``sealed_go/testify.go.txt``)
+_TESTIFY = re.compile(r"\b(?:assert|require)\.[A-Z]\w*\(")
+_CHECK = re.compile(r"t\.(Errorf|Error|Fatalf|Fatal|Fail)\b|panic\(|" + _TESTIFY.pattern)
 _TABLE = re.compile(r"^(\w+)\s*:=\s*(\[\]\s*(?:struct\s*\{|[\w.*\[\]]+\s*\{))")
 
 
 def split(tests: str, names: set[str]) -> Suite:
     tests = _go_repairs.repaired(_go_repairs.unqualified(tests, names))
     suite = _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES,
-                                check=re.compile(r"t\.(Errorf|Error|Fatalf|Fatal|Fail)\b|panic\("), replay=replayed)
+                                check=_CHECK, replay=replayed)
     helpers = "\n".join(h for h in (helper_closures(tests, names), _go_repairs.equality_helpers(tests, names)) if h)
     setup = redeclared_as_assigned(suite.setup)
     return expand_tables(Suite(f"{helpers}\n{setup}" if helpers else setup, suite.units))
@@ -203,15 +206,16 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     src = re.sub(r"^[ \t]*package\s+\w+", "package sandbox", program, count=1, flags=re.M)
     if not re.search(r"^[ \t]*package\s", src, flags=re.M):
         src = "package sandbox\n\n" + src
-    pkgs = sorted({p for p in ("math", "strconv")
-                   if re.search(rf"\b{p}\.", suite.setup + "\n".join(active.values()))})
+    tested = suite.setup + "\n" + "\n".join(active.values())
+    pkgs = sorted({p for p in ("math", "strconv") if re.search(rf"\b{p}\.", tested)})
     imports = "\n".join(f'  "{p}"' for p in ["fmt", "reflect", "sort", "strings", "testing", *pkgs])
     head = ["package sandbox", "", f"import (\n{imports}\n)", "",
             "type sejuryFailure struct{ msg string }",
             "func sejuryFail(format string, a ...interface{}) { panic(sejuryFailure{fmt.Sprintf(format, a...)}) }",
             "// subtests run inline, so their failures stay in this unit's goroutine",
             "func sejuryRun(t *testing.T, name string, f func(t *testing.T)) bool { f(t); return true }",
-            *RECORDER, "", "func TestSejury(t *testing.T) {", "  _ = t"]
+            *RECORDER, *(_SEALED_SOURCES["testify"].splitlines() if _TESTIFY.search(tested) else []),
+            "", "func TestSejury(t *testing.T) {", "  _ = t"]
     head += ["  " + ln for ln in suite.setup.splitlines()]
     body, spans = wrap_units(active, head, "  ", _unit)
     body += "\n}\n"
@@ -245,7 +249,7 @@ def assemble(problem: str, code: str) -> str:
 # ---- the sealed harness (``sealed_go/``): the tests in a checker, the program in a process of its own
 
 _SEALED_SOURCES = resource_files("sealed_go", {"server.go.txt": "server", "checker.go.txt": "checker",
-                                               "codec.go.txt": "codec"})
+                                               "codec.go.txt": "codec", "testify.go.txt": "testify"})
 
 
 def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
@@ -287,7 +291,8 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
 LANGUAGE = Language(name="go", aliases=("golang",), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=sealed_harness,
                     assemble=assemble,
-                    test_line=re.compile(r"t\.(Errorf|Error|Fatalf|Fatal)\("), timeout=90.0, codebleu="go",
+                    test_line=re.compile(r"t\.(Errorf|Error|Fatalf|Fatal)\(|" + _TESTIFY.pattern), timeout=90.0,
+                    codebleu="go",
                     program_error=re.compile(r"^(?:\./)?solution\.go:\d+:\d+: ", re.M),
                     grammar="tree_sitter_go", stdio=_stdio.go, reads_stdin=_stdio.GO_READS, literals=True,
                     dummies=_dummies.go, return_type="result",

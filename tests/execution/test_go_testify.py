@@ -1,0 +1,182 @@
+"""Go tests written with testify (``assert.Equal(t, want, got)``, ``require.NoError(t, err)``) run
+with the checker's own ``assert`` and ``require`` (``sealed_go/testify.go.txt``; the sandbox has no
+module cache, so testify itself cannot be fetched): each check a unit, a failure saying what it
+compared, values compared as testify compares them, type and all."""
+
+from __future__ import annotations
+
+import pytest
+
+from sejury import Sample
+from sejury.execution.languages import get
+from sejury.execution.runner import run_suite, split_tests
+from sejury.sandbox.docker import DockerSandbox
+from tests.helpers.examples import judge_samples
+
+TESTIFY = '''package main
+
+import (
+    "testing"
+
+    "github.com/stretchr/testify/assert"
+    "github.com/stretchr/testify/require"
+)
+
+func TestDigits(t *testing.T) {
+    assert.Equal(t, 3, Digits(123))
+    assert.Equal(t, 1, Digits(0), "zero has %d digit", 1)
+    got := Digits(-40)
+    require.Equal(t, 2, got)
+    assert.True(t, Digits(99999) == 5)
+    assert.NotEqual(t, 4, Digits(123))
+}
+
+func TestSplit(t *testing.T) {
+    assert.Len(t, Split(1234), 4)
+    assert.ElementsMatch(t, []int{4, 3, 2, 1}, Split(1234))
+    assert.Contains(t, Split(-907), 9)
+    assert.Empty(t, Split(0)[1:])
+    assert.EqualValues(t, int64(3), Digits(-100))
+    assert.InDelta(t, 1.5, float64(Digits(10))*0.75, 1e-9)
+    assert.Greater(t, Digits(1000), Digits(999))
+    require.NotNil(t, Split(5))
+    assert.Panics(t, func() { Split(-1)[7] = 1 })
+}
+'''
+RIGHT = '''package main
+
+func abs(n int) int {
+    if n < 0 {
+        return -n
+    }
+    return n
+}
+
+func Digits(n int) int {
+    n, d := abs(n), 1
+    for n >= 10 {
+        n, d = n/10, d+1
+    }
+    return d
+}
+
+func Split(n int) []int {
+    n, out := abs(n), []int{}
+    for {
+        out = append([]int{n % 10}, out...)
+        if n < 10 {
+            return out
+        }
+        n /= 10
+    }
+}
+'''
+# counts the sign as a digit
+WRONG = RIGHT.replace("n, d := abs(n), 1", "d := 1\n    if n < 0 {\n        d++\n    }\n    n = abs(n)")
+
+
+def test_each_testify_check_is_a_unit_with_the_statements_before_it() -> None:
+    units = split_tests("go", TESTIFY, RIGHT).units
+    assert len(units) == 14
+    assert units[2] == "got = Digits(-40)\nrequire.Equal(t, 2, got)"
+    assert units[13] == "assert.Panics(t, func() { Split(-1)[7] = 1 })"
+    assert get("go").test_line.search("    assert.Equal(t, 3, Digits(123))")  # S5 counts the model's too
+
+
+@pytest.mark.docker
+async def test_testify_checks_run_in_the_checker_and_say_what_they_compared(sandbox: DockerSandbox) -> None:
+    suite = split_tests("go", TESTIFY, RIGHT)
+    right = await run_suite(sandbox, "go", RIGHT, suite, timeout=90)
+    assert right.loaded and all(right.passed), right.reasons
+    wrong = await run_suite(sandbox, "go", WRONG, suite, timeout=90)
+    failed = [i for i, ok in enumerate(wrong.passed) if not ok]
+    assert failed == [2, 9], wrong.reasons  # Digits(-40) and Digits(-100): the sign counted
+    assert "require.Equal: expected 2 (int), actual 3 (int)" in wrong.reasons[2], wrong.reasons
+    assert "assert.EqualValues: expected 3 (int64), actual 4 (int)" in wrong.reasons[9], wrong.reasons
+
+
+STRICT = '''package main
+
+import (
+    "testing"
+
+    "github.com/stretchr/testify/assert"
+)
+
+func TestStrict(t *testing.T) {
+    assert.Equal(t, int64(3), Digits(123))
+    assert.Equal(t, []int{1, 2}, Split(12))
+    assert.Subset(t, Split(123), []int{1})
+    assert.Equal(t, 2, Digits(10))
+}
+'''
+
+
+@pytest.mark.docker
+async def test_equal_is_type_strict_and_a_method_testify_has_and_the_checker_lacks_drops_its_unit_only(
+        sandbox: DockerSandbox) -> None:
+    suite = split_tests("go", STRICT, RIGHT)
+    run = await run_suite(sandbox, "go", RIGHT, suite, timeout=90)
+    assert run.loaded
+    assert run.passed == [False, True, False, True], run.reasons  # int64(3) is no int 3, as in testify
+    assert "expected 3 (int64), actual 3 (int)" in run.reasons[0], run.reasons
+
+
+@pytest.mark.docker
+async def test_a_developers_testify_file_is_the_sample_tests_evidence() -> None:
+    sample = Sample(id="digits", task="code_generation", language="go", problem="Count the digits of n.",
+                    candidate=WRONG, reference=RIGHT, tests=TESTIFY)
+    wrong, right = await judge_samples(sample, sample.model_copy(update={"candidate": RIGHT}))
+    r, w = right.strategies["sample_tests"], wrong.strategies["sample_tests"]
+    assert r.score == 100, r.detail
+    assert w.score == pytest.approx(100 * 12 / 14, abs=0.01), w.detail
+    assert wrong.passed is False and w.against is not None and "require.Equal(t, 2, got)" in w.against
+
+
+PANICS = '''package main
+
+import (
+    "testing"
+
+    "github.com/stretchr/testify/assert"
+)
+
+func TestRejects(t *testing.T) {
+    assert.Panics(t, func() { Digits(-1) })
+}
+'''
+PANICKING = ("package main\n\nfunc Digits(n int) int {\n    if n < 0 {\n        panic(\"negative\")\n    }\n"
+             "    return 1\n}\n")
+EXITING = PANICKING.replace("package main\n", "package main\n\nimport \"os\"\n").replace(
+    'panic("negative")', "os.Exit(0)")
+
+
+@pytest.mark.docker
+async def test_a_program_that_ends_its_process_does_not_pass_a_check_that_expects_a_panic(
+        sandbox: DockerSandbox) -> None:
+    suite = split_tests("go", PANICS, PANICKING)
+    right = await run_suite(sandbox, "go", PANICKING, suite, timeout=90)
+    assert right.passed == [True], right.reasons
+    hack = await run_suite(sandbox, "go", EXITING, suite, timeout=90)
+    assert hack.passed == [False], hack.reasons
+    assert "the program's process ended" in hack.reasons[0], hack.reasons
+
+
+UNDEFINED = '''func TestAdd(t *testing.T) {
+  if Add(1, 2) != 3 { t.Errorf("one") }
+  if Add(2, 2) != 4 { t.Errorf("two") }
+  if undefinedHelper(Add(2, 3)) != 5 { t.Errorf("three") }
+  if Add(3, 3) != 6 { t.Errorf("four") }
+  if Add(4, 4) != 8 { t.Errorf("five") }
+}
+'''
+
+
+@pytest.mark.docker
+async def test_a_go_unit_that_does_not_compile_is_the_one_dropped(sandbox: DockerSandbox) -> None:
+    """Go's unit spans counted the test file's import block as one line, so the compiler's
+    ``file:line`` named a unit six lines on: the runner dropped the wrong ones and lost all five."""
+    program = "package main\n\nfunc Add(a, b int) int { return a + b }\n"
+    run = await run_suite(sandbox, "go", program, split_tests("go", UNDEFINED, program), timeout=90)
+    assert run.passed == [True, True, False, True, True], run.reasons
+    assert run.reasons[2] == "does not compile" and run.runs == 2
