@@ -5,10 +5,11 @@ to how they read can be shown to change nothing on real code (and a run of the o
     PYTHONPATH=/tmp/wt-before .venv/bin/python bench/readers_same.py --out /tmp/before.json
     .venv/bin/python bench/readers_same.py --compare /tmp/before.json /tmp/after.json
 
-Per code-generation row of ``../shared/data`` (HumanEval in five languages, APPS, BigCodeBench, CoNaLa, ...):
+Per row of ``../shared/data`` with code (HumanEval in five languages, APPS, BigCodeBench, CoNaLa, the
+program-repair rows, ...):
 the reference's and the candidate's one-bug mutants (``mutants.mutants``: operator, place, change,
-and a digest of each mutated program) and the candidate's equivalents (``variants.equivalents``,
-as ``sejury probe`` makes them), each in the assembled program.
+and a digest of each mutated program) and equivalents (``variants.equivalents``, as ``sejury
+probe`` makes them), each in the assembled program.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def read_all(limit: int | None) -> dict[str, object]:
         rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
         for row in rows[:limit]:
             lang = languages.get(str(row.get("language") or ""))
-            if row.get("task") != "code_generation" or lang is None or lang.grammar is None:
+            if row.get("task") == "code_summarization" or lang is None or lang.grammar is None:
                 continue
             got: dict[str, object] = {}
             for field in ("reference", "candidate"):
@@ -50,9 +51,9 @@ def read_all(limit: int | None) -> dict[str, object]:
                 span = region_of(program, code)
                 got[field] = [(m.operator, m.line, m.column, m.before, m.after, _digest(m.program))
                               for m in mutants(lang.name, program, [span] if span else None)]
-                if field == "candidate" and span is not None:
-                    got["equivalents"] = [(v.label, _digest(v.candidate))
-                                          for v in equivalents(lang.name, program, span, code, set())]
+                if span is not None:
+                    got[f"{field} equivalents"] = [(v.label, _digest(v.candidate))
+                                                   for v in equivalents(lang.name, program, span, code, set())]
             out[f"{path.stem}:{row.get('id')}"] = got
     return out
 

@@ -108,6 +108,9 @@ func TestStrict(t *testing.T) {
     assert.Equal(t, []int{1, 2}, Split(12))
     assert.Subset(t, Split(123), []int{1})
     assert.Equal(t, 2, Digits(10))
+    assert.EqualValues(t, 2.5, Digits(10))
+    assert.EqualValues(t, 300, uint8(44))
+    assert.Greater(t, int64(9007199254740993), int64(9007199254740992))
 }
 '''
 
@@ -118,7 +121,8 @@ async def test_equal_is_type_strict_and_a_method_testify_has_and_the_checker_lac
     suite = split_tests("go", STRICT, RIGHT)
     run = await run_suite(sandbox, "go", RIGHT, suite, timeout=90)
     assert run.loaded
-    assert run.passed == [False, True, False, True], run.reasons  # int64(3) is no int 3, as in testify
+    # int64(3) is no int 3, 2.5 no int 2, 300 no uint8(44), as in testify 1.9; int64s compared as such
+    assert run.passed == [False, True, False, True, False, False, True], run.reasons
     assert "expected 3 (int64), actual 3 (int)" in run.reasons[0], run.reasons
 
 
@@ -180,3 +184,47 @@ async def test_a_go_unit_that_does_not_compile_is_the_one_dropped(sandbox: Docke
     run = await run_suite(sandbox, "go", program, split_tests("go", UNDEFINED, program), timeout=90)
     assert run.passed == [True, True, False, True, True], run.reasons
     assert run.reasons[2] == "does not compile" and run.runs == 2
+
+
+HUMANEVAL_X = '''func TestDigits(t *testing.T) {
+    assert := assert.New(t)
+    assert.Equal(3, Digits(123))
+    assert.Equal(2, Digits(-40))
+}
+'''
+CLASHING = RIGHT + "\nfunc assert(ok bool) bool { return ok }\n\nfunc require(ok bool) bool { return ok }\n"
+
+
+@pytest.mark.docker
+async def test_testifys_object_form_and_a_program_with_functions_named_assert_and_require(
+        sandbox: DockerSandbox) -> None:
+    """HumanEval-X's own Go tests write ``assert := assert.New(t)``; and a program may define ``assert``
+    (its stub shares the checker's package): neither keeps the checks from running."""
+    suite = split_tests("go", HUMANEVAL_X, RIGHT)
+    assert suite.units == ["assert.Equal(t, 3, Digits(123))", "assert.Equal(t, 2, Digits(-40))"]
+    for program in (RIGHT, CLASHING):
+        run = await run_suite(sandbox, "go", program, suite, timeout=90)
+        assert run.passed == [True, True], run.reasons
+    wrong = await run_suite(sandbox, "go", WRONG, suite, timeout=90)
+    assert wrong.passed == [True, False], wrong.reasons
+
+
+DIVIDE = '''func TestDivide(t *testing.T) {
+    assert.Panics(t, func() { Divide(1, 0) })
+    assert.InDelta(t, 0.5, Divide(1, 2), 1e-9)
+}
+'''
+DIVIDING = ("package main\n\nfunc Divide(a, b float64) float64 {\n    if b == 0 {\n        panic(\"zero\")\n    }\n"
+            "    return a / b\n}\n")
+INFINITE = "package main\n\nfunc Divide(a, b float64) float64 {\n    return a / b\n}\n"  # +Inf cannot cross
+
+
+@pytest.mark.docker
+async def test_an_answer_that_cannot_cross_is_no_panic(sandbox: DockerSandbox) -> None:
+    """A result the program's process cannot send (+Inf, NaN, an error) is the checker's fault to
+    report, not a panic of the program's: where the reference panics, it fails ``Panics``."""
+    suite = split_tests("go", DIVIDE, DIVIDING)
+    right = await run_suite(sandbox, "go", DIVIDING, suite, timeout=90)
+    assert right.passed == [True, True], right.reasons
+    inf = await run_suite(sandbox, "go", INFINITE, suite, timeout=90)
+    assert inf.passed == [False, True], inf.reasons

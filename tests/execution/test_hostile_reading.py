@@ -24,7 +24,7 @@ import pytest
 
 from sejury.checks.variants import equivalents
 from sejury.execution.languages import _parse_guard
-from sejury.execution.languages._parse_guard import TooCostly
+from sejury.execution.languages._parse_guard import MEMORY, TooCostly
 from sejury.execution.languages._parsers import parser
 from sejury.execution.mutants import mutants, region_of
 from sejury.execution.runner import assemble_program
@@ -45,7 +45,7 @@ def _run(cmd: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProce
 
 
 HOG = '''
-import os, time
+import os, sys, time
 from sejury import workers
 
 def handle(req):
@@ -54,6 +54,11 @@ def handle(req):
         return {"got": len(block) >> 20}
     if "abort" in req:  # as tree-sitter does when an allocation fails
         os.abort()
+    if "print" in req:  # a library that prints to stdout, even a line that looks like a reply
+        print(req["print"])
+        sys.stdout.flush()
+        os.write(1, b'{"got": 666}\\n')
+        return {"printed": True}
     time.sleep(req["sleep"])
     return {"slept": req["sleep"]}
 
@@ -73,7 +78,23 @@ def test_a_worker_over_its_memory_or_time_fails_the_request_and_the_next_gets_a_
     with pytest.raises(WorkerFailed, match=r"the hog took over 2 s; stopped"):
         w.ask({"sleep": 30})
     assert w.ask({"mb": 16}) == {"got": 16}  # a fresh child
+    assert w.ask({"print": '{"got": 1}'}) == {"printed": True}  # what it prints is never a reply
     assert w.ask({"sleep": 0}) == {"slept": 0}
+    gone = Worker("no_such_worker_module", memory=256 * MIB, seconds=2, what="the absent")
+    with pytest.raises(WorkerFailed, match="the absent's helper process did not start") as failed:
+        gone.ask({"sleep": 0})
+    assert not failed.value.deterministic
+
+
+def test_a_helper_that_did_not_start_refuses_a_text_this_time_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = b"class A {\n" + b"    int g(int a) { return a - 1; }\n" * 200 + b"}\n"
+    real = _parse_guard._worker
+    monkeypatch.setattr(_parse_guard, "_worker", Worker("no_such_worker_module", memory=MEMORY, seconds=2,
+                                                        what="tree-sitter's parse"))
+    with pytest.raises(TooCostly, match="helper process did not start"):
+        parser("java").parse(text)
+    monkeypatch.setattr(_parse_guard, "_worker", real)
+    assert not parser("java").parse(text).root_node.has_error  # not kept as the text's finding
 
 
 def test_a_text_too_costly_to_parse_is_found_in_the_child_and_never_parsed_here() -> None:
@@ -195,3 +216,16 @@ def test_a_javascript_literal_nested_past_pythons_stack_is_no_literal_not_an_err
     nested = "[" * 50_000 + "]" * 50_000
     tests = f"test('x', () => {{ expect(f({nested})).toBe(1); expect(f([1, [2]])).toBe(2); }});"
     assert js_literals.seed_calls(tests, "f") == [(([1, [2]],), ())]  # before: RecursionError
+
+
+
+def test_a_name_tree_sitter_made_up_is_not_renamed() -> None:
+    """Where the text lacks a name, tree-sitter puts a zero-width one: it is no local to rename
+    (``int = n + 1;`` stayed as it is before the walks carried parents, and does again)."""
+    from sejury.checks.variants import renamed
+
+    program = ("class Solution {\n    static int f(int n) {\n        int = n + 1;\n        int k = n;\n"
+               "        return k;\n    }\n}\n")
+    start = program.index("static")
+    got = renamed("java", program, (start, len(program) - 2), {"f"})
+    assert got == "static int f(int v2) {\n        int = v2 + 1;\n        int v1 = v2;\n        return v1;\n    }\n"

@@ -30,9 +30,15 @@ def _types(params: ts.Node) -> list[str] | None:
 def signatures(program: str) -> list[tuple[str, list[str], list[str]]]:
     """Each top-level function the program declares (no method, no generic function, not ``main``
     or ``init``): (name, parameter types, result types), the types as written.  Only the header is
-    read: a body the grammar cannot follow (tree-sitter's Go lags the compiler) loses no function."""
+    read: a body the grammar cannot follow (tree-sitter's Go lags the compiler) loses no function.
+    A program tree-sitter cannot read within the judge's limits (``_parse_guard``) has none: its
+    tests then do not compile, which leaves a reference unscored and fails a candidate."""
     out = []
-    stack = list(reversed(parser("go").parse(program.encode()).root_node.named_children))
+    try:
+        tree = parser("go").parse(program.encode())
+    except ValueError:  # over the parse's time or memory limit
+        return []
+    stack = list(reversed(tree.root_node.named_children))
     while stack:
         node = stack.pop()
         if node.type == "ERROR":  # what follows an unreadable part may sit inside it

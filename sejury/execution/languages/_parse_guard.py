@@ -5,7 +5,9 @@ takes 0.6 GB, 50 kB ~10 GB, and its time limit is checked too seldom to stop it 
 5 s limit).  A text over ``IN_PROCESS_BYTES`` is therefore parsed first in a ``workers.Worker``
 limited to ``MEMORY`` and ``PARSE_LIMIT_MICROS`` (plus the child's start); only a text that parses
 there within both is parsed in-process, where its cost is then known to be bounded (a parse is
-deterministic).  Each text's finding is kept by its digest, so it is paid once per process.
+deterministic).  Each distinct text's lasting finding (parsed, over the memory, over the grammar's
+time limit) is kept by its digest, up to ``_KEEP`` of them; a stall of the helper or a helper that
+did not start refuses the text this time only.
 
 Below ``IN_PROCESS_BYTES`` the worst found (that text, 2 kB) takes ~27 MB in-process.
 """
@@ -40,20 +42,22 @@ def check(grammar: str, data: bytes) -> None:
         known = key in _found
         why = _found.get(key)
     if not known:
-        why = _why_not(grammar, data)
-        with _lock:
-            _found[key] = why
-            while len(_found) > _KEEP:
-                _found.popitem(last=False)
+        why, lasting = _why_not(grammar, data)
+        if lasting:  # what the text itself does; not a stall of a loaded machine or a helper that did not start
+            with _lock:
+                _found[key] = why
+                while len(_found) > _KEEP:
+                    _found.popitem(last=False)
     if why is not None:
         raise TooCostly(f"a text of {len(data):,} bytes was not read: {why}")
 
 
-def _why_not(grammar: str, data: bytes) -> str | None:
+def _why_not(grammar: str, data: bytes) -> tuple[str | None, bool]:
+    """Why the text is not to be parsed here (None: it may be), and whether that finding lasts."""
     try:
         reply = _worker.ask({"grammar": grammar, "text": data.decode("utf-8", "surrogateescape")})
     except WorkerFailed as exc:
-        return str(exc)
+        return str(exc), exc.deterministic
     if "error" in reply:
-        return f"tree-sitter's parse failed ({reply['error']})"
-    return None if reply["ok"] else f"tree-sitter's parse took over {PARSE_LIMIT_MICROS / 1e6:g} s"
+        return f"tree-sitter's parse failed ({reply['error']})", True
+    return (None if reply.get("ok") is True else f"tree-sitter's parse took over {PARSE_LIMIT_MICROS / 1e6:g} s"), True

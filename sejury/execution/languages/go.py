@@ -16,13 +16,32 @@ _ENTRY = re.compile(r"func\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)\s*\{")
 
 
 # a test's check: a failure reported on ``t``, a panic, or a testify assertion (``sealed_go/testify.go.txt``)
-_TESTIFY = re.compile(r"\b(?:assert|require)\.[A-Z]\w*\(")
+_TESTIFY = re.compile(r"\b(assert|require)\.([A-Z]\w*)\(")
+# testify's object form (``assert := assert.New(t)`` then ``assert.Equal(want, got)``, HumanEval-X's own)
+_TESTIFY_NEW = re.compile(r"^[ \t]*(\w+)[ \t]*:=[ \t]*(assert|require)\.New\([ \t]*(\w+)[ \t]*\)[ \t]*;?[ \t]*\r?\n",
+                          re.M)
+
+
+def testify_calls(tests: str) -> str:
+    """testify's object form as its function form: the ``X := assert.New(t)`` lines dropped, each
+    ``X.Equal(`` written ``assert.Equal(t, ``."""
+    made = sorted({m.groups() for m in _TESTIFY_NEW.finditer(tests)})
+    tests = _TESTIFY_NEW.sub("", tests)
+    for name, kind, t in made:
+        tests = re.sub(rf"(?<![\w.]){re.escape(name)}\.([A-Z]\w*)\(", rf"{kind}.\1({t}, ", tests)
+    return tests
+
+
+def _testify_named(code: str) -> str:
+    """testify's ``assert.`` and ``require.`` as the checker's own values, whose names no program's
+    function can take (a program may define ``assert``: its stub sits in the same package)."""
+    return _TESTIFY.sub(lambda m: f"sejury{m.group(1).capitalize()}.{m.group(2)}(", code)
 _CHECK = re.compile(r"t\.(Errorf|Error|Fatalf|Fatal|Fail)\b|panic\(|" + _TESTIFY.pattern)
 _TABLE = re.compile(r"^(\w+)\s*:=\s*(\[\]\s*(?:struct\s*\{|[\w.*\[\]]+\s*\{))")
 
 
 def split(tests: str, names: set[str]) -> Suite:
-    tests = _go_repairs.repaired(_go_repairs.unqualified(tests, names))
+    tests = _go_repairs.repaired(_go_repairs.unqualified(testify_calls(tests), names))
     suite = _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES,
                                 check=_CHECK, replay=replayed)
     helpers = "\n".join(h for h in (helper_closures(tests, names), _go_repairs.equality_helpers(tests, names)) if h)
@@ -207,6 +226,10 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     if not re.search(r"^[ \t]*package\s", src, flags=re.M):
         src = "package sandbox\n\n" + src
     tested = suite.setup + "\n" + "\n".join(active.values())
+    testify = _TESTIFY.search(tested) is not None
+    if testify:
+        suite = Suite(_testify_named(suite.setup), suite.units)
+        active = {i: _testify_named(u) for i, u in active.items()}
     pkgs = sorted({p for p in ("math", "strconv") if re.search(rf"\b{p}\.", tested)})
     imports = "\n".join(f'  "{p}"' for p in ["fmt", "reflect", "sort", "strings", "testing", *pkgs])
     head = ["package sandbox", "", f"import (\n{imports}\n)", "",
@@ -214,7 +237,7 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
             "func sejuryFail(format string, a ...interface{}) { panic(sejuryFailure{fmt.Sprintf(format, a...)}) }",
             "// subtests run inline, so their failures stay in this unit's goroutine",
             "func sejuryRun(t *testing.T, name string, f func(t *testing.T)) bool { f(t); return true }",
-            *RECORDER, *(_SEALED_SOURCES["testify"].splitlines() if _TESTIFY.search(tested) else []),
+            *RECORDER, *(_SEALED_SOURCES["testify"].splitlines() if testify else []),
             "", "func TestSejury(t *testing.T) {", "  _ = t"]
     head += ["  " + ln for ln in suite.setup.splitlines()]
     body, spans = wrap_units(active, head, "  ", _unit)
