@@ -92,9 +92,10 @@ def renamed(language: str, program: str, span: tuple[int, int], keep: set[str]) 
     src = program.encode()
     lo, hi = len(program[: span[0]].encode()), len(program[: span[1]].encode())
     root = parser(name).parse(src).root_node
-    parents = {n.id: p for n, p in walk_parents(root) if p is not None}
+    walked = list(walk_parents(root))
+    parents = {n.id: p for n, p in walked if p is not None}
     # a name tree-sitter made up where the text lacks one (zero width) is no name of the program's
-    ids = [n for n in _walk(root) if n.type == "identifier" and n.end_byte > n.start_byte]
+    ids = [n for n, _ in walked if n.type == "identifier" and n.end_byte > n.start_byte]
     fields = _fields(root)
     inside = [n for n in ids if lo <= n.start_byte and n.end_byte <= hi]
     outside = {src[n.start_byte:n.end_byte].decode() for n in ids if not (lo <= n.start_byte and n.end_byte <= hi)}

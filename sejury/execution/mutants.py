@@ -173,10 +173,11 @@ class _Copies:
         return True
 
 
-def _line_start(newlines: list[int], at: int) -> int:
-    """The byte where the line holding byte ``at`` starts (``newlines``: where the text's are)."""
-    line = bisect_right(newlines, at - 1)
-    return newlines[line - 1] + 1 if line else 0
+def _line(newlines: list[int], at: int) -> tuple[int, int]:
+    """The 1-based line holding byte ``at`` and the byte it starts at (``newlines``: where the
+    text's are)."""
+    before = bisect_right(newlines, at - 1)
+    return before + 1, newlines[before - 1] + 1 if before else 0
 
 
 def _chars_before(src: bytes, positions: Iterable[int]) -> dict[int, int]:
@@ -200,16 +201,16 @@ def mutants(language: str, program: str, spans: Sequence[tuple[int, int]] | None
     in_bytes = [(len(program[:a].encode()), len(program[:b].encode())) for a, b in (spans or [(0, len(program))])]
     edits = list(_candidates(lang, src, in_bytes))
     copies = _Copies(src, (at for _, a, b, _ in edits for at in (a, b)))
-    newlines = [i for i, byte in enumerate(src) if byte == 0x0A]
-    chars = _chars_before(src, (at for _, a, _, _ in edits for at in (a, _line_start(newlines, a))))
+    newlines = [m.start() for m in re.finditer(b"\n", src)]
+    lines = {a: _line(newlines, a) for _, a, _, _ in edits}
+    chars = _chars_before(src, (at for a, (_, start) in lines.items() for at in (a, start)))
     by_operator: dict[str, list[Mutant]] = {}
     for operator, a, b, new in edits:
         if not copies.new(a, b, new):
             continue
-        line = bisect_right(newlines, a - 1)  # newlines before byte a
-        line_start = _line_start(newlines, a)
+        line, start = lines[a]
         by_operator.setdefault(operator, []).append(
-            Mutant(operator, line + 1, chars[a] - chars[line_start] + 1, src[a:b].decode(), new.decode(), src, (a, b)))
+            Mutant(operator, line, chars[a] - chars[start] + 1, src[a:b].decode(), new.decode(), src, (a, b)))
     every = [m for group in by_operator.values() for m in group]
     return every if limit is None else draw(every, limit, seed)
 

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from sejury import Sample
 from sejury.execution.languages import get
 from sejury.execution.runner import run_suite, split_tests
 from sejury.sandbox.docker import DockerSandbox
-from tests.helpers.examples import judge_samples
+from tests.helpers.examples import judge_wrong_and_right
 
 TESTIFY = '''package main
 
@@ -128,9 +127,8 @@ async def test_equal_is_type_strict_and_a_method_testify_has_and_the_checker_lac
 
 @pytest.mark.docker
 async def test_a_developers_testify_file_is_the_sample_tests_evidence() -> None:
-    sample = Sample(id="digits", task="code_generation", language="go", problem="Count the digits of n.",
-                    candidate=WRONG, reference=RIGHT, tests=TESTIFY)
-    wrong, right = await judge_samples(sample, sample.model_copy(update={"candidate": RIGHT}))
+    wrong, right = await judge_wrong_and_right("go", "Count the digits of n.", TESTIFY, right=RIGHT, wrong=WRONG,
+                                               sample_id="digits")
     r, w = right.strategies["sample_tests"], wrong.strategies["sample_tests"]
     assert r.score == 100, r.detail
     assert w.score == pytest.approx(100 * 12 / 14, abs=0.01), w.detail

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from sejury import Sample
 from sejury.execution.languages import get
 from sejury.execution.runner import run_suite, split_tests
 from sejury.sandbox.docker import DockerSandbox
-from tests.helpers.examples import judge_samples
+from tests.helpers.examples import judge_wrong_and_right
 
 GTEST = '''#include <gtest/gtest.h>
 #include "digits.h"
@@ -65,9 +64,8 @@ async def test_googletest_checks_run_and_say_what_they_compared(sandbox: DockerS
 
 @pytest.mark.docker
 async def test_a_developers_googletest_file_is_the_sample_tests_evidence() -> None:
-    sample = Sample(id="digits", task="code_generation", language="cpp", problem="Count the digits of n.",
-                    candidate=WRONG, reference=RIGHT, tests=GTEST)
-    wrong, right = await judge_samples(sample, sample.model_copy(update={"candidate": RIGHT}))
+    wrong, right = await judge_wrong_and_right("cpp", "Count the digits of n.", GTEST, right=RIGHT, wrong=WRONG,
+                                               sample_id="digits")
     r, w = right.strategies["sample_tests"], wrong.strategies["sample_tests"]
     assert r.score == 100, r.detail
     assert w.score == pytest.approx(100 * 7 / 9, abs=0.01), w.detail

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from sejury import Sample
 from sejury.execution.languages import get
 from sejury.execution.runner import split_tests
-from tests.helpers.examples import example, judge_pair, judge_samples
+from tests.helpers.examples import example, judge_pair, judge_wrong_and_right
 
 
 def test_each_test_method_starts_with_the_classs_fields_and_set_up() -> None:
@@ -95,9 +94,8 @@ def test_a_parameterized_test_gives_a_unit_per_row_its_values_as_the_parameters(
 
 @pytest.mark.docker
 async def test_a_parameterized_row_the_wrong_candidate_fails_is_the_definitive_evidence() -> None:
-    sample = Sample(id="digits", task="code_generation", language="java", problem="Count the digits of n.",
-                    candidate=DIGITS_WRONG, reference=DIGITS_RIGHT, tests=PARAMETERIZED)
-    wrong, right = await judge_samples(sample, sample.model_copy(update={"candidate": DIGITS_RIGHT}))
+    wrong, right = await judge_wrong_and_right("java", "Count the digits of n.", PARAMETERIZED, right=DIGITS_RIGHT,
+                                               wrong=DIGITS_WRONG, sample_id="digits")
     r, w = right.strategies["sample_tests"], wrong.strategies["sample_tests"]
     assert r.score == 100, r.detail
     assert w.score == pytest.approx(100 * 8 / 9, abs=0.01), w.detail  # the sign counted: -40 has 3

@@ -11,13 +11,12 @@ import random
 
 import pytest
 
-from sejury import Sample
 from sejury.execution.languages import _bdd, _pysource
 from sejury.execution.languages._pysteps import Step, Steps
 from sejury.execution.languages._unittest import named
 from sejury.execution.languages.base import Copies
 from sejury.execution.runner import split_tests
-from tests.helpers.examples import judge_samples
+from tests.helpers.examples import judge_wrong_and_right
 
 N = 2_000
 
@@ -161,9 +160,8 @@ async def test_the_last_of_three_hundred_tests_is_run_and_fails_the_wrong_candid
     whose files were too large to reach the sandbox, and Sample-tests was unscored."""
     tests = _many_tests(300)
     assert len(tests) > 150_000
-    sample = Sample(id="clamp", task="code_generation", language="python", problem="Clamp x to [lo, hi].",
-                    candidate=WRONG, reference=RIGHT, tests=tests)
-    wrong, right = await judge_samples(sample, sample.model_copy(update={"candidate": RIGHT}))
+    wrong, right = await judge_wrong_and_right("python", "Clamp x to [lo, hi].", tests, right=RIGHT, wrong=WRONG,
+                                               sample_id="clamp")
     assert right.strategies["sample_tests"].score == 100, right.strategies["sample_tests"].detail
     got = wrong.strategies["sample_tests"]
     assert got.score == pytest.approx(100 * 299 / 300, abs=0.01), got.detail

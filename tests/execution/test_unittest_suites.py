@@ -12,7 +12,7 @@ from sejury.execution.languages.base import Suite
 from sejury.execution.runner import run_suite, split_tests
 from sejury.sandbox.docker import DockerSandbox
 from sejury.strategies.sample_tests import detail_lines
-from tests.helpers.examples import judge_pair, judge_samples
+from tests.helpers.examples import judge_pair, judge_samples, judge_wrong_and_right
 
 SUITE = '''import unittest
 
@@ -203,9 +203,8 @@ def test_tests_a_class_inherits_from_a_mixin_of_the_suite_are_its_units() -> Non
 
 @pytest.mark.docker
 async def test_an_inherited_test_fails_the_wrong_candidate_in_the_class_that_runs_it() -> None:
-    sample = Sample(id="mixin", task="code_generation", language="python", problem="Sort in descending order.",
-                    candidate=SORT_WRONG, reference=SORT_RIGHT, tests=MIXIN)
-    wrong, right = await judge_samples(sample, sample.model_copy(update={"candidate": SORT_RIGHT}))
+    wrong, right = await judge_wrong_and_right("python", "Sort in descending order.", MIXIN, right=SORT_RIGHT,
+                                               wrong=SORT_WRONG, sample_id="mixin")
     assert right.strategies["sample_tests"].score == 100, right.strategies["sample_tests"].detail
     got = wrong.strategies["sample_tests"]
     # TestChecks' own tests fail on the reference (it has no ``sort``) and are dropped; of the six

@@ -28,3 +28,13 @@ async def judge_pair(folder: str, stem: str) -> dict[str, Verdict]:
     """The right and the wrong candidate's verdicts, by ``"right"`` and ``"wrong"``."""
     right, wrong = await judge_samples(*(example(folder, stem, which) for which in ("right", "wrong")))
     return {"right": right, "wrong": wrong}
+
+
+async def judge_wrong_and_right(language: str, problem: str, tests: str, *, right: str, wrong: str,
+                                sample_id: str) -> tuple[Verdict, Verdict]:
+    """A sample of ``tests`` whose reference is ``right``, judged with the ``wrong`` candidate and
+    with the right one: (the wrong one's verdict, the right one's)."""
+    sample = Sample(id=sample_id, task="code_generation", language=language, problem=problem,
+                    candidate=wrong, reference=right, tests=tests)
+    wrong_verdict, right_verdict = await judge_samples(sample, sample.model_copy(update={"candidate": right}))
+    return wrong_verdict, right_verdict

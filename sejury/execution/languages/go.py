@@ -15,7 +15,7 @@ _DEFINES = re.compile(r"^func\s+(?:\([^)]*\)\s*)?(\w+)|^type\s+(\w+)")
 _ENTRY = re.compile(r"func\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)\s*\{")
 
 
-# a test's check: a failure reported on ``t``, a panic, or a testify assertion (``sealed_go/testify.go.txt``)
+# a testify assertion (``sealed_go/testify.go.txt``)
 _TESTIFY = re.compile(r"\b(assert|require)\.([A-Z]\w*)\(")
 # testify's object form (``assert := assert.New(t)`` then ``assert.Equal(want, got)``, HumanEval-X's own)
 _TESTIFY_NEW = re.compile(r"^[ \t]*(\w+)[ \t]*:=[ \t]*(assert|require)\.New\([ \t]*(\w+)[ \t]*\)[ \t]*;?[ \t]*\r?\n",
@@ -36,6 +36,9 @@ def _testify_named(code: str) -> str:
     """testify's ``assert.`` and ``require.`` as the checker's own values, whose names no program's
     function can take (a program may define ``assert``: its stub sits in the same package)."""
     return _TESTIFY.sub(lambda m: f"sejury{m.group(1).capitalize()}.{m.group(2)}(", code)
+
+
+# a test's check: a failure reported on ``t``, a panic, or a testify assertion
 _CHECK = re.compile(r"t\.(Errorf|Error|Fatalf|Fatal|Fail)\b|panic\(|" + _TESTIFY.pattern)
 _TABLE = re.compile(r"^(\w+)\s*:=\s*(\[\]\s*(?:struct\s*\{|[\w.*\[\]]+\s*\{))")
 
