@@ -7,7 +7,10 @@ The commands: ``sejury --help``, ``sejury strategies``, ``sejury judge --help``,
 ``python -c "import sejury"``, ``python -c "from sejury import Judge"``, and, against the fake
 OpenAI-compatible server of ``bench/throughput.py`` (``Fake``, at zero latency), ``sejury judge`` on
 one sample and ``sejury batch`` on 8 (default team, fresh cache and trace store each run): for
-these two also the start-up, from before the process starts to the server's first request.
+these also the start-up, from before the process starts to the server's first request.  ``sejury
+judge`` runs twice: with ``--base-url`` (the fake named) and as most users run it, on the embedded
+model with its server already running (the fake registered as the machine's embedded server, in a
+run folder of its own: the command joins it as it joins a warm ``llama-server``).
 
 ``--before DIR``: run every command on another checkout too (a git worktree of an older commit,
 ``git worktree add /tmp/startup-before COMMIT``), with ``PYTHONPATH=DIR`` first on the path (it wins
@@ -66,20 +69,48 @@ def timed(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]
     return wall, usage.ru_utime + usage.ru_stime
 
 
-def judge_one(fake: Fake, variant: Variant, work: Path) -> tuple[float, float, float]:
-    """``sejury judge`` on one sample against the fake server: (wall, CPU, start-up to the first request)."""
+def judge_one(fake: Fake, variant: Variant, work: Path, *, embedded: bool = False) -> tuple[float, float, float]:
+    """``sejury judge`` on one sample against the fake server: (wall, CPU, start-up to the first request);
+    ``embedded``: as the embedded model's warm server (``register_embedded``), not by ``--base-url``."""
     folder = Path(tempfile.mkdtemp(dir=work))
     data = folder / "sample.json"
     data.write_text(json.dumps(sample(0, folder.name)))
-    cmd = [SEJURY, "judge", str(data), "--json", "--model", "fake", "--base-url", fake.base_url,
+    model = [] if embedded else ["--model", "fake", "--base-url", fake.base_url]
+    cmd = [SEJURY, "judge", str(data), "--json", *model,
            "--cache-path", str(folder / "results.sqlite"), "--trace-path", str(folder / "traces.sqlite")]
+    env = {**variant.env, "SEJURY_RUN_DIR": str(work / "run")} if embedded else variant.env
     fake.reset()
     t0 = time.monotonic()
-    wall, cpu = timed(cmd, variant.env, work)
+    wall, cpu = timed(cmd, env, work)
     first = fake.stats()["first_request"]
     if first is None:
         raise SystemExit("sejury judge made no model call")
     return wall, cpu, first - t0
+
+
+# the key under which a checkout's `sejury judge` looks its embedded server up (as `llama_server.shared_server`)
+_SERVER_KEY = """
+from sejury.config import JudgeConfig
+from sejury.models.backends.llama_server import gguf_path
+from sejury.models.base import ModelSettings
+from sejury.models.embedded import ServerConfig, resolve_runtime
+s = ModelSettings.of(JudgeConfig.build())
+print(ServerConfig(model_path=gguf_path(s), n_ctx=s.n_ctx, n_threads=s.n_threads, prompt_cache_mb=s.prompt_cache_mb,
+                   runtime=resolve_runtime(s.runtime)).key())
+"""
+
+
+def register_embedded(fake: Fake, variant: Variant, work: Path) -> None:
+    """Register the fake as the machine's running embedded server in ``work/run`` (the registry
+    ``sejury.models._shared_server`` keeps): its pid and port, and this process as a user, so that a
+    judge leaving is never the last user, which would stop the server."""
+    key = subprocess.run([sys.executable, "-c", _SERVER_KEY], capture_output=True, text=True, check=True, cwd=work,
+                         env={**os.environ, **variant.env}).stdout.strip()
+    home = work / "run" / f"embedded-{key}"
+    (home / "users").mkdir(parents=True, exist_ok=True)
+    (home / "users" / str(os.getpid())).touch()
+    port = int(fake.root.rsplit(":", 1)[1])
+    (home / "server.json").write_text(json.dumps({"pid": fake.proc.pid, "port": port}))
 
 
 def which(variant: Variant, cwd: Path) -> Path:
@@ -108,12 +139,15 @@ COMMANDS: dict[str, list[str]] = {
     'python -c "from sejury import Judge"': [sys.executable, "-c", "from sejury import Judge"],
 }
 JUDGE, BATCH = "sejury judge (1 sample, fake server)", "sejury batch (8 samples, fake server)"
+EMBEDDED = "sejury judge (1 sample, embedded model, server warm)"
 
 
 def run_all(variants: list[Variant], runs: int, work: Path) -> dict[tuple[str, str], Timing]:
     found: dict[tuple[str, str], Timing] = {}
     fake = Fake(0.0)
     try:
+        for v in variants:
+            register_embedded(fake, v, work)
         for i in range(runs + 1):  # run 0 warms the disk cache and writes each checkout's .pyc files
             for v in variants:
                 for name, cmd in COMMANDS.items():
@@ -122,10 +156,12 @@ def run_all(variants: list[Variant], runs: int, work: Path) -> dict[tuple[str, s
                         t = found.setdefault((name, v.name), Timing())
                         t.wall.append(wall)
                         t.cpu.append(cpu)
-                wall, cpu, first = judge_one(fake, v, work)
+                judged = judge_one(fake, v, work)
+                warm = judge_one(fake, v, work, embedded=True)
                 r = batch(fake, 8, 4, work, env=v.env)
                 if i:
-                    for name, (w, c, f) in ((JUDGE, (wall, cpu, first)), (BATCH, (r.process, r.cpu, r.first_request))):
+                    batched = (r.process, r.cpu, r.first_request)
+                    for name, (w, c, f) in ((JUDGE, judged), (EMBEDDED, warm), (BATCH, batched)):
                         t = found.setdefault((name, v.name), Timing())
                         t.wall.append(w)
                         t.cpu.append(c)
@@ -169,7 +205,7 @@ def main() -> None:
           "start-up = from before the process starts to the fake server's first request.\n")
     print("| command | variant | wall s | CPU s | start-up s |")
     print("| --- | --- | --- | --- | --- |")
-    for name in [*COMMANDS, JUDGE, BATCH]:
+    for name in [*COMMANDS, JUDGE, EMBEDDED, BATCH]:
         for v in variants:
             t = found[(name, v.name)]
             first = spread(t.first) if t.first else "—"

@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from pydantic_settings import BaseSettings
 
 from sejury.cli.common import JURY_OPTIONS, MODEL_OPTIONS
 from sejury.cli.serve import serve
-from sejury.config import JudgeConfig, ServeSettings
+from sejury.config import EnvSettings, JudgeConfig, ServeSettings
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "configuration.md"
 BEGIN, END = "<!-- settings table: {} (made by scripts/settings_table.py) -->", "<!-- end of settings table: {} -->"
@@ -43,8 +42,8 @@ def default(field: Any) -> str:
     return "unset" if value is None or value == {} else f"`{value}`"
 
 
-def table(settings: type[BaseSettings], options: dict[str, str]) -> str:
-    prefix = settings.model_config.get("env_prefix", "")
+def table(settings: type[EnvSettings], options: dict[str, str]) -> str:
+    prefix = settings.env_prefix
     rows = ["| setting | environment | command line | default | what it does |", "| --- | --- | --- | --- | --- |"]
     for name, field in settings.model_fields.items():
         text = (field.description or "").replace("|", "\\|")

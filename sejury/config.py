@@ -13,11 +13,11 @@ are made from it.  ``SEJURY_API_KEY`` is the *model's* key, ``SEJURY_SERVE_API_K
 from __future__ import annotations
 
 import ipaddress
+import os
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 
 from sejury import paths
 from sejury.errors import InputError
@@ -101,11 +101,33 @@ def missing_model(team: TeamFile | list[Strategy] | None, models: dict[str, str]
                              f"--jury-model {name}=MODEL (or MODEL@URL)", field="team")
 
 
-class JudgeConfig(BaseSettings):
+class EnvSettings(BaseModel):
+    """Settings whose fields not given are read from the environment, ``env_prefix`` + the field's
+    name in any case (``SEJURY_TEAM`` or ``sejury_team``), then their defaults: what pydantic-settings'
+    environment source does with these fields, without importing it (~90 ms of every command's
+    start-up, ``bench/startup.py``).  A variable's value is a string for the field's validator:
+    the fields that take a list or a mapping parse one.  ``model_validate`` reads it too (pydantic
+    validates through a model's own ``__init__``), as it did with pydantic-settings."""
+
+    model_config = ConfigDict(extra="forbid", validate_default=True, arbitrary_types_allowed=True)
+    env_prefix: ClassVar[str] = ""
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(**{**self.from_environment(), **settings})
+
+    @classmethod
+    def from_environment(cls) -> dict[str, str]:
+        """The settings the environment gives: {field: the variable's value}."""
+        env = {name.lower(): value for name, value in os.environ.items()}
+        prefix = cls.env_prefix.lower()
+        return {field: env[prefix + field] for field in cls.model_fields if prefix + field in env}
+
+
+class JudgeConfig(EnvSettings):
     """How to judge: the model, the team, the sandbox, the cache."""
 
-    model_config = SettingsConfigDict(env_prefix="SEJURY_", extra="forbid", protected_namespaces=(),
-                                      arbitrary_types_allowed=True)
+    model_config = ConfigDict(protected_namespaces=())
+    env_prefix: ClassVar[str] = "SEJURY_"
 
     # every field's description is its documentation: the CLI's --help and docs/configuration.md
     # are made from it (scripts/settings_table.py)
@@ -130,14 +152,14 @@ class JudgeConfig(BaseSettings):
     embedded_runtime: Literal["auto", "native", "python"] = Field("auto", description=(
         "The embedded model's server: auto (default: llama.cpp's llama-server when setup.sh built it), "
         "native, or python (llama-cpp-python's)."))
-    jury_models: Annotated[dict[str, str], NoDecode] = Field(default_factory=dict, description=(
+    jury_models: dict[str, str] = Field(default_factory=dict, description=(
         "Another model for a multi-model jury, NAME=MODEL or NAME=MODEL@URL (repeatable); a member "
         "S1@NAME is S1 asked of it (e.g. --jury-model second=qwen@http://127.0.0.1:8000/v1 --team S1,S1@second)."))
     # the jury
-    team: Annotated[TeamFile | list[Strategy] | None, NoDecode] = Field(None, description=(
+    team: TeamFile | list[Strategy] | None = Field(None, description=(
         "Comma-separated strategies by name or paper name (e.g. S1,S2,S5 or direct,rethink; "
         "'sejury strategies' lists them), or a team file (.json). Default: the SE-Jury team, all that apply."))
-    scale: Annotated[Scale | None, NoDecode] = Field(None, description="Map 0-100 to a target scale, e.g. 1-5 or 0-4.")
+    scale: Scale | None = Field(None, description="Map 0-100 to a target scale, e.g. 1-5 or 0-4.")
     merge: Literal["evidence_first", "mean"] | None = Field(None, description=(
         "How the members' scores merge: evidence_first (default: executed checks decide the side of the pass "
         "mark, a failing own test or a candidate that does not load keeps it below; opinion moves the score "
@@ -233,10 +255,10 @@ def config_error(exc: ValidationError) -> InputError:
     return InputError(message, field=field)
 
 
-class ServeSettings(BaseSettings):
+class ServeSettings(EnvSettings):
     """The server's own settings; the judge's are ``JudgeConfig``'s."""
 
-    model_config = SettingsConfigDict(env_prefix="SEJURY_SERVE_", extra="forbid")
+    env_prefix: ClassVar[str] = "SEJURY_SERVE_"
 
     host: str = Field("127.0.0.1", description="Address to listen on (default 127.0.0.1: this machine only).")
     port: int = Field(8321, ge=0, le=65535, description="Port (default 8321; 0: any free port).")

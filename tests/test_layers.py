@@ -43,7 +43,7 @@ def test_the_langgraph_entry_starts_nothing_at_import(tmp_path: Path) -> None:
 
 
 def test_the_environment_is_read_in_two_homes_only() -> None:
-    """``SEJURY_*`` variables are read by the settings (``config.py``, pydantic-settings) and by
+    """``SEJURY_*`` variables are read by the settings (``config.py``, ``EnvSettings``) and by
     ``paths.py``, nowhere else."""
     read = re.compile(r"""(environ(\.get)?[\[(]|getenv\()\s*["']SEJURY_""")
     readers = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "sejury").rglob("*.py")

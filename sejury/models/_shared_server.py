@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import atexit
 import fcntl
+import http.client
 import importlib.util
 import json
 import os
@@ -21,8 +22,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
-
-import httpx
 
 from sejury.errors import ModelSetupError
 from sejury.paths import cache_dir, run_dir
@@ -227,7 +226,14 @@ def _flock(path: Path) -> Iterator[None]:
 
 
 def _healthy(port: int) -> bool:
+    """The server on the loopback port answers ``GET /v1/models`` with 200 within 2 s.  Plain
+    ``http.client``: an httpx call made a client and its SSL context each time, ~50 ms of every
+    ``sejury judge`` that joins a running server (``bench/startup.py``)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2.0)
     try:
-        return httpx.get(f"http://127.0.0.1:{port}/v1/models", timeout=2.0).status_code == 200
-    except httpx.HTTPError:
+        conn.request("GET", "/v1/models")
+        return conn.getresponse().status == 200
+    except (OSError, http.client.HTTPException):
         return False
+    finally:
+        conn.close()

@@ -1,6 +1,7 @@
 """Start-up loads nothing heavy: ``sejury --help``, ``sejury strategies`` and the commands' help
 import no LangChain, LangGraph, model client, Docker, server or plotting library (those load inside
-the commands that use them), ``import sejury`` imports none of its submodules, and every public
+the commands that use them) and no pydantic-settings (the settings read the environment themselves),
+``import sejury`` imports none of its submodules, and every public
 name still resolves.  These tests assert which modules load, never how long it takes: speed is
 measured by ``bench/startup.py``."""
 
@@ -15,7 +16,7 @@ import pytest
 
 # top-level packages a start-up must not import (``langchain`` also covers ``langchain_core`` etc.)
 HEAVY = ("langchain", "langgraph", "langsmith", "openai", "docker", "fastapi", "ray", "matplotlib", "numpy",
-         "nltk", "tree_sitter", "codebleu")
+         "nltk", "tree_sitter", "codebleu", "pydantic_settings")
 # sejury's own modules that bring those in
 JUDGE_MODULES = ("sejury.api", "sejury.graph", "sejury.models", "sejury.agent", "sejury.estimate")
 
