@@ -61,12 +61,19 @@ class Judge:
     """A configured judge.  Reuse one for many samples: nothing is rebuilt per sample.
 
     Settings are ``JudgeConfig``'s fields, given as keywords (``Judge(team="S1,S3", execute=True)``)
-    or as ``config=``; ``model`` may also be any LangChain chat model or a ready ``ChatClient``, and
-    ``sandbox`` any ``SandboxProvider`` (default: Docker, when ``execute``)."""
+    or as a ``JudgeConfig`` (``config=``, or first); ``model`` may also be any LangChain chat model or
+    a ready ``ChatClient``, and ``sandbox`` any ``SandboxProvider`` (default: Docker, when ``execute``)."""
 
-    def __init__(self, model: str | BaseChatModel | ChatClient | None = None, *,
+    def __init__(self, model: str | BaseChatModel | ChatClient | JudgeConfig | None = None, *,
                  config: JudgeConfig | None = None, sandbox: SandboxProvider | None = None,
                  **settings: Any) -> None:
+        if isinstance(model, JudgeConfig):  # Judge(JudgeConfig(...)): the settings, not a model
+            if config is not None:
+                raise TypeError("Judge takes one JudgeConfig: first or as config=, not both")
+            model, config = None, model
+        elif model is not None and not isinstance(model, (str, BaseChatModel, ChatClient)):
+            raise TypeError(f"Judge's model is a name, a LangChain chat model or a ChatClient, not "
+                            f"{type(model).__name__}")
         if isinstance(model, str):
             settings["model"] = model
         if isinstance(settings.get("cache"), (str, Path)):  # Judge(cache="path/to/results.sqlite")

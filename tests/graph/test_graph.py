@@ -457,6 +457,20 @@ def test_only_a_team_of_jurors_that_never_call_the_model_leaves_it_unstarted() -
     assert not Judge(team="sample_tests,Ex-fuzz", cache=False, traces=False).llm.started
 
 
+def test_a_judge_built_from_a_config_given_first_keeps_its_settings() -> None:
+    """``Judge(JudgeConfig(...))`` is the config, as ``config=`` is; it was once taken for a model and
+    silently dropped (the default team, the cache on).  Anything else that is no model is an error."""
+    from sejury import JudgeConfig
+
+    config = JudgeConfig.build(team="sample_tests,Ex-fuzz", cache=False, traces=False)
+    for judge in (Judge(config), Judge(config=config)):
+        assert judge.config.team == config.team and judge.cache is None and judge.traces is None
+    with pytest.raises(TypeError, match="not both"):
+        Judge(config, config=config)
+    with pytest.raises(TypeError, match="not dict"):
+        Judge({"team": "S1"})  # type: ignore[arg-type]
+
+
 async def test_each_call_knows_the_calls_still_to_come_on_its_path(make_judge: MakeJudge, codegen: Sample) -> None:
     """A juror's node counts its own calls and its followers' (S1-ref's one, then S2's): the first
     step of S1-ref, S4 and S5 has one call after it, every other call none."""
