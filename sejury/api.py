@@ -13,14 +13,13 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import AsyncIterator, Callable, Collection, Coroutine, Iterable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable
 
 from sejury.cache import ResultCache
-from sejury.config import JudgeConfig, load_team_file, missing_model, parse_team
+from sejury.config import JudgeConfig, judge_config, load_team_file, missing_model, parse_team
 from sejury.context import JudgeContext
 from sejury.execution.languages import canonical_language
 from sejury.graph.build import build_graph
@@ -67,18 +66,10 @@ class Judge:
     def __init__(self, model: str | BaseChatModel | ChatClient | JudgeConfig | None = None, *,
                  config: JudgeConfig | None = None, sandbox: SandboxProvider | None = None,
                  **settings: Any) -> None:
-        if isinstance(model, JudgeConfig):  # Judge(JudgeConfig(...)): the settings, not a model
-            if config is not None:
-                raise TypeError("Judge takes one JudgeConfig: first or as config=, not both")
-            model, config = None, model
-        elif model is not None and not isinstance(model, (str, BaseChatModel, ChatClient)):
+        model, cfg = judge_config(model, config, settings)
+        if model is not None and not isinstance(model, (str, BaseChatModel, ChatClient)):
             raise TypeError(f"Judge's model is a name, a LangChain chat model or a ChatClient, not "
                             f"{type(model).__name__}")
-        if isinstance(model, str):
-            settings["model"] = model
-        if isinstance(settings.get("cache"), (str, Path)):  # Judge(cache="path/to/results.sqlite")
-            settings["cache_path"], settings["cache"] = Path(settings["cache"]), True
-        cfg = config.with_(**settings) if config is not None else JudgeConfig.build(**settings)
         self.config = cfg
         if isinstance(model, ChatClient):
             client = model

@@ -245,6 +245,21 @@ class JudgeConfig(EnvSettings):
         return self.cache_path or paths.results_path()
 
 
+def judge_config(first: Any, config: JudgeConfig | None, settings: dict[str, Any]) -> tuple[Any, JudgeConfig]:
+    """``Judge``'s arguments as (the model object it was handed, if any; its settings): a name first
+    is the ``model`` setting and a ``JudgeConfig`` first is ``config`` (it was once taken for a model
+    and dropped); ``cache="path"`` is that cache file; keywords override the config's fields."""
+    if isinstance(first, JudgeConfig):
+        if config is not None:
+            raise TypeError("Judge takes one JudgeConfig: first or as config=, not both")
+        first, config = None, first
+    if isinstance(first, str):
+        settings["model"] = first
+    if isinstance(settings.get("cache"), (str, Path)):  # Judge(cache="path/to/results.sqlite")
+        settings["cache_path"], settings["cache"] = Path(settings["cache"]), True
+    return first, (config.with_(**settings) if config is not None else JudgeConfig.build(**settings))
+
+
 def config_error(exc: ValidationError) -> InputError:
     err = exc.errors()[0]
     original = (err.get("ctx") or {}).get("error")

@@ -226,3 +226,76 @@ async def test_an_answer_that_cannot_cross_is_no_panic(sandbox: DockerSandbox) -
     assert right.passed == [True, True], right.reasons
     inf = await run_suite(sandbox, "go", INFINITE, suite, timeout=90)
     assert inf.passed == [False, True], inf.reasons
+
+
+AGES = '''package main
+
+import (
+    "errors"
+    "testing"
+
+    "github.com/stretchr/testify/assert"
+    "github.com/stretchr/testify/require"
+)
+
+func TestParseAge(t *testing.T) {
+    n, err := ParseAge("42")
+    require.NoError(t, err)
+    assert.Equal(t, 42, n)
+    _, err = ParseAge("-3")
+    assert.EqualError(t, err, "negative age: -3")
+    _, err = ParseAge("forty")
+    assert.Error(t, err)
+    _, err = ParseAge("-1")
+    assert.Equal(t, errors.New("negative age: -1"), err)
+    if _, err := ParseAge("7"); err != nil {
+        t.Fatal(err)
+    }
+    if n, _ := ParseAge("-1"); n != 0 {
+        t.Error("ParseAge(-1) gave", n)
+    }
+    if _, err := ParseAge("-1"); err == nil {
+        t.Fail()
+    }
+}
+'''
+PARSING = '''package main
+
+import (
+    "fmt"
+    "strconv"
+)
+
+type ageError struct{ n int }
+
+func (e *ageError) Error() string { return fmt.Sprintf("negative age: %d", e.n) }
+
+func ParseAge(s string) (int, error) {
+    n, err := strconv.Atoi(s)
+    if err != nil {
+        return 0, err
+    }
+    if n < 0 {
+        return 0, &ageError{n}
+    }
+    return n, nil
+}
+'''
+LENIENT = PARSING.replace("if n < 0 {", "if n < -1 {")  # -1 taken for an age
+
+
+@pytest.mark.docker
+async def test_an_error_the_program_returns_crosses_as_its_message(sandbox: DockerSandbox) -> None:
+    """``(int, error)``, Go's commonest signature: a non-nil error could not cross the sealed harness
+    (its dynamic type has no tag), so ``NoError``, ``EqualError`` and ``err != nil`` held only on the
+    errors a test made itself.  It now crosses as its message, whatever type carried it (a
+    ``*strconv.NumError``, the program's own ``*ageError``).  ``t.Fatal(err)`` and ``t.Error(a, b)``
+    take operands, not a format: they did not compile as the harness wrote them, and their units
+    were dropped; ``t.Fail()`` failed no unit."""
+    suite = split_tests("go", AGES, PARSING)
+    right = await run_suite(sandbox, "go", PARSING, suite, timeout=90)
+    assert right.loaded and all(right.passed) and len(right.passed) == 8, right.reasons
+    wrong = await run_suite(sandbox, "go", LENIENT, suite, timeout=90)
+    assert wrong.passed == [True, True, True, True, False, True, False, False], wrong.reasons
+    assert "assert.Equal" in wrong.reasons[4] and "negative age: -1" in wrong.reasons[4], wrong.reasons
+    assert "ParseAge(-1) gave -1" in wrong.reasons[6], wrong.reasons

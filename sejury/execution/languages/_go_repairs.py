@@ -146,11 +146,15 @@ _GO_STD = frozenset({"fmt", "math", "strings", "strconv", "sort", "reflect", "un
                      "os", "time", "regexp", "testing", "utf8", "bits", "big", "rand", "heap", "list"})
 
 
+_TESTIFY_PATH = "github.com/stretchr/testify/"
+
+
 def unqualified(tests: str, names: set[str]) -> str:
     """``collatz.GetOddCollatz(5)`` -> ``GetOddCollatz(5)``: the model imports the program as a
     package of its own (``import "collatz"``); the tests run in the program's package."""
     imported = {p.rsplit("/", 1)[-1] for p in re.findall(r'"([\w./-]+)"', "\n".join(
-        re.findall(r"^import\s*(?:\([^)]*\)|\"[^\"]*\")", tests, flags=re.M)))} - _GO_STD
+        re.findall(r"^import\s*(?:\([^)]*\)|\"[^\"]*\")", tests, flags=re.M)))
+        if not p.startswith(_TESTIFY_PATH)} - _GO_STD  # testify's assert.Error is no program's Error
     if not imported or not names:
         return tests
     return re.sub(rf"\b(?:{'|'.join(map(re.escape, sorted(imported)))})\.({'|'.join(map(re.escape, sorted(names)))})\b",

@@ -155,7 +155,9 @@ def expand_tables(suite: Suite) -> Suite:
 
 
 def _unit(i: int, u: str) -> str:
-    u = re.sub(r"\bt\.(Errorf|Error|Fatalf|Fatal)\(", "sejuryFail(", u)
+    u = re.sub(r"\bt\.(Errorf|Fatalf)\(", "sejuryFail(", u)
+    u = re.sub(r"\bt\.(Error|Fatal)\(", "sejuryFailWith(", u)  # operands, as t.Log prints them: t.Fatal(err)
+    u = re.sub(r"\bt\.(FailNow|Fail)\(\)", 'sejuryFail("failed")', u)
     u = re.sub(r"\bt\.Run\(", "sejuryRun(t, ", u)
     return (f"sejuryUnit, sejuryAuto = {i}, 0\nfunc() {{\n  defer func() {{ if r := recover(); r != nil {{ "
             f"fmt.Printf(\"@@T {i} FAIL %v\\n\", r) }} else {{ fmt.Println(\"@@T {i} PASS\") }} }}()\n"
@@ -233,11 +235,14 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     if testify:
         suite = Suite(_testify_named(suite.setup), suite.units)
         active = {i: _testify_named(u) for i, u in active.items()}
-    pkgs = sorted({p for p in ("math", "strconv") if re.search(rf"\b{p}\.", tested)})
+    pkgs = sorted({p for p in ("errors", "math", "strconv") if re.search(rf"\b{p}\.", tested)})
     imports = "\n".join(f'  "{p}"' for p in ["fmt", "reflect", "sort", "strings", "testing", *pkgs])
     head = ["package sandbox", "", f"import (\n{imports}\n)", "",
             "type sejuryFailure struct{ msg string }",
             "func sejuryFail(format string, a ...interface{}) { panic(sejuryFailure{fmt.Sprintf(format, a...)}) }",
+            "func sejuryFailWith(a ...interface{}) {",
+            "  panic(sejuryFailure{strings.TrimSuffix(fmt.Sprintln(a...), \"\\n\")})",
+            "}",
             "// subtests run inline, so their failures stay in this unit's goroutine",
             "func sejuryRun(t *testing.T, name string, f func(t *testing.T)) bool { f(t); return true }",
             *RECORDER, *(_SEALED_SOURCES["testify"].splitlines() if testify else []),
