@@ -299,3 +299,21 @@ async def test_an_error_the_program_returns_crosses_as_its_message(sandbox: Dock
     assert wrong.passed == [True, True, True, True, False, True, False, False], wrong.reasons
     assert "assert.Equal" in wrong.reasons[4] and "negative age: -1" in wrong.reasons[4], wrong.reasons
     assert "ParseAge(-1) gave -1" in wrong.reasons[6], wrong.reasons
+
+
+NAMED_IN_A_STRING = '''func TestAge(t *testing.T) {
+    if n, _ := ParseAge("5"); n != 5 {
+        t.Error("strconv.Atoi and math.Abs disagree with", n)
+    }
+}
+'''
+
+
+@pytest.mark.docker
+async def test_a_package_named_only_in_a_string_leaves_no_unused_import(sandbox: DockerSandbox) -> None:
+    """The tests' imports are not kept; the harness imports ``errors``, ``math`` and ``strconv`` where
+    the tests name them, and now uses each once, so a name met only in a message is no unused import
+    (which failed the whole file to compile, every unit dropped)."""
+    suite = split_tests("go", NAMED_IN_A_STRING, PARSING)
+    right = await run_suite(sandbox, "go", PARSING, suite, timeout=90)
+    assert right.passed == [True], right.reasons

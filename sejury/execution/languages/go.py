@@ -224,6 +224,10 @@ func sejury_rec[T any](i, k int, v T) T {
 """.strip("\n").splitlines()
 
 
+# packages the tests may use unimported (their imports are not kept), each with a name of it
+_TEST_PACKAGES = {"errors": "errors.New", "math": "math.Abs", "strconv": "strconv.Itoa"}
+
+
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
     """The tests and the program in one test binary (the harness before sealing; the sealed one's
     test file is made from it)."""
@@ -235,9 +239,10 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     if testify:
         suite = Suite(_testify_named(suite.setup), suite.units)
         active = {i: _testify_named(u) for i, u in active.items()}
-    pkgs = sorted({p for p in ("errors", "math", "strconv") if re.search(rf"\b{p}\.", tested)})
+    pkgs = [p for p in _TEST_PACKAGES if re.search(rf"\b{p}\.", tested)]
     imports = "\n".join(f'  "{p}"' for p in ["fmt", "reflect", "sort", "strings", "testing", *pkgs])
-    head = ["package sandbox", "", f"import (\n{imports}\n)", "",
+    # each one used, so a name met only in a string ("errors.New failed") leaves no unused import
+    head = ["package sandbox", "", f"import (\n{imports}\n)", *(f"var _ = {_TEST_PACKAGES[p]}" for p in pkgs), "",
             "type sejuryFailure struct{ msg string }",
             "func sejuryFail(format string, a ...interface{}) { panic(sejuryFailure{fmt.Sprintf(format, a...)}) }",
             "func sejuryFailWith(a ...interface{}) {",
