@@ -211,3 +211,51 @@ async def test_an_inherited_test_fails_the_wrong_candidate_in_the_class_that_run
     # left, the wrong one (it leaves [1, 2] as it is) fails only TestOnce's inherited test_two
     assert got.score == pytest.approx(100 * 5 / 6, abs=0.01) and wrong.passed is False, got.detail
     assert got.against is not None and "TestOnce.test_two" in got.against, got.against
+
+
+MODULE_FIXTURE = '''import os
+import unittest
+from solution import add_one
+
+STATE = {}
+
+
+def setUpModule():
+    STATE["start"] = add_one(9)
+    with open("module.txt", "w") as f:
+        f.write("made once")
+
+
+def tearDownModule():
+    os.remove("module.txt")
+
+
+class TestFromTen(unittest.TestCase):
+    def test_state(self):
+        self.assertEqual(STATE["start"], 10)
+
+    def test_file(self):
+        with open("module.txt") as f:
+            self.assertEqual(f.read(), "made once")
+
+    def test_next(self):
+        self.assertEqual(add_one(STATE["start"]), 11)
+'''
+BROKEN_MODULE = MODULE_FIXTURE.replace('STATE["start"] = add_one(9)', 'STATE["start"] = add_one(9) // 0')
+
+
+@pytest.mark.docker
+async def test_set_up_module_runs_once_before_the_first_test_as_unittest_runs_it(sandbox: DockerSandbox) -> None:
+    """``setUpModule``/``tearDownModule`` (module-level fixtures): the classes are defined in the
+    checker's namespace, where unittest never looked for them, so a test needing their state failed
+    on the reference too and was dropped.  A ``setUpModule`` that raises fails every test with its
+    error, as unittest reports it."""
+    suite = split_tests("python", MODULE_FIXTURE, RIGHT)
+    right = await run_suite(sandbox, "python", RIGHT, suite, timeout=30)
+    assert right.passed == [True, True, True], right.reasons
+    wrong = await run_suite(sandbox, "python", "def add_one(x):\n    return x + 1 if x != 10 else 12\n", suite,
+                            timeout=30)
+    assert wrong.passed == [True, True, False], wrong.reasons
+    broken = await run_suite(sandbox, "python", RIGHT, split_tests("python", BROKEN_MODULE, RIGHT), timeout=30)
+    assert broken.passed == [False, False, False] and all("ZeroDivisionError" in r for r in broken.reasons), \
+        broken.reasons

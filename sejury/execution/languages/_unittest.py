@@ -2,7 +2,8 @@
 
 A test of a ``TestCase`` class is a unit of its own, and the harness's checker runs it with
 ``RUN`` (``sealed_python/checker.pyt``): in a ``unittest.TestSuite`` of that one test, so the
-class's ``setUpClass``/``tearDownClass``, the test's ``setUp``/``tearDown`` and cleanups run, its
+suite's ``setUpModule`` (once, the checker's own doing), the class's ``setUpClass``/
+``tearDownClass``, the test's ``setUp``/``tearDown`` and cleanups run, its
 ``subTest`` blocks each count, and its first failure is raised as it was raised (an
 ``AssertionError``, the candidate's own exception, the sandbox's missing network), as a plain
 test's would be.  A skipped test fails (``SkipTest``: a test that checks nothing is no evidence,

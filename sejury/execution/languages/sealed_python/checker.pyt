@@ -480,10 +480,30 @@ def sejury_case(cls, name):
         def addUnexpectedSuccess(self, test):
             self.keep(AssertionError("marked as an expected failure, and it passed"))
 
+    module_set_up()
     result = First()
     unittest.TestSuite([cls(name)]).run(result)
     if result.first is not None:
         raise result.first
+
+
+_MODULE = {}  # the suite's setUpModule: run (or failed) once, before the first TestCase test
+
+
+def module_set_up():
+    """The suite's ``setUpModule``, run once before the first test of a ``TestCase`` class, as
+    unittest runs it (the classes are defined in this checker's namespace, not in a module unittest
+    could look it up in); if it raised, every such test fails with its error."""
+    if "error" not in _MODULE:
+        _MODULE["error"] = None
+        set_up = base.get("setUpModule")
+        if callable(set_up):
+            try:
+                set_up()
+            except BaseException as e:
+                _MODULE["error"] = e
+    if _MODULE["error"] is not None:
+        raise _MODULE["error"]
 
 
 base["sejury_case"] = sejury_case
@@ -511,5 +531,12 @@ for i, src in SUITE["units"]:
     if NET[1]:  # what the test saw was the sandbox's missing network, not the program's answer
         outcome = "FAIL " + NETWORK_FAILURE
     emit(f"@@T {i} {outcome}")
+if _MODULE.get("error", 0) is None and callable(base.get("tearDownModule")):  # after setUpModule, as unittest
+    signal.alarm(PER_TEST)
+    try:
+        base["tearDownModule"]()
+    except BaseException:  # noqa: S110 - every test has reported; a cleanup's failure changes none
+        pass
+    signal.alarm(0)
 REMOTE.kill()
 emit("@@DONE")
