@@ -12,9 +12,9 @@ is one unit running every row.  ``require('./rle')`` in the tests is the program
 ``require('@jest/globals')``, ``'vitest'``, ``'node:test'``, ``'mocha'`` are ``bdd.js`` itself.
 
 Before, these tests gave no unit at all ("no test could be read"): a JavaScript developer's own
-tests were no evidence.  Not read: mocks (``jest.fn``, ``jest.mock``), snapshots, chai's
-``expect(x).to.equal(y)``; the tests counted by reading the text (a ``describe.each`` runs its
-first table row's tests only).
+tests were no evidence.  chai's ``expect``/``assert`` are ``sealed_js/chai.js``.  Not read: mocks
+(``jest.fn``, ``jest.mock``), snapshots; the tests counted by reading the text (a ``describe.each``
+runs its first table row's tests only).
 """
 
 from __future__ import annotations

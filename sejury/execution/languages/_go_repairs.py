@@ -23,6 +23,7 @@ import itertools
 import re
 from typing import TYPE_CHECKING
 
+from sejury.execution.languages import _clike
 from sejury.execution.languages._parsers import node_text, parser
 
 if TYPE_CHECKING:
@@ -159,3 +160,24 @@ def unqualified(tests: str, names: set[str]) -> str:
         return tests
     return re.sub(rf"\b(?:{'|'.join(map(re.escape, sorted(imported)))})\.({'|'.join(map(re.escape, sorted(names)))})\b",
                   r"\1", tests)
+
+
+_TEST_FUNC = re.compile(r"func\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)\s*\{")
+_RECOVER = re.compile(r"\brecover\s*\(\s*\)")
+
+
+def recovering_as_one(tests: str) -> str:
+    """A test function that recovers a panic itself (``defer func() { if r := recover(); r == nil {
+    t.Error(...) } }()``, then the call expected to panic: Go's own idiom for "it panics") is one
+    unit: its body becomes one closure, so the deferred check covers the calls after it.  Split
+    check by check, the deferred check was a unit of its own and the call went to the next one."""
+    out, at = [], 0
+    for m in _TEST_FUNC.finditer(tests):
+        if m.start() < at:
+            continue
+        end = _clike.closing(tests, m.end() - 1)
+        if end < 0 or not _RECOVER.search(tests, m.end(), end):
+            continue
+        out.append(f"{tests[at:m.end()]}\nfunc() {{{tests[m.end():end]}}}()\n")
+        at = end
+    return "".join(out) + tests[at:]

@@ -132,7 +132,9 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
     tests = plain.files["SejuryTestMain.java"]
     tests = tests.replace("public static void main(String[] args) throws Exception {",
                           "public static void main(String[] args) throws Exception { Sejury.setup();", 1)
-    tests = re.sub(r'System\.out\.println\("@@T (\d+) PASS"\);', r'Sejury.emit("@@T \1 PASS");', tests)
+    tests = re.sub(r"^(\s*)sejuryUnit = (\d+); sejuryAuto = 0;",  # each unit starts with no fault (Sejury.java)
+                   r"\1sejuryUnit = \2; sejuryAuto = 0; Sejury.begin();", tests, flags=re.M)
+    tests = re.sub(r'System\.out\.println\("@@T (\d+) PASS"\);', r'Sejury.passed(\1);', tests)  # unless a fault
     tests = re.sub(r'System\.out\.println\("@@T (\d+) FAIL " \+ e\);', r'Sejury.emit("@@T \1 FAIL " + e);', tests)
     tests = tests.rstrip()[:-1].rstrip()[:-1] + "  Sejury.kill();\n    Sejury.emit(\"@@DONE\");\n  }\n}\n"
     assertions = ASSERTIONS.replace('System.out.println("@@V "', 'Sejury.emit("@@V "')

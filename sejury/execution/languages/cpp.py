@@ -170,8 +170,9 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
             "  sejury::setup(sejury_argv[0]);"]
     head += ["  " + ln for ln in suite.setup.splitlines()]
     body, spans = wrap_units(active, head, "  ", lambda i, u: (
-        f"sejury_unit = {i}; sejury_auto = 0;\ntry {{\n{textwrap.indent(u, '  ')}\n"
-        f"  sejury::emit(\"@@T {i} PASS\");\n}} "
+        f"sejury_unit = {i}; sejury_auto = 0; sejury::begin();\ntry {{\n{textwrap.indent(u, '  ')}\n"
+        f"  sejury::emit(sejury::fault.empty() ? std::string(\"@@T {i} PASS\") : \"@@T {i} FAIL \" + sejury::fault);"
+        f"\n}} "
         f"catch (std::exception& e) {{ sejury::emit(std::string(\"@@T {i} FAIL \") + e.what()); }} "
         f"catch (...) {{ sejury::emit(\"@@T {i} FAIL exception\"); }}"))
     body += "\n  sejury::kill_server();\n  sejury::emit(\"@@DONE\");\n  return 0;\n}\n"

@@ -44,7 +44,7 @@ _TABLE = re.compile(r"^(\w+)\s*:=\s*(\[\]\s*(?:struct\s*\{|[\w.*\[\]]+\s*\{))")
 
 
 def split(tests: str, names: set[str]) -> Suite:
-    tests = _go_repairs.repaired(_go_repairs.unqualified(testify_calls(tests), names))
+    tests = _go_repairs.recovering_as_one(_go_repairs.repaired(_go_repairs.unqualified(testify_calls(tests), names)))
     suite = _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES,
                                 check=_CHECK, replay=replayed)
     helpers = "\n".join(h for h in (helper_closures(tests, names), _go_repairs.equality_helpers(tests, names)) if h)
@@ -159,7 +159,9 @@ def _unit(i: int, u: str) -> str:
     u = re.sub(r"\bt\.(Error|Fatal)\(", "sejuryFailWith(", u)  # operands, as t.Log prints them: t.Fatal(err)
     u = re.sub(r"\bt\.(FailNow|Fail)\(\)", 'sejuryFail("failed")', u)
     u = re.sub(r"\bt\.Run\(", "sejuryRun(t, ", u)
-    return (f"sejuryUnit, sejuryAuto = {i}, 0\nfunc() {{\n  defer func() {{ if r := recover(); r != nil {{ "
+    # a fault of the harness (sejuryFault: the program's process ended or hung) fails it, recovered too
+    return (f"sejuryUnit, sejuryAuto, sejuryFault = {i}, 0, sejuryBegin()\nfunc() {{\n  defer func() {{ "
+            f"r := recover(); if r == nil && sejuryFault != \"\" {{ r = sejuryFault }}; if r != nil {{ "
             f"fmt.Printf(\"@@T {i} FAIL %v\\n\", r) }} else {{ fmt.Println(\"@@T {i} PASS\") }} }}()\n"
             f"{textwrap.indent(u, '  ')}\n}}()")
 
@@ -207,6 +209,14 @@ func sejuryShow(v reflect.Value) string {
 }
 
 var sejuryUnit, sejuryAuto = -1, 0 // the unit running, and its helpers' calls recorded so far
+var sejuryFault = "" // the sealed checker's own failure in the unit running (checker.go.txt)
+var sejurySetupFault, sejuryBegun = "", false // a unit starts with the setup's fault: its values may come from it
+func sejuryBegin() string {
+	if !sejuryBegun {
+		sejurySetupFault, sejuryBegun = sejuryFault, true
+	}
+	return sejurySetupFault
+}
 
 func sejury_rec[T any](i, k int, v T) T {
 	if i < 0 { // a helper's call, under the running unit

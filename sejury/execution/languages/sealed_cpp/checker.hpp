@@ -11,9 +11,20 @@
 namespace sejury {
 // How a call of the program fails, told apart for the tests' assertions (``gtest.hpp``): the program
 // threw (``threw``), or its process ended, hung or answered what cannot be read (``broken``), which
-// no check that expects an exception may count as one.
+// no check that expects an exception may count as one; and the unit it happened in fails even if the
+// test caught it (``catch (...)``): ``fault``, read by each unit (cpp.py).
+inline std::string fault;
 struct threw : std::runtime_error { using std::runtime_error::runtime_error; };
-struct broken : std::runtime_error { using std::runtime_error::runtime_error; };
+struct broken : std::runtime_error {
+  explicit broken(const std::string& why) : std::runtime_error(why) { if (fault.empty()) fault = why; }
+};
+// a unit starts with the suite's setup's fault, if it had one (its values may come from that call)
+inline void begin() {
+  static bool begun = false;
+  static std::string setup;
+  if (!begun) setup = fault, begun = true;
+  fault = setup;
+}
 inline std::array<uint32_t, 8> sha256(const std::string& msg) {
   static const uint32_t k[64] = {
       0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

@@ -19,6 +19,27 @@ public final class Sejury {
   static Process server;
   static Writer toServer;
   static BlockingQueue<String> lines;
+  // the harness's own failure in the unit running (the program's process ended, hung or did not
+  // start): it fails the unit even if the test caught it (assertThrows(Exception.class, ...), catch Throwable)
+  static String fault;
+
+  static RuntimeException fault(String why) {
+    if (fault == null) fault = why;
+    return new RuntimeException(why);
+  }
+
+  static String setupFault;
+  static boolean begun;
+
+  // a unit starts with the suite's setup's fault, if it had one (its values may come from that call)
+  public static void begin() {
+    if (!begun) { setupFault = fault; begun = true; }
+    fault = setupFault;
+  }
+
+  public static void passed(int i) {
+    emit(fault == null ? "@@T " + i + " PASS" : "@@T " + i + " FAIL java.lang.RuntimeException: " + fault);
+  }
 
   public static synchronized void emit(String line) {
     line = line.replace('\n', ' ').replace('\r', ' ');
@@ -75,7 +96,7 @@ public final class Sejury {
   }
 
   public static Object call(String cls, String name, boolean isStatic, Object[] args, Type ret) {
-    if (server == null && !start()) throw new RuntimeException("the program's process did not start");
+    if (server == null && !start()) throw fault("the program's process did not start");
     StringBuilder a = new StringBuilder("[");
     for (int k = 0; k < args.length; k++) {
       if (k > 0) a.append(',');
@@ -89,10 +110,10 @@ public final class Sejury {
       reply = lines.poll(5, TimeUnit.SECONDS);
     } catch (Exception e) {
       kill();
-      throw new RuntimeException("the program's process ended");
+      throw fault("the program's process ended");
     }
-    if (reply == null) { kill(); throw new RuntimeException("test took too long"); }
-    if (reply.equals("\0end")) { kill(); throw new RuntimeException("the program's process ended during the call"); }
+    if (reply == null) { kill(); throw fault("test took too long"); }
+    if (reply.equals("\0end")) { kill(); throw fault("the program's process ended during the call"); }
     if (reply.startsWith("!")) {  // the JDK's own exceptions are thrown as themselves (assertThrows)
       String body = reply.substring(1);
       int colon = body.indexOf(": ");

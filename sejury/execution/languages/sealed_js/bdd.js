@@ -124,8 +124,13 @@ function property(v, path) {
   }
   return [true, cur];
 }
+// the harness's own failure (checker.js: the program's process ended or hung): never a throw
+const fault = (e) => Boolean(e && e[Symbol.for("sejury.fault")]);
 function thrown(fn) {
-  try { fn(); } catch (e) { return [true, e]; }
+  try { fn(); } catch (e) {
+    if (fault(e)) throw e;
+    return [true, e];
+  }
   return [false];
 }
 const MATCHERS = {
@@ -185,7 +190,7 @@ function expect(actual) {
   const settle = (negated, rejects) => new Proxy({}, {
     get: (_, name) => (...args) => Promise.resolve(actual).then(
       (v) => { if (rejects) throw new Error("expected the promise to reject, and it resolved"); return v; },
-      (e) => { if (!rejects) throw e; return e; })
+      (e) => { if (!rejects || fault(e)) throw e; return e; })
       .then((v) => { const e = expect(rejects && name.startsWith("toThrow") ? () => { throw v; } : v); (negated ? e.not : e)[name](...args); }),
   });
   positive.resolves = settle(false, false);

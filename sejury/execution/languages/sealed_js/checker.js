@@ -19,7 +19,12 @@ const emit = (line) => {
   seq++;
 };
 const { enc, dec } = require("./codec.js");
-class CandidateExited extends Error {}
+// the harness's own failures (the program's process ended, hung or broke the protocol) carry FAULT:
+// bdd.js and chai.js never count one as the throw or rejection a test expects
+const FAULT = Symbol.for("sejury.fault");
+let faulted = "";  // the unit's first such failure: it fails the unit even if the test caught it
+const fault = (e) => { faulted = faulted || String(e); return e; };
+class CandidateExited extends Error { get [FAULT]() { return true; } }
 let deadline = Date.now() + 20000;
 // The program runs in one server.js process for the suite, driven by a worker thread of this process:
 // a call posts its request to the worker and waits (Atomics.wait, with the test's time left) for the
@@ -89,14 +94,14 @@ function rpc(req) {
     const left = deadline - Date.now();
     if (left <= 0 || Atomics.wait(SIGNAL, 0, seen, left) === "timed-out") {
       driver.postMessage({ kill: true });
-      throw new Error("test took too long");
+      throw fault(Object.assign(new Error("test took too long"), { [FAULT]: true }));
     }
     seen = Atomics.load(SIGNAL, 0);
     for (let m = receiveMessageOnPort(answers); m; m = receiveMessageOnPort(answers)) {
       const reply = m.message;
       if (!reply || reply.id !== id) continue;  // the late answer of a call that timed out
-      if (reply.exited) throw new CandidateExited("the program's process ended during the call");
-      if (reply.broke) throw new CandidateExited("the program broke the protocol");
+      if (reply.exited) throw fault(new CandidateExited("the program's process ended during the call"));
+      if (reply.broke) throw fault(new CandidateExited("the program broke the protocol"));
       return reply;
     }
   }
@@ -108,7 +113,7 @@ function call(name, args) {
     const kind = STANDARD[reply.raise];
     throw kind ? new kind(String(reply.msg)) : new Error(`${reply.raise}: ${reply.msg}`);
   }
-  if (!reply || !("ok" in reply)) throw new CandidateExited("the program broke the protocol");
+  if (!reply || !("ok" in reply)) throw fault(new CandidateExited("the program broke the protocol"));
   return dec(reply.ok);
 }
 let load;
@@ -134,12 +139,13 @@ for (const [name, value] of Object.entries(bdd.api)) if (!SUITE.names.includes(n
 globalThis.sejuryReset = bdd.reset;
 globalThis.sejuryTest = bdd.run;
 // the tests' require: the program under test (a relative path: `require('./rle')`) is its stubs, a
-// function when it defines one name (`const rle = require('./rle')`); a test runner's module is bdd.js
+// function when it defines one name (`const rle = require('./rle')`); a test runner's module is
+// bdd.js, and chai is chai.js
 const TEST_RUNNERS = new Set(["@jest/globals", "vitest", "node:test", "mocha"]);
 const only = SUITE.names.length === 1 ? module.exports[SUITE.names[0]] : null;
 globalThis.require = (path) => (typeof path === "string" && /^\.{1,2}\//.test(path)
   ? (only ? Object.assign((...args) => only(...args), module.exports) : module.exports)
-  : TEST_RUNNERS.has(path) ? bdd.api : require(path));
+  : TEST_RUNNERS.has(path) ? bdd.api : path === "chai" ? require("./chai.js") : require(path));
 const sejuryShow = (v) => {
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
   if (typeof v === "string") return JSON.stringify(v);
@@ -166,14 +172,16 @@ const settle = (promise, ms) => new Promise((ok, no) => {
   const timer = setTimeout(() => no(new Error("TimeoutError: the test's promise did not settle in time")), ms);
   promise.then((v) => { clearTimeout(timer); ok(v); }, (e) => { clearTimeout(timer); no(e); });
 });
+const setupFault = faulted;
 (async () => {
   for (const [i, src] of SUITE.units) {
     sejuryUnit[0] = i; sejuryUnit[1] = 0;
     deadline = Date.now() + PER_TEST_MS;
+    faulted = setupFault;  // the setup's fault, if it had one: the unit's values may come from that call
     try {
       const r = vm.runInThisContext(src, { filename: `test_${i}`, timeout: PER_TEST_MS });
       if (r && typeof r.then === "function") await settle(r, Math.max(1, deadline - Date.now()));
-      emit(`@@T ${i} PASS`);
+      emit(faulted ? `@@T ${i} FAIL ` + faulted.slice(0, 200) : `@@T ${i} PASS`);  // a fault caught by the test too
     } catch (e) { emit(`@@T ${i} FAIL ` + String(e).slice(0, 200)); }
   }
   emit("@@DONE");

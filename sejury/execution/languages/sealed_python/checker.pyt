@@ -56,11 +56,29 @@ class CandidateError(Exception):
     """An exception the candidate's code raised that is not one of Python's own."""
 
 
-class CandidateExited(Exception):
-    """The candidate's process ended (exit, crash, kill) or broke the protocol during a call."""
+# the harness's own failure in the unit running (the program's process ended, hung or broke the
+# protocol; the test's time ran out): the unit fails with it even if the test caught it
+FAULT = [""]
+
+
+class CandidateExited(BaseException):
+    """The candidate's process ended (exit, crash, kill) or broke the protocol during a call.  The
+    harness's own failure, so no ``Exception``: a test's ``pytest.raises(Exception)``,
+    ``assertRaises(Exception, ...)`` or ``except Exception`` never takes it for one the program raised
+    (and ``FAULT`` fails the unit even if the test catches it all)."""
+
+    def __init__(self, why):
+        super().__init__(why)
+        FAULT[0] = FAULT[0] or f"CandidateExited {why}"
+
+
+class TimeoutError(BaseException):  # noqa: A001 - the checker's own, reported under the name it had
+    """The test's time ran out (the checker's alarm, while it waited for the program too); a
+    ``BaseException`` for the same reason, and not the builtin a test may expect the program to raise."""
 
 
 def _alarm(signum, frame):
+    FAULT[0] = FAULT[0] or "TimeoutError test took too long"
     raise TimeoutError("test took too long")
 
 
@@ -269,7 +287,7 @@ def stub(name):
         RAISED[0] = ""
         try:
             return REMOTE.call(payload)
-        except (Exception, CandidateExited) as e:  # the differential record: the call raised, and what
+        except (Exception, CandidateExited, TimeoutError) as e:  # the differential record: the call raised, and what
             if _unit[0] >= 0:
                 what = ("!network" if NET[0] else f"!raises {RAISED[0]}" if RAISED[0]
                         else "!exited" if isinstance(e, CandidateExited)
@@ -511,6 +529,7 @@ try:
     exec(compile(SUITE["setup"], "setup", "exec"), base)  # noqa: S102
 except BaseException as e:
     emit(f"@@SETUP FAIL {type(e).__name__} {str(e)[:300]}")
+SETUP_FAULT = FAULT[0]
 for i, src in SUITE["units"]:
     env = dict(base)
     _unit[:] = [i, 0, 0]
@@ -518,11 +537,12 @@ for i, src in SUITE["units"]:
     seed_random()  # every unit starts from one random state, in both programs' runs (its inputs too)
     START[1] = "numpy" in sys.modules
     START[0] = random_states(START[1])
+    FAULT[0] = SETUP_FAULT  # the setup's fault, if it had one: the unit's values may come from that call
     signal.alarm(PER_TEST)
     try:
         exec(compile(src, f"test_{i}", "exec"), env)  # noqa: S102
         signal.alarm(0)
-        outcome = "PASS"
+        outcome = f"FAIL {FAULT[0][:200]}" if FAULT[0] else "PASS"  # a fault the test swallowed still fails it
     except BaseException as e:
         signal.alarm(0)
         if isinstance(e, TimeoutError):
