@@ -407,13 +407,13 @@ def _show_handle(h):
     first = kind.split("|")[0]
     if ":" not in first or first.partition(":")[0].split(".")[0] in _PLOTS:
         return repr(h)
-    net = NET[:]
+    net, fault = NET[:], FAULT[0]
     try:
         state = REMOTE.call({"render": object.__getattribute__(h, "_ref")})
     except BaseException:
         return repr(h)
     finally:
-        NET[:] = net  # showing a value is not the test's doing
+        NET[:], FAULT[0] = net, fault  # showing a value is not the test's doing
     return f"<{first.rpartition(':')[2]} {_show(state)}>"
 
 
