@@ -29,8 +29,8 @@ describe('digits', function () {
     expect([digits(7), digits(70)]).to.include(2).and.have.lengthOf(2);
     expect(digits(99)).not.to.equal(3);
   });
-  it('reads chai as tests write it', () => expect([digits(-5), digits(10)]).to.be.an.instanceOf(Array).and.have.length(2)
-    .and.include(1));
+  it('reads chai as tests write it', () => expect([digits(-5), digits(10)])
+    .to.be.an.instanceOf(Array).and.have.length(2).and.include(1));
   it('throws on what is no number', function () {
     expect(() => digits('x')).to.throw(TypeError, 'not a number');
     assert.throws(() => digits(null));
