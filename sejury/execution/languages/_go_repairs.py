@@ -162,7 +162,8 @@ def unqualified(tests: str, names: set[str]) -> str:
                   r"\1", tests)
 
 
-_TEST_FUNC = re.compile(r"func\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)\s*\{")
+# a test function's head (go.py splits the tests at these too)
+TEST_FUNC = re.compile(r"func\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)\s*\{")
 _RECOVER = re.compile(r"\brecover\s*\(\s*\)")
 
 
@@ -172,7 +173,7 @@ def recovering_as_one(tests: str) -> str:
     unit: its body becomes one closure, so the deferred check covers the calls after it.  Split
     check by check, the deferred check was a unit of its own and the call went to the next one."""
     out, at = [], 0
-    for m in _TEST_FUNC.finditer(tests):
+    for m in TEST_FUNC.finditer(tests):
         if m.start() < at:
             continue
         end = _clike.closing(tests, m.end() - 1)

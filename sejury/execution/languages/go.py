@@ -12,7 +12,7 @@ from sejury.execution.languages.base import Harness, Language, Suite, compile_th
 from sejury.execution.sealed import new_seal, resource_files
 
 _DEFINES = re.compile(r"^func\s+(?:\([^)]*\)\s*)?(\w+)|^type\s+(\w+)")
-_ENTRY = re.compile(r"func\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)\s*\{")
+_ENTRY = _go_repairs.TEST_FUNC
 
 
 # a testify assertion (``sealed_go/testify.go.txt``)
