@@ -25,7 +25,7 @@ from sejury.sandbox.base import ExecResult, ExecStatus, SandboxProvider
 
 # Part of the cache key of S5 with execution: bump it when how programs and tests are built or
 # read changes, so cached pass ratios computed the old way are not reused.
-RUNNERS_VERSION = "50"
+RUNNERS_VERSION = "51"
 
 
 class RunReport(BaseModel):
@@ -116,7 +116,7 @@ async def run_suite(sandbox: SandboxProvider, language: str, program: str, suite
     units that do not compile (``MAX_COMPILE_RUNS`` compiles in all)."""
     lang = _language(language)
     return await _run(sandbox, suite, timeout or lang.timeout,
-                      lambda active: lang.harness(program, suite, active, 5))
+                      lambda setup, active: lang.harness(program, Suite(setup, suite.units), active, 5))
 
 
 async def load_program(sandbox: SandboxProvider, language: str, program: str) -> RunReport:
@@ -125,20 +125,21 @@ async def load_program(sandbox: SandboxProvider, language: str, program: str) ->
     lang = _language(language)
     empty = Suite("", [])
     return await _run(sandbox, empty, lang.timeout,
-                      lambda active: load_step(lang.harness(program, empty, active, 5)))
+                      lambda setup, active: load_step(lang.harness(program, empty, active, 5)))
 
 
 async def _run(sandbox: SandboxProvider, suite: Suite, limit: float,
-               harness_of: Callable[[dict[int, str]], Harness]) -> RunReport:
-    """``run_suite``'s runs: ``harness_of`` the units still active builds each."""
+               harness_of: Callable[[str, dict[int, str]], Harness]) -> RunReport:
+    """``run_suite``'s runs: ``harness_of`` the setup and the units still active builds each."""
     active = dict(enumerate(suite.units))
+    setup = suite.setup
     reasons = {i: "" for i in active}
     seconds, runs = 0.0, 0
     res: ExecResult | None = None
     tampering: list[str] = []
     out = ""
     for attempt in range(MAX_COMPILE_RUNS):
-        harness = harness_of(active)
+        harness = harness_of(setup, active)
         res = await sandbox.run(harness.files, harness.command, timeout=limit)
         seconds += res.seconds
         runs += 1
@@ -152,9 +153,13 @@ async def _run(sandbox: SandboxProvider, suite: Suite, limit: float,
                              stdout_tail=out[-500:], stderr_tail=res.stderr[-500:], sealed=bool(harness.seal),
                              tampering=tampering)
         if "@@TESTS NOCOMPILE" in out and harness.test_file:
-            bad = {i for i, (a, b) in harness.unit_lines.items()
-                   for m in _COMPILE_ERR.finditer(out)
-                   if m.group("file") == harness.test_file and a <= int(m.group("line")) <= b}
+            lines = [int(m.group("line")) for m in _COMPILE_ERR.finditer(out) if m.group("file") == harness.test_file]
+            parts = {part for (a, b), part in harness.setup_parts.items() if any(a <= n <= b for n in lines)}
+            if parts and attempt < MAX_COMPILE_RUNS - 1:  # a helper of the setup's that does not compile: without it
+                for part in parts:
+                    setup = setup.replace(part, "", 1)
+                continue
+            bad = {i for i, (a, b) in harness.unit_lines.items() if any(a <= n <= b for n in lines)}
             if not bad or len(bad) == len(active) or attempt == MAX_COMPILE_RUNS - 1:
                 for i in active:
                     reasons[i] = "does not compile" if i in bad else "tests do not compile"

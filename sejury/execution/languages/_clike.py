@@ -111,21 +111,22 @@ def defined_names(defines: re.Pattern[str], program: str) -> set[str]:
 
 def split_c_like(tests: str, names: set[str], *, entry: re.Pattern[str], defines: re.Pattern[str],
                  check: re.Pattern[str], terminated: bool = False,
-                 replay: Callable[[str], str | None] | None = None) -> Suite:
+                 replay: Callable[[str], str | None] | None = None, checking: frozenset[str] = frozenset()) -> Suite:
     """Units are the statements that check something (``check``); the others are setup.  Tests
     inside an ``entry`` block (main, a Go test function) are taken from its body.  ``terminated``:
     the language ends statements with ``;`` (a text cut off mid-statement loses its tail).
     ``replay``: each unit first runs again the setup statements since the previous unit, as this
     makes them (a declaration as an assignment; None: not replayed), so a unit sees its own test
-    case's values (``arr = ...; expected = ...; if ... {}`` per case), not the last case's."""
+    case's values (``arr = ...; expected = ...; if ... {}`` per case), not the last case's.
+    ``checking``: functions defined outside the text read (C++'s file scope) that check something."""
     if terminated:
         tests = complete_part(tests)
     bodies = block_bodies(tests, entry)
     text = "\n".join(bodies) if bodies else tests
     setup: list[str] = []
     units: list[str] = []
-    helpers: set[str] = set()  # functions the text defines that check something: their calls are the tests
-    helper_call: re.Pattern[str] | None = None  # a call of one of them (built when one is defined)
+    helpers: set[str] = set(checking)  # functions defined that check something: their calls are the tests
+    helper_call = calls_of(helpers) if helpers else None  # a call of one of them
     since: list[str] = []  # setup statements since the last unit, as ``replay`` makes them
     statements = balanced_statements(text)
     if statements and brace_balance(statements[-1]) > 0:
@@ -281,6 +282,8 @@ def split_commas(text: str, opening: str = "([{", closing_: str = ")]}") -> list
     return [p for p in [*parts, text[start:]] if p.strip()]
 
 
+# the line a GoogleTest fixture's unit ends with (``_gtest._in_fixture``; a macro of ``sealed_cpp/gtest.hpp``)
+FIXTURE_CLOSE = "sejury_fixture_close"
 _TITLE = re.compile(r"^\{\n// (\w+\.\w+(?:\[\d+\])?)\n")  # ``Class.method``, a parameterized row's ``[2]``
 
 
@@ -305,5 +308,5 @@ def titled_name(unit: str) -> str:
     (``SolutionTest.adds: assertEquals(3, s.add(1, 2));``); any other unit as it is."""
     if (m := _TITLE.match(unit)) is None:
         return unit
-    last = unit.rstrip().removesuffix("}").rstrip().rsplit("\n", 1)[-1]
+    last = unit.rstrip().removesuffix("}").rstrip().removesuffix(FIXTURE_CLOSE).rstrip().rsplit("\n", 1)[-1]
     return f"{m.group(1)}: {last}"

@@ -9,8 +9,15 @@ out.  ``EXPECT_*`` and ``ASSERT_*`` are alike here, since every check is a unit 
 
 Before, such tests gave no unit that compiled (``gtest/gtest.h`` is not in the sandbox, and the
 ``TEST`` blocks were read as statements of a main): a C++ developer's own tests were no evidence.
-Not read: ``TEST_F``'s fixtures and ``TEST_P``'s parameters (those tests are left out), helper
-functions and globals of the test file, death tests, matchers (``EXPECT_THAT``).
+A ``TEST_F(Fixture, Name)`` check runs in a class derived from the fixture (the file's own, kept at
+the checker's file scope by ``_cpp_scope``), as GoogleTest runs it: a new fixture per check,
+``SetUpTestSuite`` once before the suite's first, ``SetUp`` before, ``TearDown`` after (after a
+failure too).  A ``TEST_P`` test runs once per value its ``INSTANTIATE_TEST_SUITE_P`` lists
+(``Values``, ``Range``, ``Bool``), each check of each row a unit named ``Suite.Name[row]``, and
+``GetParam()`` that row's value.  A call of a helper of the file that checks (``void
+expect_sorted(...) { EXPECT_LE(...); }``) is a check.  Until ``RUNNERS_VERSION`` 51 ``TEST_F`` and
+``TEST_P`` tests were left out.  Not read: other generators (``ValuesIn``, ``Combine``), typed
+tests, death tests, matchers (``EXPECT_THAT``).
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ import textwrap
 from sejury.execution.languages import _clike
 from sejury.execution.languages.base import Copies
 
-TEST = re.compile(r"^[ \t]*TEST\s*\(\s*(?P<suite>\w+)\s*,\s*(?P<name>\w+)\s*\)\s*\{", re.M)
+TEST = re.compile(r"^[ \t]*TEST(?P<kind>_F|_P)?\s*\(\s*(?P<suite>\w+)\s*,\s*(?P<name>\w+)\s*\)\s*\{", re.M)
 _CHECK = re.compile(r"\b(?:EXPECT|ASSERT)_[A-Z_]+\s*\(")
 _CONTINUED = re.compile(r"\)[ \t]*\r?\n\s*<<")
 
@@ -39,13 +46,36 @@ def _without_message(stmt: str) -> str:
     return stmt if end < 0 else stmt[:end + 1] + ";"
 
 
-def units(tests: str, copies: Copies) -> list[str]:
-    """One unit per check of each ``TEST``: its statements before the check, then the check."""
+def _in_fixture(unit: str, fixture: str, value: str | None) -> str:
+    """A unit of a ``TEST_F``/``TEST_P`` test run inside its fixture (``sealed_cpp/gtest.hpp``'s
+    ``sejury_fixture_open``/``FIXTURE_CLOSE``), with ``value`` as ``GetParam()``."""
+    head, _, inner = unit.partition("\n")
+    title, _, inner = inner.partition("\n")
+    param = ([f"const {fixture}::ParamType sejury_value = {value};", f"{fixture}::sejury_param = &sejury_value;"]
+             if value is not None else [])
+    opener = f"struct sejury_test : {fixture} {{ sejury_fixture_open({fixture})"
+    return "\n".join([head, title, *param, opener, inner.removesuffix("\n}").rstrip("\n"), _clike.FIXTURE_CLOSE, "}"])
+
+
+def units(tests: str, copies: Copies, checking: frozenset[str] = frozenset(),
+          rows: dict[str, list[str]] | None = None) -> list[str]:
+    """One unit per check of each ``TEST``: its statements before the check, then the check; a
+    call of one of the file's ``checking`` helpers is a check; ``TEST_P`` once per row of ``rows``."""
+    check = re.compile(f"{_CHECK.pattern}|{_clike.calls_of(checking).pattern}") if checking else _CHECK
     out: list[str] = []
     for m in TEST.finditer(tests):
         end = _clike.closing(tests, m.end() - 1)
-        if end >= 0:
-            body = _CONTINUED.sub(") <<", textwrap.dedent(tests[m.end():end]))  # a message on the next line
-            out += _clike.titled_units(f"{m.group('suite')}.{m.group('name')}", [], body, _CHECK, copies,
-                                       _without_message)
+        if end < 0:
+            continue
+        body = _CONTINUED.sub(") <<", textwrap.dedent(tests[m.end():end]))  # a message on the next line
+        suite, name, kind = m.group("suite"), m.group("name"), m.group("kind")
+        if kind is None:
+            out += _clike.titled_units(f"{suite}.{name}", [], body, check, copies, _without_message)
+        elif kind == "_F":
+            out += [_in_fixture(u, suite, None)
+                    for u in _clike.titled_units(f"{suite}.{name}", [], body, check, copies, _without_message)]
+        else:
+            for k, value in enumerate((rows or {}).get(suite, [])):
+                out += [_in_fixture(u, suite, value) for u in
+                        _clike.titled_units(f"{suite}.{name}[{k}]", [], body, check, copies, _without_message)]
     return out

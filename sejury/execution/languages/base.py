@@ -79,6 +79,9 @@ class Harness:
     # with a seal, the markers the shell prints before any program code runs (a compiler's verdict):
     # unauthenticated, they are kept; none of them passes a test
     plain_markers: tuple[str, ...] = ()
+    # parts of the suite's setup the harness can do without (C++'s file-scope helpers), by their lines
+    # in the test file: one a diagnostic names is dropped from the setup and the suite compiled again
+    setup_parts: dict[tuple[int, int], str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

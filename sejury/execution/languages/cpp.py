@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from sejury.execution.languages import _adapt, _clike, _dummies, _gtest, _literals, _stdio
+from sejury.execution.languages import _adapt, _clike, _cpp_scope, _dummies, _gtest, _literals, _stdio
 from sejury.execution.languages.base import Copies, Harness, Language, Suite, wrap_units
 from sejury.execution.sealed import new_seal, resource_files
 from sejury.sandbox import cxx
@@ -19,10 +19,15 @@ _ENTRY = re.compile(r"\bint\s+main\s*\([^)]*\)\s*\{")
 
 
 def split(tests: str, names: set[str]) -> Suite:
+    """The tests of ``main`` (or bare statements) or GoogleTest's ``TEST`` blocks; what the file
+    defines beside them (helpers, types, fixtures) kept at its file scope (``_cpp_scope``)."""
+    top = _cpp_scope.read(_clike.complete_part(tests), names)
+    checking = frozenset(top.checking)
     if _gtest.uses_gtest(tests):  # GoogleTest's TEST blocks (``_gtest.py``)
-        return Suite("", _gtest.units(tests, Copies()))
-    return _clike.split_c_like(tests, names, entry=_ENTRY, defines=_DEFINES, check=re.compile(r"\bassert\b|throw"),
-                               terminated=True)
+        return Suite(top.setup(""), _gtest.units(top.rest, Copies(), checking, _cpp_scope.gtest_rows(tests)))
+    suite = _clike.split_c_like(top.rest, names, entry=_ENTRY, defines=_DEFINES,
+                                check=re.compile(r"\bassert\b|throw"), terminated=True, checking=checking)
+    return Suite(top.setup(suite.setup), suite.units)
 
 
 # differential testing: the value of a call, shown alike for reference and candidate, returned unchanged
@@ -166,9 +171,15 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
     head = ["#include <bits/stdc++.h>", "using namespace std;", '#include "codec.hpp"', '#include "checker.hpp"',
             *"\n".join(_stub(n, r, p) for n, (r, p) in sigs.items()).splitlines(), "#undef assert",
             '#define assert(c) do { if (!(c)) throw std::runtime_error("assertion failed: " #c); } while (0)',
-            *recorder, *_SEALED["gtest.hpp"].splitlines(), "int main(int sejury_argc, char** sejury_argv) {",
-            "  sejury::setup(sejury_argv[0]);"]
-    head += ["  " + ln for ln in suite.setup.splitlines()]
+            *recorder, *_SEALED["gtest.hpp"].splitlines()]
+    parts, setup = _cpp_scope.split_setup(suite.setup)
+    part_lines: dict[tuple[int, int], str] = {}
+    for part in parts:  # the test file's own scope (helpers, fixtures), each part dropped if it does not compile
+        at = sum(entry.count("\n") + 1 for entry in head)
+        part_lines[(at + 1, at + part.count("\n") + 1)] = part
+        head.append(part)
+    head += ["int main(int sejury_argc, char** sejury_argv) {", "  sejury::setup(sejury_argv[0]);"]
+    head += ["  " + ln for ln in setup.splitlines()]
     body, spans = wrap_units(active, head, "  ", lambda i, u: (
         f"sejury_unit = {i}; sejury_auto = 0; sejury::begin();\ntry {{\n{textwrap.indent(u, '  ')}\n"
         f"  sejury::emit(sejury::fault.empty() ? std::string(\"@@T {i} PASS\") : \"@@T {i} FAIL \" + sejury::fault);"
@@ -183,7 +194,7 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
                "{ echo '@@TESTS NOCOMPILE'; exit 4; }) && rm -f srv.cpp && ./chk")
     return Harness({"solution.cpp": source(program), "codec.hpp": _SEALED["codec.hpp"],
                     "checker.hpp": _SEALED["checker.hpp"], "srv.cpp": server, "test_main.cpp": body, "seal": key},
-                   command, spans, "test_main.cpp", seal=key,
+                   command, spans, "test_main.cpp", seal=key, setup_parts=part_lines,
                    plain_markers=("@@LOAD OK", "@@LOAD FAIL", "@@TESTS NOCOMPILE"))
 
 

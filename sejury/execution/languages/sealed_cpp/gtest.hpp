@@ -56,3 +56,43 @@
 #define ASSERT_THROW(s, T) sejury_throw("ASSERT_THROW(" #s ", " #T ")", s, T)
 #define ASSERT_ANY_THROW(s) sejury_any_throw("ASSERT_ANY_THROW(" #s ")", s)
 #define ASSERT_NO_THROW(s) sejury_no_throw("ASSERT_NO_THROW(" #s ")", s)
+// Fixtures (``TEST_F``, ``TEST_P``): a check runs in a class derived from the test file's fixture
+// (``_gtest._in_fixture``): ``SetUpTestSuite`` once before the suite's first check (a failure there
+// fails every later check of the suite), ``SetUp`` before the check, ``TearDown`` after it (after a
+// failure too; a failure of its own fails the check).  ``GetParam()`` is the row's value.
+namespace testing {
+struct Test {
+  virtual ~Test() = default;
+  virtual void SetUp() {}
+  virtual void TearDown() {}
+  static void SetUpTestSuite() {}
+  static void TearDownTestSuite() {}
+  static void SetUpTestCase() {}
+  static void TearDownTestCase() {}
+};
+template <class T> struct WithParamInterface {
+  using ParamType = T;
+  static inline const T* sejury_param = nullptr;
+  static const T& GetParam() { return *sejury_param; }
+};
+template <class T> struct TestWithParam : Test, WithParamInterface<T> {};
+struct AssertionResult {
+  bool sejury_ok;
+  std::string sejury_message;
+  explicit operator bool() const { return sejury_ok; }
+  template <class V> AssertionResult& operator<<(const V& v) {
+    std::ostringstream o; o << v; sejury_message += o.str(); return *this;
+  }
+};
+inline AssertionResult AssertionSuccess() { return {true, ""}; }
+inline AssertionResult AssertionFailure() { return {false, ""}; }
+}  // namespace testing
+template <class F> int sejury_suite_state = 0;  // 0: not set up, 1: set up, 2: its set-up failed
+#define sejury_fixture_open(F) \
+  static void sejury_suite() { \
+    if (sejury_suite_state<F> == 0) { sejury_suite_state<F> = 2; SetUpTestSuite(); SetUpTestCase(); \
+                                      sejury_suite_state<F> = 1; } \
+    if (sejury_suite_state<F> == 2) throw std::runtime_error("the suite's SetUpTestSuite failed"); } \
+  void sejury_run() { SetUp(); try {
+#define sejury_fixture_close } catch (...) { try { TearDown(); } catch (...) {} throw; } TearDown(); } }; \
+  sejury_test::sejury_suite(); sejury_test().sejury_run();
