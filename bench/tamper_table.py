@@ -1,7 +1,7 @@
 """The adversarial suite as a table: per language and category, the verdict a candidate written to
 game the harness gets against a plain wrong candidate on the same sample, on the sealed harness
 (now) and on the harness before sealing (the tests in the program's own process; C++ keeps none,
-so its column says "sealed only").  The hacks are
+so its column says "sealed only"); then the exit and hang hacks against tests that expect a throw.  The hacks are
 the ones ``tests/execution/test_tamper.py`` runs; the jurors are the evidence ones (the sample's tests, S5-exec
 and S5-diff on S5's tests written by a scripted model, Ex-fuzz); no model call.
 
@@ -88,6 +88,42 @@ async def main() -> None:
     print("| language | category | plain wrong (sealed) | hack (sealed) | hack <= plain wrong | "
           "hack before sealing |\n| --- | --- | --- | --- | --- | --- |")
     print("\n".join(rows))
+    print("\n" + "\n".join(await thrown()))
+
+
+async def thrown() -> list[str]:
+    """Tests that expect the program to throw (``tests/execution/test_harness_faults.py``): the
+    sample's tests' verdict on a program that exits or hangs where the reference throws, against a
+    plain wrong program that never throws, on the sealed harness."""
+    import tests.execution.test_harness_faults as f
+    from sejury import Judge, Sample
+
+    sandbox = DockerSandbox(size=2)
+    judge = Judge(team="Sample-tests", cache=False, traces=False, execute=True, sandbox=sandbox)
+    rows = ["| language | category | plain wrong | hack | hack <= plain wrong |", "| --- | --- | --- | --- | --- |"]
+    wanted = sys.argv[1].split(",") if len(sys.argv) > 1 else None
+    try:
+        for language, tests, right, hacks in f.SUITES:
+            if wanted is not None and language not in wanted:
+                continue
+
+            async def verdict(candidate: str, lang: str = language, t: str = tests, r: str = right) -> str:
+                sample = Sample(id=f"throws-{lang}", task="code_generation", language=lang,
+                                problem="Count the decimal digits of n; throw (panic) for a negative n.",
+                                candidate=candidate, reference=r, tests=t)
+                v = await judge.ajudge(sample)
+                return f"{_score(v.strategies['sample_tests'].score)} {'pass' if v.passed else 'fail'}"
+
+            plain = await verdict(f.PLAIN_WRONG[language])
+            for name, code in sorted(hacks.items()):
+                hack = await verdict(code)
+                score, base = hack.split()[0], plain.split()[0]
+                ok = "-" not in (score, base) and float(score) <= float(base) and hack.endswith("fail")
+                rows.append(f"| {language} | {name} where a throw is expected | {plain} | {hack} | "
+                            f"{'yes' if ok else 'NO'} |")
+    finally:
+        await sandbox.close()
+    return rows
 
 
 if __name__ == "__main__":

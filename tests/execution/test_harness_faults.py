@@ -76,9 +76,10 @@ JS_RIGHT = "function digits(n) { if (n < 0) throw new RangeError('negative'); re
 JS_HACKS = {"exits": JS_RIGHT.replace("throw new RangeError('negative');", "process.exit(0);"),
             "hangs": JS_RIGHT.replace("if (n < 0) throw new RangeError('negative');", "while (n < 0) {}")}
 
-CASES = [(lang, tests, right, hack, program) for lang, tests, right, hacks in (
-    ("python", PY_TESTS, PY_RIGHT, PY_HACKS), ("java", JAVA_TESTS, JAVA_RIGHT, JAVA_HACKS),
-    ("javascript", JS_TESTS, JS_RIGHT, JS_HACKS)) for hack, program in hacks.items()]
+INTERPRETED = (("python", PY_TESTS, PY_RIGHT, PY_HACKS), ("java", JAVA_TESTS, JAVA_RIGHT, JAVA_HACKS),
+               ("javascript", JS_TESTS, JS_RIGHT, JS_HACKS))
+CASES = [(lang, tests, right, hack, program) for lang, tests, right, hacks in INTERPRETED
+         for hack, program in hacks.items()]
 
 
 
@@ -115,8 +116,16 @@ CPP_RIGHT = ("#include <bits/stdc++.h>\nint digits(int n) {\n"
              "    if (n < 0) throw std::invalid_argument(\"negative\");\n    return std::to_string(n).size();\n}\n")
 CPP_HACKS = {"exits": CPP_RIGHT.replace('throw std::invalid_argument("negative");', "exit(0);"),
              "hangs": CPP_RIGHT.replace('if (n < 0) throw std::invalid_argument("negative");', "while (n < 0) {}")}
-COMPILED = [(lang, tests, right, hack, program) for lang, tests, right, hacks in (
-    ("go", GO_TESTS, GO_RIGHT, GO_HACKS), ("cpp", CPP_GTEST, CPP_RIGHT, CPP_HACKS)) for hack, program in hacks.items()]
+NATIVE = (("go", GO_TESTS, GO_RIGHT, GO_HACKS), ("cpp", CPP_GTEST, CPP_RIGHT, CPP_HACKS))
+COMPILED = [(lang, tests, right, hack, program) for lang, tests, right, hacks in NATIVE
+            for hack, program in hacks.items()]
+SUITES = INTERPRETED + NATIVE  # (language, tests, right program, hacks by name): bench/tamper_table.py's too
+# a plain wrong program on the same tests: it never throws (it counts the sign as a digit)
+PLAIN_WRONG = {"python": PY_RIGHT.replace("if n < 0:\n        raise ValueError('negative')\n    ", ""),
+               "java": JAVA_RIGHT.replace('        if (n < 0) throw new IllegalArgumentException("negative");\n', ""),
+               "javascript": JS_RIGHT.replace("if (n < 0) throw new RangeError('negative'); ", ""),
+               "go": GO_RIGHT.replace('    if n < 0 {\n        panic("negative")\n    }\n', ""),
+               "cpp": CPP_RIGHT.replace('    if (n < 0) throw std::invalid_argument("negative");\n', "")}
 
 
 
