@@ -1,12 +1,14 @@
 """A JUnit test class's fixture (its fields, its ``@BeforeEach``/``@Before`` set-up) is in every unit
-its ``@Test`` methods give, so a developer's JUnit tests compile and count (``java._fixture``)."""
+its ``@Test`` methods give, so a developer's JUnit tests compile and count (``java._fixture``); a
+class with helper methods runs each unit in an instance of its members (``_junit_class``)."""
 
 from __future__ import annotations
 
 import pytest
 
 from sejury.execution.languages import get
-from sejury.execution.runner import split_tests
+from sejury.execution.runner import run_suite, split_tests
+from sejury.sandbox.docker import DockerSandbox
 from tests.helpers.examples import example, judge_pair, judge_wrong_and_right
 
 
@@ -127,3 +129,67 @@ def test_csv_quoting_and_the_sources_and_settings_not_read() -> None:
     # a type JUnit converts to and this does not, a long into an int, a setting or a concatenation
     # changing how rows read: not read; a string converted to an int as JUnit does, row 2 not a number
     assert [(p.name, p.rows) for p in parameterized(tests)] == [("parsed", [(1, ["int n = (int) (1);"])])]
+
+
+HELPERS = '''import org.junit.jupiter.api.*;
+import static org.junit.jupiter.api.Assertions.*;
+import java.util.*;
+
+class DigitsTest {
+    private Solution s;
+    private static final int BIG = 12345;
+
+    @BeforeEach
+    void setUp() { s = new Solution(); }
+
+    private void check(int n, int want) {
+        assertEquals(want, s.digits(n), "digits of " + n);
+    }
+
+    private void quietly(int n, int want) {
+        try { assertEquals(want, s.digits(n)); } catch (AssertionError e) { System.out.println(e); }
+    }
+
+    private static List<Integer> sample() { return Arrays.asList(1, 22, 333); }
+
+    @Test
+    void small() {
+        check(7, 1);
+        check(10, 2);
+        quietly(-40, 2);
+    }
+
+    @Test
+    void big() { assertEquals(5, s.digits(BIG)); }
+
+    @Test
+    void many() {
+        for (int n : sample()) assertTrue(s.digits(n) >= 1);
+    }
+}
+'''
+DIGITS = "class Solution {\n    public int digits(int n) { return String.valueOf(Math.abs(n)).length(); }\n}\n"
+DIGITS_SIGN = "class Solution {\n    public int digits(int n) { return String.valueOf(n).length(); }\n}\n"
+
+
+def test_a_call_of_a_helper_method_that_checks_is_a_unit_run_with_the_classs_members() -> None:
+    units = split_tests("java", HELPERS, reference=DIGITS).units
+    name = get("java").test_name
+    assert name is not None
+    assert [name(u) for u in units] == [
+        "DigitsTest.small: check(7, 1);", "DigitsTest.small: check(10, 2);", "DigitsTest.small: quietly(-40, 2);",
+        "DigitsTest.big: assertEquals(5, s.digits(BIG));",
+        "DigitsTest.many: for (int n : sample()) assertTrue(s.digits(n) >= 1);"]
+    assert "private static List<Integer> sample()" in units[4] and "s = new Solution();" in units[4]
+
+
+@pytest.mark.docker
+async def test_helper_methods_of_a_junit_class_run_and_cannot_hide_a_failure(sandbox: DockerSandbox) -> None:
+    """Until ``RUNNERS_VERSION`` 51 a test calling ``sample()`` did not compile and ``small`` gave no
+    unit: its checks were all in helpers."""
+    suite = split_tests("java", HELPERS, reference=DIGITS)
+    right = await run_suite(sandbox, "java", DIGITS, suite, timeout=120)
+    assert right.passed == [True] * 5, right.reasons
+    wrong = await run_suite(sandbox, "java", DIGITS_SIGN, suite, timeout=120)
+    assert wrong.passed == [True, True, False, True, True], wrong.reasons
+    assert "expected 2 but was 3" in wrong.reasons[2], wrong.reasons

@@ -282,8 +282,10 @@ def split_commas(text: str, opening: str = "([{", closing_: str = ")]}") -> list
     return [p for p in [*parts, text[start:]] if p.strip()]
 
 
-# the line a GoogleTest fixture's unit ends with (``_gtest._in_fixture``; a macro of ``sealed_cpp/gtest.hpp``)
+# the line a GoogleTest fixture's unit ends with (``_gtest._in_fixture``; a macro of ``sealed_cpp/gtest.hpp``),
+# and a JUnit unit run in an instance of its class's members (``_junit_class.in_instance``)
 FIXTURE_CLOSE = "sejury_fixture_close"
+INSTANCE_CLOSE = "}}.sejuryRun();"
 _TITLE = re.compile(r"^\{\n// (\w+\.\w+(?:\[\d+\])?)\n")  # ``Class.method``, a parameterized row's ``[2]``
 
 
@@ -308,5 +310,6 @@ def titled_name(unit: str) -> str:
     (``SolutionTest.adds: assertEquals(3, s.add(1, 2));``); any other unit as it is."""
     if (m := _TITLE.match(unit)) is None:
         return unit
-    last = unit.rstrip().removesuffix("}").rstrip().removesuffix(FIXTURE_CLOSE).rstrip().rsplit("\n", 1)[-1]
+    last = unit.rstrip().removesuffix("}").rstrip().removesuffix(FIXTURE_CLOSE).removesuffix(INSTANCE_CLOSE)
+    last = last.rstrip().rsplit("\n", 1)[-1]
     return f"{m.group(1)}: {last}"

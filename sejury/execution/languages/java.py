@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from sejury.execution.languages import _adapt, _clike, _dummies, _junit_params, _literals, _stdio
+from sejury.execution.languages import _adapt, _clike, _dummies, _junit_class, _junit_params, _literals, _stdio
 from sejury.execution.languages._java_harness import ASSERTIONS, CLASSPATH, harness, sealed_harness, stubs
 from sejury.execution.languages._java_repairs import (
     NOT_TYPES,
@@ -46,6 +46,8 @@ def split(tests: str, names: set[str]) -> Suite:
     if junit or rows:  # one unit per assertion: the method's statements before it, then the assertion, as a block
         units: list[str] = []
         fields, set_up = _fixture(tests)  # the test class's fields and set-up, first in every unit
+        own = _junit_class.members(_test_class(tests), _CHECK)  # its helper methods: units run in an instance
+        check = re.compile(f"{_CHECK.pattern}|{_clike.calls_of(own.checking).pattern}") if own.checking else _CHECK
         copies = Copies()
         cls = next((m.group(1) for m in re.finditer(r"\bclass\s+(\w+)", tests)), "Test")
         methods = [m.group("name") for m in _JUNIT_METHOD.finditer(tests)]
@@ -54,6 +56,10 @@ def split(tests: str, names: set[str]) -> Suite:
             (f"{cls}.{methods[k]}" if k < len(methods) else "a @Test method", [], body) for k, body in enumerate(junit)]
         runs += [(f"{cls}.{p.name}[{i}]", row, p.body) for p in rows for i, row in p.rows]
         for title, row, body in runs:
+            if own.helpers:  # the class's fields and helpers as its members, the method's own shadowing them
+                units += [_junit_class.in_instance(u, own.declared) for u in _clike.titled_units(
+                    title, [*set_up, *row], textwrap.dedent(body), check, copies) if copies.take("".join(own.declared))]
+                continue
             # a field the method declares again (or a parameter of its) is the method's
             before = [d for name, d in fields if not re.search(rf"[\w>\]]\s+{name}\s*[=;:]", "\n".join([*row, body]))]
             units += _clike.titled_units(title, [*before, *set_up, *row], textwrap.dedent(body), _CHECK, copies)
@@ -76,14 +82,18 @@ _MODIFIERS = re.compile(r"\b(?:private|public|protected|static|transient|volatil
 _SET_UP = ("@BeforeEach", "@Before", "@BeforeAll", "@BeforeClass")
 
 
+def _test_class(tests: str) -> str:
+    """The body of the class holding the ``@Test`` (or ``@ParameterizedTest``) methods."""
+    return next((b for b in _clike.block_bodies(tests, _TEST_CLASS) if re.search(r"@(?:Parameterized)?Test\b", b)), "")
+
+
 def _fixture(tests: str) -> tuple[list[tuple[str, str]], list[str]]:
     """A JUnit test class's fixture, as statements of each unit: its fields as local variables (``private
     Solution s;``, ``private final int base = 2;``) then the bodies of its ``@BeforeAll``/``@BeforeEach``
     (JUnit 4: ``@BeforeClass``/``@Before``) methods, ``this.`` dropped.  Each unit is a block of the
     tests' main, where a field it used was not declared and the test did not compile (every test of
     such a class was dropped)."""
-    classes = _clike.block_bodies(tests, _TEST_CLASS)
-    body = next((b for b in classes if re.search(r"@(?:Parameterized)?Test\b", b)), "")
+    body = _test_class(tests)
     fields: list[tuple[str, str]] = []  # (name, its declaration as a local variable)
     set_up: list[str] = []
     pending: list[str] = []

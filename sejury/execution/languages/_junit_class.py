@@ -1,0 +1,67 @@
+"""A JUnit test class's own helper methods: ``private void check(int n, int want) { assertEquals(...); }``
+called by its ``@Test`` methods, ``private static List<Integer> sample()``, a nested class.
+
+A class that has such methods runs each of its units in an instance of its own members: the unit is
+an anonymous class holding the test class's fields and helper methods as declared, and a method
+``sejuryRun`` with the set-up, the test's statements before the check, then the check
+(``in_instance``).  A call of a helper that checks (``assert``, ``fail(``, ``throw``) is a check of
+its own, a unit.  A class without helper methods keeps its units as before (``java._fixture``: the
+fields as local variables).  Until ``RUNNERS_VERSION`` 51 the helpers were dropped: a test that
+called one did not compile, and a test whose checks were all in a helper gave no unit at all.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass, field
+
+from sejury.execution.languages import _clike
+
+# not a helper: the tests and the fixture's methods (the set-up ones are read by ``java._fixture``)
+_NOT_HELPERS = {"@Test", "@ParameterizedTest", "@RepeatedTest", "@TestFactory", "@TestTemplate", "@BeforeEach",
+                "@Before", "@BeforeAll", "@BeforeClass", "@AfterEach", "@After", "@AfterAll", "@AfterClass"}
+_METHOD = re.compile(r"^(?:[\w<>\[\],.?\s]+?\s)?(?P<name>\w+)\s*\([^)]*\)\s*(?:throws\s+[\w\s,.]+)?\{", re.S)
+
+
+@dataclass
+class Members:
+    """A test class's fields and helper methods, as declared."""
+
+    declared: list[str] = field(default_factory=list)
+    checking: set[str] = field(default_factory=set)  # helper methods that check: each call is a check
+    helpers: bool = False  # the class has a helper method (else its units stay as they were)
+
+
+def members(body: str, check: re.Pattern[str]) -> Members:
+    """The members of a test class's ``body`` that are neither tests nor fixture methods."""
+    out = Members()
+    pending: list[str] = []
+    for stmt in _clike.balanced_statements(textwrap.dedent(body)):
+        if stmt.startswith("@"):
+            pending.append(stmt.split("(")[0].strip())
+            continue
+        annotations, pending = pending, []
+        if set(annotations) & _NOT_HELPERS:
+            continue
+        method = _METHOD.match(stmt) if stmt.endswith("}") else None
+        if method is not None and not re.match(r"(?:\w+\s+)*(?:class|interface|enum|record)\s", stmt):
+            out.helpers = True
+            body_at = method.end()
+            if check.search(stmt[body_at:]):
+                out.checking.add(method.group("name"))
+            # a helper that catches ``AssertionError`` (to print it and go on) would hide every failure
+            stmt = re.sub(r"catch\s*\(\s*(?:java\.lang\.)?AssertionError\b", "catch (SejuryAssert.Never", stmt)
+        out.declared.append(stmt)
+    return out
+
+
+def in_instance(unit: str, declared: list[str]) -> str:
+    """A unit of ``_clike.titled_units`` run in an instance of the test class's ``declared``
+    members: ``{ // Title``, ``new Object() {`` the members ``void sejuryRun() throws Throwable {``
+    the unit's statements, then ``sejuryRun``'s and the anonymous class's braces and the call
+    (``_clike.INSTANCE_CLOSE``), ``}``."""
+    head, _, inner = unit.partition("\n")
+    title, _, inner = inner.partition("\n")
+    return "\n".join([head, title, "new Object() {", *declared, "void sejuryRun() throws Throwable {",
+                      inner.removesuffix("\n}").rstrip("\n"), _clike.INSTANCE_CLOSE, "}"])
