@@ -10,6 +10,7 @@ without it.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import re
 from collections.abc import Callable
 
@@ -116,7 +117,7 @@ async def run_suite(sandbox: SandboxProvider, language: str, program: str, suite
     units that do not compile (``MAX_COMPILE_RUNS`` compiles in all)."""
     lang = _language(language)
     return await _run(sandbox, suite, timeout or lang.timeout,
-                      lambda setup, active: lang.harness(program, Suite(setup, suite.units), active, 5))
+                      lambda setup, active: lang.harness(program, dataclasses.replace(suite, setup=setup), active, 5))
 
 
 async def load_program(sandbox: SandboxProvider, language: str, program: str) -> RunReport:

@@ -118,3 +118,38 @@ async def test_an_own_proto_key_stays_a_key_and_does_not_pass_for_an_empty_objec
     got = await run_suite(sandbox, "javascript", program, split_tests("javascript", tests, program), timeout=30)
     assert got.passed == [True, True], got.reasons
 
+
+
+ROWS = """const { clamp } = require('./clamp');
+
+describe.each([[0, 10], [-5, 5], [100, 200]])('between %i and %i', (lo, hi) => {
+  let calls;
+  beforeEach(() => { calls = 0; });
+  it('keeps the bounds', () => { calls++; expect(clamp(lo, lo, hi)).toBe(lo); expect(clamp(hi, lo, hi)).toBe(hi); });
+  it('cuts below', async () => { expect(await Promise.resolve(clamp(lo - 1, lo, hi))).toBe(lo); });
+});
+
+describe('a loop of tests', () => {
+  for (const x of [1, 2, 300]) {
+    it(`keeps ${x} under 1000`, () => { expect(clamp(x, 0, 1000)).toBe(x); });
+  }
+});
+"""
+CLAMP_ABOVE_99 = CLAMP.replace("return Math.min", "if (x > 99) return 99;\n  return Math.min")  # wrong past 99
+
+
+@pytest.mark.docker
+async def test_every_row_of_a_describe_each_and_every_test_of_a_loop_runs(sandbox: DockerSandbox) -> None:
+    """Until ``RUNNERS_VERSION`` 51 a unit ran the first test its text registered: the first row of
+    a ``describe.each``, the first pass of a loop; the wrong program's failures were all in later ones."""
+    suite = split_tests("javascript", ROWS, CLAMP)
+    lang = get("javascript")
+    assert lang.test_name is not None
+    assert [lang.test_name(u) for u in suite.units] == [
+        "between %i and %i > keeps the bounds", "between %i and %i > cuts below",
+        "a loop of tests > keeps ${x} under 1000"]
+    right = await run_suite(sandbox, "javascript", CLAMP, suite, timeout=60)
+    assert right.passed == [True, True, True], right.reasons
+    wrong = await run_suite(sandbox, "javascript", CLAMP_ABOVE_99, suite, timeout=60)
+    assert wrong.passed == [False, True, False], wrong.reasons  # below a bound it is right on every row
+    assert "99 to be 100" in wrong.reasons[0] and "99 to be 300" in wrong.reasons[2], wrong.reasons

@@ -193,3 +193,7 @@ async def test_helper_methods_of_a_junit_class_run_and_cannot_hide_a_failure(san
     wrong = await run_suite(sandbox, "java", DIGITS_SIGN, suite, timeout=120)
     assert wrong.passed == [True, True, False, True, True], wrong.reasons
     assert "expected 2 but was 3" in wrong.reasons[2], wrong.reasons
+    # JUnit makes an instance per test: a constructor is set-up, as @BeforeEach is
+    built = split_tests("java", HELPERS.replace("@BeforeEach\n    void setUp()", "DigitsTest()"), reference=DIGITS)
+    assert [u.count("s = new Solution();") for u in built.units] == [1] * 5
+    assert (await run_suite(sandbox, "java", DIGITS, built, timeout=120)).passed == [True] * 5

@@ -13,8 +13,11 @@ is one unit running every row.  ``require('./rle')`` in the tests is the program
 
 Before, these tests gave no unit at all ("no test could be read"): a JavaScript developer's own
 tests were no evidence.  chai's ``expect``/``assert`` are ``sealed_js/chai.js``.  Not read: mocks
-(``jest.fn``, ``jest.mock``), snapshots; the tests counted by reading the text (a ``describe.each``
-runs its first table row's tests only).
+(``jest.fn``, ``jest.mock``), snapshots.
+
+A unit cut out of its block holds one test's text (``sejuryReset(true)``): when that text registers
+several tests, a ``describe.each``'s rows or a loop's (``for (const x of xs) it(...)``), the unit
+runs each in turn, its first failure the unit's.  Until ``RUNNERS_VERSION`` 51 it ran the first only.
 """
 
 from __future__ import annotations
@@ -124,7 +127,7 @@ def units(stmt: str, copies: Copies) -> list[str]:
         size += len(gap)
         at.append(size)  # test k goes after the k-th gap
     text = "".join(rest)
-    return copies.keep(f"{RESET}();\n{text[:at[k]]}{stmt[start:end]}{text[at[k]:]}\n{RUN}(0);"
+    return copies.keep(f"{RESET}(true);\n{text[:at[k]]}{stmt[start:end]}{text[at[k]:]}\n{RUN}(0);"
                        for k, (start, end) in enumerate(spans))
 
 
@@ -153,10 +156,15 @@ def named(unit: str) -> str:
     name = unit[start + 1:string_end(unit, start)]
     block = unit.split("\n", 1)[1] if unit.startswith(RESET) else unit
     outer = _DESCRIBE.match(block)
+    if outer is None and (rows := _DESCRIBE_EACH.match(block)) is not None and \
+            (table := _close(code_only(block), rows.end() - 1)) is not None:
+        outer = _TITLE_CALL.match(block, table + 1)  # ``describe.each(table)('title %i', ...)``
     if outer and name:
         return f"{block[outer.end():string_end(block, outer.end() - 1)]} > {name}"
     return name or unit
 
 
 _DESCRIBE = re.compile(r"\s*(?:describe|context|suite)\s*(?:\.\s*(?:only|skip)\s*)?\(\s*['\"`]")
+_DESCRIBE_EACH = re.compile(r"\s*(?:describe|context|suite)\s*\.\s*each\s*\(")
+_TITLE_CALL = re.compile(r"\s*\(\s*['\"`]")
 

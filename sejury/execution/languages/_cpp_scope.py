@@ -24,9 +24,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sejury.execution.languages import _clike
 from sejury.execution.languages._parsers import node_text, parser
+
+if TYPE_CHECKING:
+    import tree_sitter as ts
 
 PART = "//@sejury-part"  # opens each item of the file's own scope in a suite's setup
 MAIN = "//@sejury-main"  # ends them: what follows is main's setup
@@ -65,11 +69,8 @@ def split_setup(setup: str) -> tuple[list[str], str]:
     return [p for p in parts if p.strip()], main.lstrip("\n")
 
 
-def _name(node: object) -> str:
+def _name(node: ts.Node) -> str:
     """The name a top-level item defines ("" for none): a function's, a type's, a template's."""
-    import tree_sitter as ts
-
-    assert isinstance(node, ts.Node)
     if node.type == "template_declaration":
         inner = [c for c in node.named_children if c.type not in ("template_parameter_list",)]
         return _name(inner[-1]) if inner else ""
@@ -83,10 +84,8 @@ def _name(node: object) -> str:
     return node_text(named)
 
 
-def _declares_function(node: object) -> bool:
-    import tree_sitter as ts
-
-    assert isinstance(node, ts.Node)
+def _declares_function(node: ts.Node) -> bool:
+    """A declaration of a function (a prototype), not of a variable."""
     d = node.child_by_field_name("declarator")
     while d is not None and d.type not in ("function_declarator", "identifier"):
         d = d.child_by_field_name("declarator")

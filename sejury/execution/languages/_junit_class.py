@@ -33,8 +33,9 @@ class Members:
     helpers: bool = False  # the class has a helper method (else its units stay as they were)
 
 
-def members(body: str, check: re.Pattern[str]) -> Members:
-    """The members of a test class's ``body`` that are neither tests nor fixture methods."""
+def members(name: str, body: str, check: re.Pattern[str]) -> Members:
+    """The members of the test class ``name``'s ``body`` that are neither tests nor fixture methods
+    (its constructor is set-up, as JUnit makes an instance per test: ``java._fixture``)."""
     out = Members()
     pending: list[str] = []
     for stmt in _clike.balanced_statements(textwrap.dedent(body)):
@@ -45,6 +46,8 @@ def members(body: str, check: re.Pattern[str]) -> Members:
         if set(annotations) & _NOT_HELPERS:
             continue
         method = _METHOD.match(stmt) if stmt.endswith("}") else None
+        if method is not None and method.group("name") == name:
+            continue  # the constructor
         if method is not None and not re.match(r"(?:\w+\s+)*(?:class|interface|enum|record)\s", stmt):
             out.helpers = True
             body_at = method.end()

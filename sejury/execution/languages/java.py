@@ -46,7 +46,7 @@ def split(tests: str, names: set[str]) -> Suite:
     if junit or rows:  # one unit per assertion: the method's statements before it, then the assertion, as a block
         units: list[str] = []
         fields, set_up = _fixture(tests)  # the test class's fields and set-up, first in every unit
-        own = _junit_class.members(_test_class(tests), _CHECK)  # its helper methods: units run in an instance
+        own = _junit_class.members(*_test_class(tests), _CHECK)  # its helper methods: units run in an instance
         check = re.compile(f"{_CHECK.pattern}|{_clike.calls_of(own.checking).pattern}") if own.checking else _CHECK
         copies = Copies()
         cls = next((m.group(1) for m in re.finditer(r"\bclass\s+(\w+)", tests)), "Test")
@@ -75,25 +75,30 @@ def test_name(unit: str) -> str:
     return _clike.titled_name(unit)
 
 
-_TEST_CLASS = re.compile(r"\bclass\s+\w+\s*(?:extends\s+[\w.<>]+\s*)?\{")
+_TEST_CLASS = re.compile(r"\bclass\s+(\w+)\s*(?:extends\s+[\w.<>]+\s*)?\{")
 _FIELD = re.compile(r"^(?:(?:private|public|protected|static|final|transient|volatile)\s+)*"
                     r"(?P<decl>(?:final\s+)?[\w.<>\[\],?\s]+?\s+\w+\s*(?:=[^;]*)?;)$", re.S)
 _MODIFIERS = re.compile(r"\b(?:private|public|protected|static|transient|volatile)\s+")
 _SET_UP = ("@BeforeEach", "@Before", "@BeforeAll", "@BeforeClass")
 
 
-def _test_class(tests: str) -> str:
-    """The body of the class holding the ``@Test`` (or ``@ParameterizedTest``) methods."""
-    return next((b for b in _clike.block_bodies(tests, _TEST_CLASS) if re.search(r"@(?:Parameterized)?Test\b", b)), "")
+def _test_class(tests: str) -> tuple[str, str]:
+    """The name and body of the class holding the ``@Test`` (or ``@ParameterizedTest``) methods."""
+    for m in _TEST_CLASS.finditer(tests):
+        (body,) = _clike.block_bodies(tests[m.start():], _TEST_CLASS)[:1]
+        if re.search(r"@(?:Parameterized)?Test\b", body):
+            return m.group(1), body
+    return "", ""
 
 
 def _fixture(tests: str) -> tuple[list[tuple[str, str]], list[str]]:
     """A JUnit test class's fixture, as statements of each unit: its fields as local variables (``private
-    Solution s;``, ``private final int base = 2;``) then the bodies of its ``@BeforeAll``/``@BeforeEach``
-    (JUnit 4: ``@BeforeClass``/``@Before``) methods, ``this.`` dropped.  Each unit is a block of the
-    tests' main, where a field it used was not declared and the test did not compile (every test of
-    such a class was dropped)."""
-    body = _test_class(tests)
+    Solution s;``, ``private final int base = 2;``) then the bodies of its constructor and its
+    ``@BeforeAll``/``@BeforeEach`` (JUnit 4: ``@BeforeClass``/``@Before``) methods, ``this.`` dropped.
+    Each unit is a block of the tests' main, where a field it used was not declared and the test did
+    not compile (every test of such a class was dropped)."""
+    cls, body = _test_class(tests)
+    constructor = re.compile(rf"(?:(?:public|protected|private)\s+)?{re.escape(cls)}\s*\(\s*\)") if cls else None
     fields: list[tuple[str, str]] = []  # (name, its declaration as a local variable)
     set_up: list[str] = []
     pending: list[str] = []
@@ -106,7 +111,7 @@ def _fixture(tests: str) -> tuple[list[tuple[str, str]], list[str]]:
             # the name: the last word before the initializer (a regex search for ``\w+\s*[=;]`` took
             # minutes on a field holding a long string)
             fields.append((re.findall(r"\w+", decl.split("=", 1)[0])[-1], decl))
-        elif any(a in _SET_UP for a in pending) and stmt.endswith("}"):
+        elif (any(a in _SET_UP for a in pending) or (constructor and constructor.match(stmt))) and stmt.endswith("}"):
             for inner in _clike.block_bodies(stmt, re.compile(r"\)\s*(?:throws\s+[\w\s,.]+)?\{")):
                 set_up.extend(re.sub(r"\bthis\.", "", x) for x in _clike.balanced_statements(textwrap.dedent(inner)))
         pending = []

@@ -51,7 +51,9 @@ const suite = Object.assign(describe, {
 });
 const hook = (kind) => (fn) => { current[kind].push(settled(fn)); };
 
-function reset() {  // a unit starts: its own block registers its tests (the setup's hooks stay)
+let oneText = false;  // the unit's block holds one test's text: run(0) runs every test it registers
+function reset(one) {  // a unit starts: its own block registers its tests (the setup's hooks stay)
+  oneText = one === true;
   tests = [];
   root.children = [];
   current = root;
@@ -74,6 +76,18 @@ function sequence(steps, state) {
 }
 
 function run(k) {
+  if (oneText && k === 0 && tests.length > 1) {  // a describe.each's rows, a loop's tests: each in turn
+    const all = tests.map((_, i) => i);
+    oneText = false;
+    const next = (rest) => {
+      for (let j = 0; j < rest.length; j++) {
+        const r = run(rest[j]);
+        if (r && typeof r.then === "function") return r.then(() => next(rest.slice(j + 1)));
+      }
+      return undefined;
+    };
+    return next(all);
+  }
   const t = tests[k];
   if (t === undefined) throw new Error(`no test number ${k} in this block`);
   if (t.skip) throw new Error(`skipped: ${t.name}`);
