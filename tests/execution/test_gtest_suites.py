@@ -105,3 +105,44 @@ async def test_a_program_that_ends_its_process_does_not_pass_a_check_that_expect
     hack = await run_suite(sandbox, "cpp", EXITING, suite, timeout=60)
     assert hack.passed == [False, False], hack.reasons
     assert "exited" in hack.reasons[0] or "ended" in hack.reasons[0], hack.reasons
+
+
+MATCHERS = '''#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+using ::testing::ElementsAre;
+using ::testing::UnorderedElementsAre;
+using namespace ::testing;
+
+TEST(Evens, Matchers) {
+    EXPECT_THAT(evens({1, 2, 3, 4}), ElementsAre(2, 4));
+    EXPECT_THAT(evens({4, 2}), UnorderedElementsAre(2, 4));
+    EXPECT_THAT(evens({1, 3}), IsEmpty());
+    EXPECT_THAT(evens({2, 4, 6}), SizeIs(3));
+    EXPECT_THAT(evens({2, 4, 6}), Contains(Gt(5)));
+    EXPECT_THAT(evens({2, 8}), Each(AllOf(Ge(2), Lt(10), Not(Eq(3)))));
+    EXPECT_THAT(evens({1, 2}), ElementsAre(_));
+    EXPECT_THAT(label(4), HasSubstr("even"));
+    EXPECT_THAT(label(4), StartsWith("4 "));
+    ASSERT_THAT(label(3), EndsWith("odd"));
+    EXPECT_THAT(half(3), DoubleNear(1.5, 1e-9));
+    EXPECT_THAT(evens({6, 2}), ElementsAreArray(std::vector<int>{6, 2}));
+}
+'''
+EVENS = ("#include <vector>\n#include <string>\n"
+         "std::vector<int> evens(std::vector<int> v) {\n"
+         "  std::vector<int> o;\n  for (int x : v) if (x % 2 == 0) o.push_back(x);\n  return o;\n}\n"
+         "std::string label(int n) { return std::to_string(n) + (n % 2 ? \" is odd\" : \" is even\"); }\n"
+         "double half(int n) { return n / 2.0; }\n")
+EVENS_WRONG = EVENS.replace("x % 2 == 0", "x % 2 == 0 || x > 2").replace("n / 2.0", "n / 2")  # odd past 2; halves
+
+
+@pytest.mark.docker
+async def test_gmock_matchers_in_expect_that_match_the_programs_values(sandbox: DockerSandbox) -> None:
+    """Until ``RUNNERS_VERSION`` 51 ``EXPECT_THAT`` did not exist in the checker: no such check compiled."""
+    suite = split_tests("cpp", MATCHERS, EVENS)
+    right = await run_suite(sandbox, "cpp", EVENS, suite, timeout=60)
+    assert right.passed == [True] * 12, right.reasons
+    wrong = await run_suite(sandbox, "cpp", EVENS_WRONG, suite, timeout=60)
+    assert wrong.passed == [False, True, False, True, True, True, True, True, True, True, False, True], wrong.reasons
+    assert "EXPECT_THAT(evens({1, 2, 3, 4}), ElementsAre(2, 4)): [2, 3, 4] does not match" in wrong.reasons[0]
+    assert "1 does not match" in wrong.reasons[10], wrong.reasons

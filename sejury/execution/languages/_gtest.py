@@ -17,7 +17,8 @@ failure too).  A ``TEST_P`` test runs once per value its ``INSTANTIATE_TEST_SUIT
 ``GetParam()`` that row's value.  A call of a helper of the file that checks (``void
 expect_sorted(...) { EXPECT_LE(...); }``) is a check.  Until ``RUNNERS_VERSION`` 51 ``TEST_F`` and
 ``TEST_P`` tests were left out.  Not read: other generators (``ValuesIn``, ``Combine``), typed
-tests, death tests, matchers (``EXPECT_THAT``).
+tests, death tests, mocks.  gMock's common matchers (``EXPECT_THAT(v, ElementsAre(1, 2))``) are
+``gtest.hpp``'s too.
 """
 
 from __future__ import annotations

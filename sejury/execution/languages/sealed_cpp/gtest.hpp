@@ -96,3 +96,86 @@ template <class F> int sejury_suite_state = 0;  // 0: not set up, 1: set up, 2: 
   void sejury_run() { SetUp(); try {
 #define sejury_fixture_close } catch (...) { try { TearDown(); } catch (...) {} throw; } TearDown(); } }; \
   sejury_test::sejury_suite(); sejury_test().sejury_run();
+// gMock's matchers for EXPECT_THAT/ASSERT_THAT, on the values the checker decoded: a matcher is a
+// predicate and the text it was written as (``#m``); an argument that is no matcher means Eq(it).
+namespace testing {
+template <class P> struct SejuryMatcher { P pred; };
+template <class T> struct sejury_is_matcher : std::false_type {};
+template <class P> struct sejury_is_matcher<SejuryMatcher<P>> : std::true_type {};
+template <class P> SejuryMatcher<P> sejury_matcher(P p) { return {p}; }
+template <class M, class T> bool sejury_match(const M& m, const T& v) {
+  if constexpr (sejury_is_matcher<M>::value) return m.pred(v);
+  else return v == m;
+}
+template <class C> size_t sejury_size(const C& c) { return (size_t) std::distance(std::begin(c), std::end(c)); }
+inline const auto _ = sejury_matcher([](const auto&) { return true; });
+template <class V> auto Eq(V v) { return sejury_matcher([v](const auto& x) { return x == v; }); }
+template <class V> auto Ne(V v) { return sejury_matcher([v](const auto& x) { return x != v; }); }
+template <class V> auto Lt(V v) { return sejury_matcher([v](const auto& x) { return x < v; }); }
+template <class V> auto Le(V v) { return sejury_matcher([v](const auto& x) { return x <= v; }); }
+template <class V> auto Gt(V v) { return sejury_matcher([v](const auto& x) { return x > v; }); }
+template <class V> auto Ge(V v) { return sejury_matcher([v](const auto& x) { return x >= v; }); }
+inline auto IsTrue() { return sejury_matcher([](const auto& x) { return static_cast<bool>(x); }); }
+inline auto IsFalse() { return sejury_matcher([](const auto& x) { return !static_cast<bool>(x); }); }
+inline auto IsEmpty() { return sejury_matcher([](const auto& x) { return sejury_size(x) == 0; }); }
+template <class M> auto SizeIs(M m) { return sejury_matcher([m](const auto& x) { return sejury_match(m, sejury_size(x)); }); }
+inline auto DoubleNear(double v, double e) { return sejury_matcher([v, e](const auto& x) { return std::fabs(x - v) <= e; }); }
+inline auto DoubleEq(double v) {
+  return sejury_matcher([v](const auto& x) { return std::fabs(x - v) <= 4 * DBL_EPSILON * std::max(std::fabs((double) x), std::fabs(v)); });
+}
+inline auto FloatEq(double v) {
+  return sejury_matcher([v](const auto& x) { return std::fabs(x - v) <= 4 * FLT_EPSILON * std::max(std::fabs((double) x), std::fabs(v)); });
+}
+inline auto HasSubstr(std::string s) { return sejury_matcher([s](const auto& x) { return std::string(x).find(s) != std::string::npos; }); }
+inline auto StartsWith(std::string s) { return sejury_matcher([s](const auto& x) { return std::string(x).rfind(s, 0) == 0; }); }
+inline auto EndsWith(std::string s) {
+  return sejury_matcher([s](const auto& x) { std::string t(x); return t.size() >= s.size() && t.compare(t.size() - s.size(), s.size(), s) == 0; });
+}
+template <class M> auto Not(M m) { return sejury_matcher([m](const auto& x) { return !sejury_match(m, x); }); }
+template <class... M> auto AllOf(M... ms) { return sejury_matcher([ms...](const auto& x) { return (sejury_match(ms, x) && ...); }); }
+template <class... M> auto AnyOf(M... ms) { return sejury_matcher([ms...](const auto& x) { return (sejury_match(ms, x) || ...); }); }
+template <class M> auto Contains(M m) {
+  return sejury_matcher([m](const auto& c) { for (const auto& e : c) if (sejury_match(m, e)) return true; return false; });
+}
+template <class M> auto Each(M m) {
+  return sejury_matcher([m](const auto& c) { for (const auto& e : c) if (!sejury_match(m, e)) return false; return true; });
+}
+template <class... M> auto ElementsAre(M... ms) {
+  return sejury_matcher([ms...](const auto& c) {
+    if (sejury_size(c) != sizeof...(ms)) return false;
+    auto it = std::begin(c);
+    bool ok = true;
+    ((ok = ok && sejury_match(ms, *it), ++it), ...);
+    return ok;
+  });
+}
+template <class V> auto ElementsAreArray(V v) {
+  return sejury_matcher([v](const auto& c) { return std::equal(std::begin(c), std::end(c), std::begin(v), std::end(v)); });
+}
+template <class E, class M> std::function<bool(const E&)> sejury_predicate(M m) {
+  return [m](const E& e) { return sejury_match(m, e); };
+}
+template <class... M> auto UnorderedElementsAre(M... ms) {  // a one-to-one pairing of elements and matchers
+  return sejury_matcher([ms...](const auto& c) {
+    using E = std::decay_t<decltype(*std::begin(c))>;
+    std::vector<std::function<bool(const E&)>> fs{sejury_predicate<E>(ms)...};
+    std::vector<E> es(std::begin(c), std::end(c));
+    if (es.size() != fs.size()) return false;
+    std::vector<bool> used(es.size(), false);
+    std::function<bool(size_t)> pair = [&](size_t k) {
+      if (k == fs.size()) return true;
+      for (size_t i = 0; i < es.size(); i++)
+        if (!used[i] && fs[k](es[i])) { used[i] = true; if (pair(k + 1)) return true; used[i] = false; }
+      return false;
+    };
+    return pair(0);
+  });
+}
+template <class A, class B> auto Pair(A a, B b) {
+  return sejury_matcher([a, b](const auto& p) { return sejury_match(a, p.first) && sejury_match(b, p.second); });
+}
+}  // namespace testing
+#define sejury_that(what, v, m) do { auto&& sejury_v = (v); if (!::testing::sejury_match(m, sejury_v)) \
+  throw std::runtime_error(std::string(what) + ": " + sejury_show(sejury_v) + " does not match"); } while (0)
+#define EXPECT_THAT(v, m) sejury_that("EXPECT_THAT(" #v ", " #m ")", v, m)
+#define ASSERT_THAT(v, m) sejury_that("ASSERT_THAT(" #v ", " #m ")", v, m)
