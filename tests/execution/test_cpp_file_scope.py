@@ -138,3 +138,14 @@ async def test_a_developers_fixture_file_is_the_sample_tests_evidence() -> None:
     assert w.score == pytest.approx(50, abs=0.01), w.detail
     assert got["right"].passed is True and got["wrong"].passed is False
     assert w.against is not None and "ClampTest.CutsAbove: EXPECT_EQ(v, high)" in w.against, w.against
+
+
+def test_hostile_test_texts_are_read_in_bounded_time_and_depth() -> None:
+    """A ``Range`` of a trillion rows is read as its first thousand (it was made whole first); a
+    template nested 40,000 deep is named without recursion."""
+    huge = FIXTURES.replace("testing::Range(100, 106, 5)", "testing::Range(0, 1000000000000)")
+    units = split_tests("cpp", huge, CLAMP).units
+    assert sum("ClampRows.StaysInRange[" in u for u in units) == 3 + 1000
+    deep = "template <class T> " * 40_000 + "int helper(int x) { return x; }\nint main() {\n  assert(f(1) == 2);\n}\n"
+    suite = split_tests("cpp", deep, "int f(int x) { return x + 1; }")
+    assert [u.strip() for u in suite.units] == ["assert(f(1) == 2);"]

@@ -71,9 +71,11 @@ def split_setup(setup: str) -> tuple[list[str], str]:
 
 def _name(node: ts.Node) -> str:
     """The name a top-level item defines ("" for none): a function's, a type's, a template's."""
-    if node.type == "template_declaration":
-        inner = [c for c in node.named_children if c.type not in ("template_parameter_list",)]
-        return _name(inner[-1]) if inner else ""
+    while node.type == "template_declaration":  # a loop: a hostile text nests them 40,000 deep
+        inner = [c for c in node.named_children if c.type != "template_parameter_list"]
+        if not inner:
+            return ""
+        node = inner[-1]
     if node.type == "function_definition" or node.type == "declaration":
         d = node.child_by_field_name("declarator")
         while d is not None and d.type not in ("identifier", "field_identifier", "qualified_identifier",
@@ -151,6 +153,7 @@ def gtest_rows(tests: str) -> dict[str, list[str]]:
     return rows
 
 
+_ROWS = 1000  # rows of one ``Range`` read at most
 _GENERATOR = re.compile(r"^(?:::)?(?:testing::)?(Values|Range|Bool)\s*\((.*)\)$", re.S)
 
 
@@ -167,4 +170,4 @@ def _values(generator: str) -> list[str]:
     if not all(re.fullmatch(r"-?\d+", a) for a in args) or len(args) not in (2, 3):
         return []
     start, stop, step = int(args[0]), int(args[1]), int(args[2]) if len(args) == 3 else 1
-    return [str(v) for v in range(start, stop, step)][:1000] if step > 0 else []
+    return [str(v) for v in range(start, stop, step)[:_ROWS]] if step > 0 else []  # sliced before it is made
