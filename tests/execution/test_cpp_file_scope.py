@@ -149,3 +149,30 @@ def test_hostile_test_texts_are_read_in_bounded_time_and_depth() -> None:
     deep = "template <class T> " * 40_000 + "int helper(int x) { return x; }\nint main() {\n  assert(f(1) == 2);\n}\n"
     suite = split_tests("cpp", deep, "int f(int x) { return x + 1; }")
     assert [u.strip() for u in suite.units] == ["assert(f(1) == 2);"]
+
+
+CASES = '''#include <gtest/gtest.h>
+struct Case { int v; int lo; int hi; int want; };
+const Case kCases[] = {{5, 0, 10, 5}, {-3, 0, 10, 0},  // inside, below
+                       {99, 0, 10, 10}};
+class ClampCases : public ::testing::TestWithParam<Case> {};
+TEST_P(ClampCases, Clamps) {
+  const Case& c = GetParam();
+  EXPECT_EQ(clamp_to(c.v, c.lo, c.hi), c.want);
+}
+INSTANTIATE_TEST_SUITE_P(Table, ClampCases, ::testing::ValuesIn(kCases));
+'''
+
+
+@pytest.mark.docker
+async def test_values_in_a_table_of_the_file_gives_a_row_per_entry(sandbox: DockerSandbox) -> None:
+    """``ValuesIn(kCases)`` over a file-scope array of structs, GoogleTest's usual table of cases."""
+    suite = split_tests("cpp", CASES, CLAMP)
+    name = get("cpp").test_name
+    assert name is not None
+    assert [name(u) for u in suite.units] == [f"ClampCases.Clamps[{k}]: EXPECT_EQ(clamp_to(c.v, c.lo, c.hi), c.want);"
+                                              for k in range(3)]
+    right = await run_suite(sandbox, "cpp", CLAMP, suite, timeout=60)
+    assert right.passed == [True, True, True], right.reasons
+    wrong = await run_suite(sandbox, "cpp", CLAMP_WRONG, suite, timeout=60)
+    assert wrong.passed == [True, True, False], wrong.reasons

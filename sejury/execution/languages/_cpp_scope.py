@@ -149,21 +149,23 @@ def gtest_rows(tests: str) -> dict[str, list[str]]:
         args = _clike.split_commas(tests[m.end():end], "([{<", ")]}>") if end > 0 else []
         if len(args) < 3:
             continue
-        rows.setdefault(args[1].strip(), []).extend(_values(args[2].strip()))
+        rows.setdefault(args[1].strip(), []).extend(_values(args[2].strip(), tests))
     return rows
 
 
 _ROWS = 1000  # rows of one ``Range`` read at most
-_GENERATOR = re.compile(r"^(?:::)?(?:testing::)?(Values|Range|Bool)\s*\((.*)\)$", re.S)
+_GENERATOR = re.compile(r"^(?:::)?(?:testing::)?(Values|ValuesIn|Range|Bool)\s*\((.*)\)$", re.S)
 
 
-def _values(generator: str) -> list[str]:
+def _values(generator: str, tests: str) -> list[str]:
     m = _GENERATOR.match(generator)
     if m is None:
         return []
-    kind, inner = m.group(1), m.group(2)
+    kind, inner = m.group(1), m.group(2).strip()
     if kind == "Bool":
         return ["false", "true"]
+    if kind == "ValuesIn":
+        return _listed(inner, tests)
     args = [a.strip() for a in _clike.split_commas(inner, "([{<", ")]}>")]
     if kind == "Values":
         return args
@@ -171,3 +173,20 @@ def _values(generator: str) -> list[str]:
         return []
     start, stop, step = int(args[0]), int(args[1]), int(args[2]) if len(args) == 3 else 1
     return [str(v) for v in range(start, stop, step)[:_ROWS]] if step > 0 else []  # sliced before it is made
+
+
+def _listed(container: str, tests: str) -> list[str]:
+    """``ValuesIn``'s values as written: a braced list given in place (``std::vector<int>{1, 2}``),
+    or the one a variable of the file is initialised with (``const Case kCases[] = {{1, 1}, ...};``);
+    [] for anything else (a function's result)."""
+    if re.fullmatch(r"\w+", container):
+        decl = re.search(rf"\b{container}\s*(?:\[\s*\w*\s*\])?\s*=?\s*\{{", tests)
+        if decl is None:
+            return []
+        container, start = tests, decl.end() - 1
+    elif container.endswith("}") and "{" in container:
+        start = container.index("{")
+    else:
+        return []
+    end = _clike.closing(container, start)
+    return _clike.top_level_items(container[start + 1:end])[:_ROWS] if end > start else []

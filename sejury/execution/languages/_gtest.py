@@ -13,12 +13,12 @@ A ``TEST_F(Fixture, Name)`` check runs in a class derived from the fixture (the 
 the checker's file scope by ``_cpp_scope``), as GoogleTest runs it: a new fixture per check,
 ``SetUpTestSuite`` once before the suite's first, ``SetUp`` before, ``TearDown`` after (after a
 failure too).  A ``TEST_P`` test runs once per value its ``INSTANTIATE_TEST_SUITE_P`` lists
-(``Values``, ``Range``, ``Bool``), each check of each row a unit named ``Suite.Name[row]``, and
-``GetParam()`` that row's value.  A call of a helper of the file that checks (``void
-expect_sorted(...) { EXPECT_LE(...); }``) is a check.  Until ``RUNNERS_VERSION`` 51 ``TEST_F`` and
-``TEST_P`` tests were left out.  Not read: other generators (``ValuesIn``, ``Combine``), typed
-tests, death tests, mocks.  gMock's common matchers (``EXPECT_THAT(v, ElementsAre(1, 2))``) are
-``gtest.hpp``'s too.
+(``Values``, ``Range``, ``Bool``, ``ValuesIn`` of a braced list or of the file's variable), each
+check of each row a unit named ``Suite.Name[row]``, and ``GetParam()`` that row's value.  A call
+of a helper of the file that checks (``void expect_sorted(...) { EXPECT_LE(...); }``) is a check.
+Until ``RUNNERS_VERSION`` 51 ``TEST_F`` and ``TEST_P`` tests were left out.  Not read: other
+generators (``Combine``, ``ValuesIn`` of a function's result), typed tests, death tests, mocks.
+gMock's common matchers (``EXPECT_THAT(v, ElementsAre(1, 2))``) are ``gtest.hpp``'s too.
 """
 
 from __future__ import annotations
