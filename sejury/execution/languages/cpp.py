@@ -174,10 +174,12 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
             *recorder, *_SEALED["gtest.hpp"].splitlines()]
     parts, setup = _cpp_scope.split_setup(suite.setup)
     part_lines: dict[tuple[int, int], str] = {}
+    at = sum(entry.count("\n") + 1 for entry in head)  # lines so far, counted once: a file may hold 20,000 parts
     for part in parts:  # the test file's own scope (helpers, fixtures), each part dropped if it does not compile
-        at = sum(entry.count("\n") + 1 for entry in head)
-        part_lines[(at + 1, at + part.count("\n") + 1)] = part
+        size = part.count("\n") + 1
+        part_lines[(at + 1, at + size)] = part
         head.append(part)
+        at += size
     head += ["int main(int sejury_argc, char** sejury_argv) {", "  sejury::setup(sejury_argv[0]);"]
     head += ["  " + ln for ln in setup.splitlines()]
     body, spans = wrap_units(active, head, "  ", lambda i, u: (
