@@ -304,6 +304,21 @@ def titled_units(title: str, before: list[str], body: str, check: re.Pattern[str
     return units
 
 
+def within(unit: str, opening: list[str], close: str) -> str:
+    """A unit of ``titled_units`` run inside a construct of the harness's (a GoogleTest fixture, a
+    JUnit class's instance): its block and title line, ``opening``, the unit's statements, then
+    ``close`` (``FIXTURE_CLOSE`` or ``INSTANCE_CLOSE``, which ``titled_name`` reads past), ``}``."""
+    head, _, inner = unit.partition("\n")
+    title, _, inner = inner.partition("\n")
+    return "\n".join([head, title, *opening, inner.removesuffix("\n}").rstrip("\n"), close, "}"])
+
+
+def checks_or_calls(check: re.Pattern[str], helpers: Iterable[str]) -> re.Pattern[str]:
+    """``check``, or a call of one of ``helpers`` (functions that check: each call is a check)."""
+    names = set(helpers)
+    return re.compile(f"{check.pattern}|{calls_of(names).pattern}") if names else check
+
+
 def titled_name(unit: str) -> str:
     """A unit made as a block whose first line names its test (JUnit's ``// SolutionTest.adds``,
     GoogleTest's ``// Digits.Negative``), as a reader names it: that name and the unit's check

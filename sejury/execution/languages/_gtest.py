@@ -50,19 +50,17 @@ def _without_message(stmt: str) -> str:
 def _in_fixture(unit: str, fixture: str, value: str | None) -> str:
     """A unit of a ``TEST_F``/``TEST_P`` test run inside its fixture (``sealed_cpp/gtest.hpp``'s
     ``sejury_fixture_open``/``FIXTURE_CLOSE``), with ``value`` as ``GetParam()``."""
-    head, _, inner = unit.partition("\n")
-    title, _, inner = inner.partition("\n")
     param = ([f"const {fixture}::ParamType sejury_value = {value};", f"{fixture}::sejury_param = &sejury_value;"]
              if value is not None else [])
     opener = f"struct sejury_test : {fixture} {{ sejury_fixture_open({fixture})"
-    return "\n".join([head, title, *param, opener, inner.removesuffix("\n}").rstrip("\n"), _clike.FIXTURE_CLOSE, "}"])
+    return _clike.within(unit, [*param, opener], _clike.FIXTURE_CLOSE)
 
 
 def units(tests: str, copies: Copies, checking: frozenset[str] = frozenset(),
           rows: dict[str, list[str]] | None = None) -> list[str]:
     """One unit per check of each ``TEST``: its statements before the check, then the check; a
     call of one of the file's ``checking`` helpers is a check; ``TEST_P`` once per row of ``rows``."""
-    check = re.compile(f"{_CHECK.pattern}|{_clike.calls_of(checking).pattern}") if checking else _CHECK
+    check = _clike.checks_or_calls(_CHECK, checking)
     out: list[str] = []
     for m in TEST.finditer(tests):
         end = _clike.closing(tests, m.end() - 1)

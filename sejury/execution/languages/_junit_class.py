@@ -64,7 +64,5 @@ def in_instance(unit: str, declared: list[str]) -> str:
     members: ``{ // Title``, ``new Object() {`` the members ``void sejuryRun() throws Throwable {``
     the unit's statements, then ``sejuryRun``'s and the anonymous class's braces and the call
     (``_clike.INSTANCE_CLOSE``), ``}``."""
-    head, _, inner = unit.partition("\n")
-    title, _, inner = inner.partition("\n")
-    return "\n".join([head, title, "new Object() {", *declared, "void sejuryRun() throws Throwable {",
-                      inner.removesuffix("\n}").rstrip("\n"), _clike.INSTANCE_CLOSE, "}"])
+    return _clike.within(unit, ["new Object() {", *declared, "void sejuryRun() throws Throwable {"],
+                         _clike.INSTANCE_CLOSE)

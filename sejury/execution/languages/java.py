@@ -45,9 +45,11 @@ def split(tests: str, names: set[str]) -> Suite:
     rows = _junit_params.parameterized(tests) if "@ParameterizedTest" in tests else []
     if junit or rows:  # one unit per assertion: the method's statements before it, then the assertion, as a block
         units: list[str] = []
-        fields, set_up = _fixture(tests)  # the test class's fields and set-up, first in every unit
-        own = _junit_class.members(*_test_class(tests), _CHECK)  # its helper methods: units run in an instance
-        check = re.compile(f"{_CHECK.pattern}|{_clike.calls_of(own.checking).pattern}") if own.checking else _CHECK
+        test_class = _test_class(tests)
+        fields, set_up = _fixture(*test_class)  # the test class's fields and set-up, first in every unit
+        own = _junit_class.members(*test_class, _CHECK)  # its helper methods: units run in an instance
+        check = _clike.checks_or_calls(_CHECK, own.checking)
+        members = "".join(own.declared)  # what each unit run in an instance repeats
         copies = Copies()
         cls = next((m.group(1) for m in re.finditer(r"\bclass\s+(\w+)", tests)), "Test")
         methods = [m.group("name") for m in _JUNIT_METHOD.finditer(tests)]
@@ -58,7 +60,7 @@ def split(tests: str, names: set[str]) -> Suite:
         for title, row, body in runs:
             if own.helpers:  # the class's fields and helpers as its members, the method's own shadowing them
                 units += [_junit_class.in_instance(u, own.declared) for u in _clike.titled_units(
-                    title, [*set_up, *row], textwrap.dedent(body), check, copies) if copies.take("".join(own.declared))]
+                    title, [*set_up, *row], textwrap.dedent(body), check, copies) if copies.take(members)]
                 continue
             # a field the method declares again (or a parameter of its) is the method's
             before = [d for name, d in fields if not re.search(rf"[\w>\]]\s+{name}\s*[=;:]", "\n".join([*row, body]))]
@@ -91,13 +93,12 @@ def _test_class(tests: str) -> tuple[str, str]:
     return "", ""
 
 
-def _fixture(tests: str) -> tuple[list[tuple[str, str]], list[str]]:
+def _fixture(cls: str, body: str) -> tuple[list[tuple[str, str]], list[str]]:
     """A JUnit test class's fixture, as statements of each unit: its fields as local variables (``private
     Solution s;``, ``private final int base = 2;``) then the bodies of its constructor and its
     ``@BeforeAll``/``@BeforeEach`` (JUnit 4: ``@BeforeClass``/``@Before``) methods, ``this.`` dropped.
     Each unit is a block of the tests' main, where a field it used was not declared and the test did
-    not compile (every test of such a class was dropped)."""
-    cls, body = _test_class(tests)
+    not compile (every test of such a class was dropped).  ``cls``, ``body``: ``_test_class``."""
     constructor = re.compile(rf"(?:(?:public|protected|private)\s+)?{re.escape(cls)}\s*\(\s*\)") if cls else None
     fields: list[tuple[str, str]] = []  # (name, its declaration as a local variable)
     set_up: list[str] = []
