@@ -107,20 +107,23 @@ async def thrown() -> list[str]:
             if wanted is not None and language not in wanted:
                 continue
 
-            async def verdict(candidate: str, lang: str = language, t: str = tests, r: str = right) -> str:
+            async def verdict(candidate: str, lang: str = language, t: str = tests,
+                              r: str = right) -> tuple[float | None, bool | None]:
                 sample = Sample(id=f"throws-{lang}", task="code_generation", language=lang,
                                 problem="Count the decimal digits of n; throw (panic) for a negative n.",
                                 candidate=candidate, reference=r, tests=t)
                 v = await judge.ajudge(sample)
-                return f"{_score(v.strategies['sample_tests'].score)} {'pass' if v.passed else 'fail'}"
+                return v.strategies["sample_tests"].score, v.passed
 
-            plain = await verdict(f.PLAIN_WRONG[language])
+            def cell(score: float | None, passed: bool | None) -> str:
+                return f"{_score(score)} {'pass' if passed else 'fail'}"
+
+            base, base_passed = await verdict(f.PLAIN_WRONG[language])
             for name, code in sorted(hacks.items()):
-                hack = await verdict(code)
-                score, base = hack.split()[0], plain.split()[0]
-                ok = "-" not in (score, base) and float(score) <= float(base) and hack.endswith("fail")
-                rows.append(f"| {language} | {name} where a throw is expected | {plain} | {hack} | "
-                            f"{'yes' if ok else 'NO'} |")
+                score, passed = await verdict(code)
+                ok = score is not None and base is not None and score <= base and not passed
+                rows.append(f"| {language} | {name} where a throw is expected | {cell(base, base_passed)} | "
+                            f"{cell(score, passed)} | {'yes' if ok else 'NO'} |")
     finally:
         await sandbox.close()
     return rows
