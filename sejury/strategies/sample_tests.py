@@ -10,8 +10,6 @@ default team whenever the sample carries tests and execution is on, and is liste
 
 from __future__ import annotations
 
-import re
-
 from sejury.context import JudgeContext
 from sejury.execution import languages
 from sejury.execution.evidence import TestExecution, run_on_candidate, validate_on_reference
@@ -63,8 +61,7 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
                 why = ("the reference does not load in the sandbox: the harness, not the candidate, is at fault "
                        f"({load_error_line(ex.reference.load_error)[:200]})")
             else:
-                why = ("every one of the sample's tests fails on the reference: the tests or the reference are wrong"
-                       + _patched(ex))
+                why = "every one of the sample's tests fails on the reference: the tests or the reference are wrong"
             return Outcome(None, detail=why, artifacts={"execution": _dump(ex)})
     else:
         valid = split_tests(lang.name, tests)
@@ -115,20 +112,6 @@ def against(ex: TestExecution, tests: str = "the sample's {} tests") -> str | No
 
 
 
-# a Python test that patches a name (``@patch('requests.get')``, ``mock.patch.object(...)``)
-_PATCHES = re.compile(r"(?<![\w.])(?:mock\.)?patch(?:\.object|\.dict|\.multiple)?\s*\(")
-
-
-def _patched(ex: TestExecution) -> str:
-    """Why some of the sample's tests may fail on the reference where they hold in the user's own
-    run: a patch applies in the tests' process, and the sealed harness runs the program in another."""
-    if ex.language != "python" or ex.reference is None:
-        return ""
-    k = sum(1 for o in ex.reference.outcomes if not o.passed and _PATCHES.search(o.test))
-    return (f" ({k} of them patch a name with mock.patch: a patch applies in the tests' process, and the "
-            "program runs in its own)") if k else ""
-
-
 def _dump(ex: TestExecution) -> dict[str, object]:
     return ex.model_dump(exclude={"valid_tests", "sample_tests"})
 
@@ -137,7 +120,7 @@ def detail_lines(result: StrategyResult) -> list[str]:
     ex = TestExecution.from_artifact(result.artifacts.get("execution"))
     if ex is None or ex.status != "ran" or ex.candidate is None:
         return []
-    checked = (f"{ex.invalid_on_reference} of {ex.generated} failed on the reference and were dropped{_patched(ex)}"
+    checked = (f"{ex.invalid_on_reference} of {ex.generated} failed on the reference and were dropped"
                if ex.reference is not None else ex.reason)
     loads = "" if ex.executable else " (the candidate does not load)"
     source = result.artifacts.get("source") or "the sample's tests"

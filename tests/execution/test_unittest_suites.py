@@ -144,16 +144,16 @@ DESCRIBE = "import os\n\ndef describe_path(p):\n    return 'exists' if os.path.e
 
 
 @pytest.mark.docker
-async def test_a_test_that_patches_what_the_program_calls_is_dropped_and_the_verdict_says_why() -> None:
-    """``@patch("os.path.exists")`` applies in the tests' process; the program runs in its own and sees
-    the real ``os.path.exists``: the test fails on the reference, is dropped, and the verdict says why."""
+async def test_a_test_that_patches_what_the_program_calls_patches_it_in_the_programs_process() -> None:
+    """``@patch("os.path.exists")`` applies in the program's process too (``sealed_python/lending.pyt``):
+    until ``RUNNERS_VERSION`` 52 the program saw the real ``os.path.exists``, the test failed on the
+    reference and was dropped ("1 of 2 failed on the reference and were dropped")."""
     (v,) = await judge_samples(Sample(id="patched", task="code_generation", language="python",
                                       problem="Say whether a path exists.", candidate=DESCRIBE, reference=DESCRIBE,
                                       tests=PATCHED))
     lines = " ".join(detail_lines(v.strategies["sample_tests"]))
     assert v.strategies["sample_tests"].score == 100
-    assert "1 of 2 failed on the reference and were dropped (1 of them patch a name with mock.patch" in lines, lines
-
+    assert "candidate passed 2/2" in lines and "0 of 2 failed on the reference" in lines, lines
 
 
 MIXIN = '''import unittest

@@ -67,6 +67,29 @@ def _rows(decorator: ast.expr) -> list[dict[str, str]] | None:
     return rows
 
 
+def patches(fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> list[ast.expr]:
+    """``fn``'s unittest.mock decorators (``@patch(...)``, ``@mock.patch.object(...)``, ``@patch.dict(...)``),
+    kept on the test: the harness applies them in the program's process too."""
+    return [d for d in fn.decorator_list if isinstance(d, ast.Call) and _is_patch(_dotted(d).split("."))]
+
+
+def _is_patch(parts: list[str]) -> bool:
+    return parts[-1] == "patch" or (len(parts) > 1 and parts[-2] == "patch"
+                                    and parts[-1] in ("object", "dict", "multiple"))
+
+
+def _injected(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """How many of ``fn``'s first arguments its patches give (a mock each, as pytest counts them:
+    ``patch(target)`` and ``patch.object(target, name)`` without a replacement)."""
+    n = 0
+    for d in patches(fn):
+        assert isinstance(d, ast.Call)
+        kind = _dotted(d).rpartition(".")[2]
+        given = len(d.args) + any(k.arg == "new" for k in d.keywords)
+        n += (kind == "patch" and given < 2) or (kind == "object" and given < 3)
+    return n
+
+
 def calls(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: dict[str, bool]) -> list[str] | None:
     """The calls of test function ``fn`` pytest would make, one per parametrized row, each argument
     given by its row, a fixture of ``given`` or a temporary directory; None when ``fn`` takes no
@@ -74,7 +97,7 @@ def calls(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: dict[str, bool]) ->
     if not isinstance(fn, ast.FunctionDef):
         return None
     marks = [d for d in fn.decorator_list if _dotted(d).endswith("parametrize")]
-    required = [a.arg for a in fn.args.args[:len(fn.args.args) - len(fn.args.defaults)]]
+    required = [a.arg for a in fn.args.args[:len(fn.args.args) - len(fn.args.defaults)]][_injected(fn):]
     if not marks and not required:
         return None
     tables = [_rows(d) for d in marks]

@@ -29,6 +29,7 @@ import textwrap
 from collections.abc import Iterator
 
 from sejury.execution.languages._pysource import UNPARSEABLE, Source
+from sejury.execution.languages._pytest import patches
 
 RUN = "sejury_case"  # the checker's runner: sejury_case(TheClass, "test_name")
 
@@ -114,7 +115,9 @@ def units(node: ast.ClassDef, source: Source, call: str | None = None,
         while more := {n for n in _referenced([methods[k] for n in keep for k in index[n]]) if n in index} - keep:
             keep |= more
         run = call.format(name=name) if call else f"{RUN}({node.name}, {name!r})"
-        return f"{cut.keeping([k for n in keep for k in index[n]])}\n{run}"
+        return f"{patched}{cut.keeping([k for n in keep for k in index[n]])}\n{run}"
+
+    patched = "".join(f"@{source.segment(d)}\n" for d in patches(node))  # the class's: on each of its tests
 
     # called bare, a test whose last definition (the one the class keeps) is ``async`` is left out
     mine = [name for name in index if call is None or isinstance(methods[index[name][-1]], ast.FunctionDef)]

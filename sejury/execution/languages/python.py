@@ -15,7 +15,7 @@ from sejury.execution.languages.base import Copies, Harness, Language, Suite
 from sejury.execution.sealed import new_seal, resource_files
 
 SEALED_FILES = resource_files("sealed_python", {"checker.pyt": "checker.py", "server.pyt": "server.py",
-                                                "codec.pyt": "codec.py"})
+                                                "codec.pyt": "codec.py", "lending.pyt": "lending.py"})
 
 _HARNESS = r'''
 import json, signal, sys, traceback
@@ -198,9 +198,12 @@ def split(tests: str, names: set[str]) -> Suite:
         if _is_check(node):
             top_level(node, [src])
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            # its patches are kept: they reach the program's process too
+            src = "".join(f"@{source.segment(d)}\n" for d in _pytest.patches(node)) + src
             if (rows := _pytest.calls(node, given)) is not None:
                 in_function(f"{src}\n{call}" for call in rows)  # pytest's parametrize rows and fixtures
-            elif node.body and all(isinstance(s, ast.Assert) for s in node.body) and not node.args.args:
+            elif node.body and all(isinstance(s, ast.Assert) for s in node.body) and not node.args.args \
+                    and not node.decorator_list:
                 in_function(source.segment(s) for s in node.body)  # one unit per assert
             elif (split_up := _checks_as_units(node)) is not None:
                 in_function(split_up)

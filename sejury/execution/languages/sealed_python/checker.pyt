@@ -38,9 +38,14 @@ _seq = [0]
 _out = sys.stdout
 
 
+# the harness's own functions, bound before a test may patch them (``@patch("subprocess.Popen")``)
+_OPEN, _POPEN, _HMAC, _SHA256 = builtins.open, subprocess.Popen, hmac.new, hashlib.sha256
+_dumps, _loads = json.dumps, json.loads
+
+
 def emit(line):
     line = line.replace("\n", " ").replace("\r", " ")
-    mac = hmac.new(KEY, f"{_seq[0]}|{line}".encode(), hashlib.sha256).hexdigest()[:32]
+    mac = _HMAC(KEY, f"{_seq[0]}|{line}".encode(), _SHA256).hexdigest()[:32]
     _out.write(f"@@M {_seq[0]} {mac} {line}\n")
     _out.flush()
     _seq[0] += 1
@@ -94,8 +99,8 @@ class Remote:
         self.load = None
 
     def start(self):
-        log = open("candidate.log", "ab")
-        self.proc = subprocess.Popen([sys.executable, "-I", "-B", "server.py"], stdin=subprocess.PIPE,
+        log = _OPEN("candidate.log", "ab")
+        self.proc = _POPEN([sys.executable, "-I", "-B", "server.py"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=log, close_fds=True, pass_fds=())
         log.close()
         old = signal.alarm(LOAD_SECONDS)
@@ -115,6 +120,14 @@ class Remote:
             self.load = {"loaded": False, "error": why}
         elif not self.load.get("loaded"):
             self.kill()
+        else:  # a fresh process (the last one died or hung): the patches the tests hold apply there too
+            for token, (target, attribute, value) in list(PATCHES.items()):
+                try:
+                    self.call({"patch": [target, attribute, value, token]})
+                except Exception:  # noqa: S110 - as when it was first made: it holds in the tests' process
+                    pass
+            if ENVIRON[0]:
+                self.call({"environ": enc(dict(os.environ))})
 
     def kill(self):
         if self.proc is not None:
@@ -125,30 +138,43 @@ class Remote:
                 pass
         self.proc = None
 
+    def write(self, payload):
+        try:
+            self.proc.stdin.write((_dumps(payload) + "\n").encode())
+            self.proc.stdin.flush()
+        except BaseException:
+            self.kill()
+            raise
+
     def call(self, payload):
         if self.proc is None:
             self.start()
             if self.proc is None:
                 raise CandidateExited("the program's process could not be started again")
         self.n += 1
-        payload["id"] = self.n
-        try:
-            self.proc.stdin.write((json.dumps(payload) + "\n").encode())
-            self.proc.stdin.flush()
-            line = self.proc.stdout.readline(MAX_REPLY)
-        except BaseException:
-            self.kill()
-            raise
-        if not line.endswith(b"\n"):
-            self.kill()
-            raise CandidateExited("the program's process ended during the call" if not line
-                                  else "the program's answer was too long")
-        try:
-            reply = json.loads(line)
-        except ValueError:
-            self.kill()
-            raise CandidateExited("the program broke the protocol") from None
-        if not isinstance(reply, dict) or reply.get("id") != self.n:
+        n = payload["id"] = self.n
+        self.write(payload)
+        while True:
+            try:
+                line = self.proc.stdout.readline(MAX_REPLY)
+            except BaseException:
+                self.kill()
+                raise
+            if not line.endswith(b"\n"):
+                self.kill()
+                raise CandidateExited("the program's process ended during the call" if not line
+                                      else "the program's answer was too long")
+            try:
+                reply = _loads(line)
+            except ValueError:
+                self.kill()
+                raise CandidateExited("the program broke the protocol") from None
+            if not (isinstance(reply, dict) and "cb" in reply and "id" not in reply):
+                break
+            self.write(answer_lent(reply))  # the program used an object the tests lent it (a mock)
+            if self.proc is None:  # (answering, the tests called the program again, and it died)
+                raise CandidateExited("the program's process ended during the call")
+        if not isinstance(reply, dict) or reply.get("id") != n:
             self.kill()
             raise CandidateExited("the program broke the protocol")
         if reply.get("net"):  # the call reached for the network: the unit and the next recorded value say so
@@ -267,6 +293,10 @@ def claimed(kind):
 
 
 def handle(ref, kind, method_=False, **kw):
+    if kw.get("lent"):  # an object the tests lent the program, back here: itself
+        if not 0 <= ref < len(LENT):
+            raise ValueError("no such object")
+        return LENT[ref]
     if kw.get("method") or method_:
         return method(ref, kind)
     if named_class(kind) is CLAIMS_DATA:
@@ -322,6 +352,7 @@ def method(ref, name):
     return call
 
 
+exec(compile(open("lending.py").read(), "lending.py", "exec"))  # noqa: S102  patches and mocks, lent
 REMOTE.start()
 load = REMOTE.load
 if not load.get("loaded"):
@@ -373,6 +404,8 @@ class TestNames(dict):
 
 
 base["__builtins__"] = TestNames(builtins.__dict__)
+if re.search(r"mock|patch", SUITE["setup"] + "\n".join(src for _, src in SUITE["units"])):
+    install_patches(base, load)
 
 
 SHOWN = 1000  # the longest value the record shows whole
@@ -538,6 +571,7 @@ for i, src in SUITE["units"]:
     START[1] = "numpy" in sys.modules
     START[0] = random_states(START[1])
     FAULT[0] = SETUP_FAULT  # the setup's fault, if it had one: the unit's values may come from that call
+    USES[0] = 0
     signal.alarm(PER_TEST)
     try:
         exec(compile(src, f"test_{i}", "exec"), env)  # noqa: S102

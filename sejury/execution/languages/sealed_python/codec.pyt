@@ -87,6 +87,9 @@ def enc(v, handles=None, _budget=None, _depth=0):
     if lib is not None:
         return lib
     if handles is not None:  # the program's side
+        lent = globals().get("Lent")
+        if lent is not None and t is lent:  # an object the checker lent, going back to it
+            return ["CO", object.__getattribute__(v, "_ref")]
         if isinstance(v, collections.abc.Iterator):
             items = []
             for x in v:
@@ -104,7 +107,16 @@ def enc(v, handles=None, _budget=None, _depth=0):
             return ["H", len(handles) - 1, f"{module}:{t.__qualname__}"]
     elif t.__name__ == "Handle":  # the checker's side: an object of the program's, sent back to it
         return ["H", object.__getattribute__(v, "_ref"), ""]
+    else:  # the checker's side: a mock or a function of the tests' is lent (``lend``), else it is opaque
+        lent = lend(v)
+        if lent is not None:
+            return lent
     return ["O", t.__name__]
+
+
+def lend(v):
+    """The checker's: ``["CO", ref]`` for an object the program's process may use from afar; here none."""
+    return None
 
 
 def _is_object(v):
@@ -405,6 +417,8 @@ def dec(v, handle=None, _depth=0):
             return Opaque(tag)
     if tag == "H" and handle is not None:
         return handle(int(v[1]), str(v[2]))
+    if tag == "CO" and handle is not None:  # an object the checker lent (a mock): there, or its stand-in here
+        return handle(int(v[1]), "", lent=True)
     if tag == "M" and handle is not None:
         return handle(int(v[1]), str(v[2]), method=True)
     return Opaque(str(v[1]) if len(v) > 1 else "object")

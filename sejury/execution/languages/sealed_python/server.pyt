@@ -2,6 +2,7 @@
 # the program and answers calls: arguments in, the returned value (or the exception) out, as
 # plain data (codec.py).  It sees no test, no expected value and no result line; what it prints
 # goes to a log, never to the channel the results travel on.
+import importlib
 import json
 import os
 import sys
@@ -32,15 +33,147 @@ def _audit(event, args):
 sys.addaudithook(_audit)
 
 
-def own(ref, kind, **kw):  # an object of the program's, sent back by the checker
-    return HANDLES[ref]
+def own(ref, kind, lent=False, **kw):  # an object of the program's, sent back by the checker; or one it lends
+    return Lent(ref) if lent else HANDLES[ref]
+
+
+_dumps, _loads = json.dumps, json.loads  # the harness's own: a test may patch json's
 
 
 def send(obj):
     if NET[0] and obj.get("id"):
         obj["net"] = True
-    answers.write(json.dumps(obj) + "\n")
+    answers.write(_dumps(obj) + "\n")
     answers.flush()
+
+
+# Patches.  A test's ``mock.patch("requests.get")`` puts a mock in place of ``requests.get`` in the
+# checker's process; the checker asks this process to put a ``Lent`` there too.  A ``Lent`` is an
+# object of the checker's (a mock, a function the tests define): the program's calls, attribute reads
+# and ``with``/``for`` on it are asked of the checker, where the mock records them, and its answer
+# comes back as plain data (or another ``Lent``).  What a patch lends is what the test gave it (its
+# return values, its side effects); the checker refuses the mock's own bookkeeping (``call_count``,
+# ``reset_mock``, ``return_value`` read without a call), so the program cannot fake being called.
+_LENT_DUNDERS = ("__enter__", "__exit__", "__len__", "__getitem__", "__contains__", "__bool__", "__str__",
+                 "__int__", "__float__", "__index__", "__next__")
+
+
+def ask(msg):
+    """Ask the checker to use an object it lent; while it answers, serve the calls it makes of the
+    program (a mock's side effect may call back into it)."""
+    ASKED[0] += 1
+    msg["cb"] = k = ASKED[0]
+    send(msg)
+    while True:
+        line = requests.readline()
+        if not line:
+            os._exit(0)
+        req = _loads(line)
+        if req.get("cb") == k and "id" not in req:
+            break
+        serve(req)
+    if "raise" in req:
+        raise rebuilt(req)
+    return dec(req.get("ok"), own)
+
+
+ASKED = [0]
+
+
+def rebuilt(req):
+    """The exception a lent object raised, as its class where this process has it (a library's, such
+    as ``requests.exceptions.ConnectionError``, or a builtin), else a ``RuntimeError`` naming it."""
+    module, name, msg = str(req.get("module", "")), str(req.get("raise", "")), str(req.get("msg", ""))
+    found = None
+    try:
+        found = importlib.import_module(module) if module not in ("", "builtins") else None
+        cls = sys.modules["builtins"] if found is None else found
+        for part in name.split("."):
+            cls = getattr(cls, part)
+        if isinstance(cls, type) and issubclass(cls, Exception):
+            return cls(msg)
+    except Exception:
+        pass
+    return RuntimeError(f"{name}: {msg}")
+
+
+class Lent:
+    def __init__(self, ref):
+        object.__setattr__(self, "_ref", ref)
+
+    def _ask(self, op, **kw):
+        return ask({"op": op, "ref": object.__getattribute__(self, "_ref"), **kw})
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self._ask("getattr", name=name)
+
+    def __setattr__(self, name, value):
+        self._ask("setattr", name=name, value=enc(value, HANDLES))
+
+    def __call__(self, *args, **kwargs):
+        return self._ask("call", args=enc(list(args), HANDLES), kwargs=enc(kwargs, HANDLES))
+
+    def __iter__(self):
+        return iter(self._ask("dunder", name="__iter__", args=["L", []]))
+
+    def __repr__(self):
+        try:
+            return self._ask("dunder", name="__repr__", args=["L", []])
+        except Exception:
+            return "<an object of the tests>"
+
+    def __hash__(self):
+        return id(self)
+
+
+def _dunder(name):
+    def forward(self, *args):
+        return self._ask("dunder", name=name, args=enc(list(args), HANDLES))
+
+    forward.__name__ = name
+    return forward
+
+
+for _name in _LENT_DUNDERS:
+    setattr(Lent, _name, _dunder(_name))
+PATCHED = {}  # token -> (the object patched, the attribute, what it held, whether it held one)
+
+
+def patch(target, attribute, value, token):
+    """Put ``value`` (decoded: plain data or a ``Lent``) at ``target.attribute`` (a module, or a class
+    by ``module:qualname``; ``solution``: the program's own names), as the checker's patch did there."""
+    module, _, qualname = target.partition(":")
+    if module == "solution" and not qualname:
+        held = attribute in ns
+        PATCHED[token] = (ns, attribute, ns.get(attribute), held)
+        ns[attribute] = value
+        return
+    obj = importlib.import_module(module)
+    for part in qualname.split(".") if qualname else ():
+        obj = getattr(obj, part)
+    held = attribute in vars(obj)
+    PATCHED[token] = (obj, attribute, vars(obj).get(attribute), held)
+    setattr(obj, attribute, value)
+
+
+def unpatch(token):
+    if token not in PATCHED:
+        return
+    obj, attribute, old, held = PATCHED.pop(token)
+    if obj is ns:
+        if held:
+            ns[attribute] = old
+        else:
+            ns.pop(attribute, None)
+    elif held:
+        setattr(obj, attribute, old)
+    else:
+        try:
+            delattr(obj, attribute)
+        except AttributeError:
+            pass
 
 
 ns = {"__name__": "solution"}
@@ -64,23 +197,33 @@ for name, value in list(ns.items()):
             pass
 send({"id": 0, "loaded": True, "callables": callables, "values": values, "modules": modules})
 
-for line in requests:
-    try:
-        req = json.loads(line)
-        rid = req["id"]
-    except Exception:
-        break
+def serve(req):
+    rid = req["id"]
     NET[0] = False
     try:
         if "render" in req:  # the differential record's picture of a handle (``render``)
             send({"id": rid, "ok": render(HANDLES[int(req["render"])])})
-            continue
+            return
+        if "patch" in req:  # a test's patch, made here too (``patch``); or undone
+            target, attribute, value, token = req["patch"]
+            patch(str(target), str(attribute), dec(value, own), str(token))
+            send({"id": rid, "ok": ["N"]})
+            return
+        if "unpatch" in req:
+            unpatch(str(req["unpatch"]))
+            send({"id": rid, "ok": ["N"]})
+            return
+        if "environ" in req:  # the environment as a test's ``patch.dict(os.environ, ...)`` left it
+            os.environ.clear()
+            os.environ.update({str(k): str(v) for k, v in dec(req["environ"]).items()})
+            send({"id": rid, "ok": ["N"]})
+            return
         if "attr" in req:
             ref, name = req["attr"]
             got = getattr(HANDLES[ref], name)
             if callable(got) and getattr(got, "__self__", None) is HANDLES[ref]:
                 send({"id": rid, "ok": ["M", ref, name]})
-                continue
+                return
             result = got
         else:
             args, kwargs = dec(req["args"], own), dec(req["kwargs"], own)
@@ -101,3 +244,13 @@ for line in requests:
         except BaseException:
             msg = ""
         send({"id": rid, "raise": type(e).__name__, "msg": msg})
+
+
+while True:
+    line = requests.readline()
+    try:
+        req = _loads(line)
+        req["id"]
+    except Exception:
+        break
+    serve(req)

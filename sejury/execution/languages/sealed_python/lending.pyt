@@ -1,0 +1,246 @@
+# The sealed Python harness's checker: the tests' patches and mocks, lent to the program (runs in the
+# sandbox, in the checker's namespace; standard library only).
+#
+# A test that patches a name the program calls (``@patch("urllib.request.urlopen")``,
+# ``patch.object(os.path, "exists")``, ``with patch("builtins.open", mock_open(read_data=...))``,
+# ``patcher.start()``, ``patch.dict(os.environ, ...)``) patches it in this process, where
+# unittest.mock runs; the program runs in another.  So the patch is made there too: the program's
+# process puts a stand-in (its ``Lent``) at the same name, and what the program does with the
+# stand-in (a call, an attribute read, ``with``, ``for``) is done here, on the test's own mock, which
+# records it as it would have in one process.  A mock, or a function or object the tests define,
+# passed to the program as an argument is lent the same way.  The answer goes back as plain data, or
+# as another lent object.
+#
+# What the program may do with a lent object is checked here (``use``): a mock's own bookkeeping
+# (``call_count``, ``reset_mock``, ``return_value`` read without a call, ``assert_*``) is refused, so
+# the program cannot fake having called it or not; no underscore name is read; a function lends its
+# calls only; a mock takes plain data as an attribute and never another object; only the tests' own
+# functions and objects and unittest.mock's mocks are lent (no module, no library function).  A
+# check of the test's that fails inside a lent call (a side effect's ``assert``) fails the unit even
+# if the program catches the error.
+import itertools
+import types
+
+LENT = []  # the objects lent, by the reference the program's process holds
+_LENT_IDS = {}  # id -> reference, for an object lent before (``LENT`` keeps it alive)
+PATCHES = {}  # token -> (target, attribute, the value as sent): the patches in force, made again in a fresh process
+ENVIRON = [False]  # a test patched os.environ: a fresh process gets it as it is now
+MAX_USES = 100_000  # uses of lent objects in one unit
+USES = [0]
+MAX_ITEMS_LENT = 100_000  # the items a lent object's ``for`` gives
+LENT_DUNDERS = frozenset({"__enter__", "__exit__", "__iter__", "__next__", "__len__", "__getitem__", "__contains__",
+                          "__bool__", "__str__", "__repr__", "__int__", "__float__", "__index__"})
+_PATCH_TOKENS = itertools.count()
+_API = []
+
+
+def _mocks():
+    return sys.modules.get("unittest.mock")
+
+
+def mock_api():
+    """The names of unittest.mock's own attributes (``called``, ``call_count``, ``return_value``,
+    ``side_effect``, ``assert_called_with``, ``reset_mock``, ...): a mock's bookkeeping, not what it stands for."""
+    if not _API:
+        um = _mocks()
+        names = set()
+        for cls in (um.NonCallableMock, um.CallableMixin, um.NonCallableMagicMock, um.MagicMock, um.AsyncMock):
+            names.update(n for n in dir(cls) if not n.startswith("__"))
+        _API.append(frozenset(names))
+    return _API[0]
+
+
+def _is_mock(v):
+    um = _mocks()
+    return um is not None and isinstance(v, um.NonCallableMock)
+
+
+def _of_tests(fn):
+    """Is ``fn`` a function the tests' own text defines (not a library's, not the harness's)?"""
+    code = getattr(fn, "__code__", None) if type(fn) is types.FunctionType else None
+    return isinstance(code, types.CodeType) and (code.co_filename == "setup" or code.co_filename.startswith("test_"))
+
+
+def _tests_class(t):
+    import unittest
+
+    return (isinstance(t, type) and t.__module__ == "solution" and not issubclass(t, (BaseException, unittest.TestCase))
+            and t not in (Handle, Opaque))
+
+
+def lendable(v):
+    t = type(v)
+    if _is_mock(v):
+        return True
+    if t is types.FunctionType:
+        return _of_tests(v)
+    if t is types.MethodType:
+        return _of_tests(v.__func__)
+    return _tests_class(v) or _tests_class(t)
+
+
+def lend(v):  # (codec.py's hook: an object the checker's ``enc`` would otherwise send as opaque)
+    if not lendable(v):
+        return None
+    ref = _LENT_IDS.get(id(v))
+    if ref is None or LENT[ref] is not v:
+        LENT.append(v)
+        ref = _LENT_IDS[id(v)] = len(LENT) - 1
+    return ["CO", ref]
+
+
+def _refuse(*args, **kwargs):
+    raise TypeError("a mock takes plain data from the program, not another object")
+
+
+def answer_lent(msg):
+    """The answer to the program's use of a lent object (``use``): the value as plain data (or lent),
+    or the exception it raised, by its class's module and name."""
+    USES[0] += 1
+    if USES[0] > MAX_USES:
+        REMOTE.kill()
+        raise CandidateExited(f"the program used the tests' mocks more than {MAX_USES} times in one test")
+    k = msg.get("cb")
+    try:
+        return {"cb": k, "ok": enc(use(msg))}
+    except Exception as e:
+        if isinstance(e, AssertionError):  # the test's own check failed: the unit fails, caught or not
+            FAULT[0] = FAULT[0] or f"AssertionError {_text(e)}"
+        t = type(e)
+        return {"cb": k, "raise": str(t.__qualname__), "module": str(t.__module__), "msg": _text(e)}
+
+
+def _text(e):
+    try:
+        return str(e)[:300]
+    except Exception:
+        return ""
+
+
+def use(msg):
+    op, ref, name = msg.get("op"), msg.get("ref"), msg.get("name")
+    if type(ref) is not int or not 0 <= ref < len(LENT):
+        raise LookupError("no such object of the tests")
+    obj = LENT[ref]
+    mock = _is_mock(obj)
+    function = type(obj) in (types.FunctionType, types.MethodType)
+    if op == "call":
+        args, kwargs = dec(msg.get("args"), handle), dec(msg.get("kwargs"), handle)
+        if type(args) is not list or type(kwargs) is not dict or not all(type(k) is str for k in kwargs):
+            raise TypeError("not a call")
+        if not callable(obj):
+            raise TypeError(f"'{type(obj).__name__}' object is not callable")
+        return obj(*args, **kwargs)
+    if op in ("getattr", "setattr"):
+        if (type(name) is not str or not name.isidentifier() or name.startswith("_") or function
+                or (mock and (name in mock_api() or name.startswith("assert")))):
+            raise AttributeError(name if type(name) is str else "?")
+        if op == "getattr":
+            return getattr(obj, name)
+        if not mock:
+            raise AttributeError(f"{name}: the program does not change an object of the tests'")
+        value = dec(msg.get("value"), _refuse)
+        if any(_is_mock(held) for held in (obj._mock_children.get(name), vars(obj).get(name))):
+            raise AttributeError(f"{name}: the program does not replace a mock")
+        setattr(obj, name, value)
+        return None
+    if op == "dunder" and name in LENT_DUNDERS and not function:
+        args = dec(msg.get("args"), handle)
+        if type(args) is not list or len(args) > 3:
+            raise TypeError("not a call")
+        if name == "__exit__":  # (the program's exception stays the program's)
+            args = [None, None, None]
+        fn = getattr(type(obj), name, None)
+        if fn is None and name == "__bool__":  # (truth as Python's: a length, else true)
+            return use({**msg, "name": "__len__"}) > 0 if hasattr(type(obj), "__len__") else True
+        if fn is None or not (mock or _of_tests(fn) or fn is getattr(object, name, None)):
+            raise TypeError(f"'{type(obj).__name__}' object has no {name}")
+        got = getattr(obj, name)(*args) if mock else fn(obj, *args)  # (a mock's: its own child mock)
+        if name == "__iter__":
+            return list(itertools.islice(got, MAX_ITEMS_LENT))
+        return got
+    raise TypeError("not a use of an object")
+
+
+def _where(target):
+    """Where a patched object is, as the program's process finds it: a module's name (``solution``:
+    the program's own names) or a class's ``module:qualname``; None where it cannot."""
+    if isinstance(target, types.ModuleType):
+        return target.__name__
+    if isinstance(target, type) and "<" not in target.__qualname__ and target.__module__ not in ("solution", "__main__"):
+        return f"{target.__module__}:{target.__qualname__}"
+    return None
+
+
+def _share(patcher):
+    where = _where(patcher.target)
+    if where is None:
+        return
+    sent = enc(getattr(patcher.target, patcher.attribute))
+    if sent[0] == "O":  # neither plain data nor lendable (a library's function): it holds here alone
+        return
+    token = str(next(_PATCH_TOKENS))
+    REMOTE.call({"patch": [where, patcher.attribute, sent, token]})
+    PATCHES[token] = (where, patcher.attribute, sent)
+    patcher._sejury_token = token
+
+
+def _unshare(token):
+    PATCHES.pop(token, None)
+    if REMOTE.proc is None:
+        return
+    if FAULT[0]:  # the program's process may be busy or gone: a fresh one starts without the patch
+        REMOTE.kill()
+        return
+    REMOTE.call({"unpatch": token})
+
+
+def _share_environ():
+    ENVIRON[0] = True
+    if REMOTE.proc is not None:
+        REMOTE.call({"environ": enc(dict(os.environ))})
+
+
+def install_patches(base, load):
+    """Make unittest.mock's patches apply in the program's process too, and give the tests a
+    ``solution`` module of the program's names (``patch("solution.helper")``)."""
+    import unittest.mock as um
+
+    solution = types.ModuleType("solution")
+    for name in load.get("callables", []) + list(load.get("modules", {})) + list(load.get("values", {})):
+        if name in base:
+            setattr(solution, name, base[name])
+    sys.modules.setdefault("solution", solution)
+    enter, leave = um._patch.__enter__, um._patch.__exit__
+    patch_dict, unpatch_dict = um._patch_dict._patch_dict, um._patch_dict._unpatch_dict
+
+    def __enter__(self):
+        new = enter(self)
+        self._sejury_token = None
+        try:
+            _share(self)
+        except Exception:  # noqa: S110 - the program's process cannot make it (a module it lacks): it holds here
+            pass
+        return new
+
+    def __exit__(self, *exc):
+        token = getattr(self, "_sejury_token", None)
+        self._sejury_token = None
+        try:
+            return leave(self, *exc)
+        finally:
+            if token is not None:
+                _unshare(token)
+
+    def _patch_dict(self):
+        patch_dict(self)
+        if self.in_dict is os.environ:
+            _share_environ()
+
+    def _unpatch_dict(self):
+        unpatch_dict(self)
+        if self.in_dict is os.environ:
+            _share_environ()
+
+    um._patch.__enter__, um._patch.__exit__ = __enter__, __exit__
+    um._patch_dict._patch_dict, um._patch_dict._unpatch_dict = _patch_dict, _unpatch_dict

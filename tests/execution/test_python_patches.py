@@ -1,0 +1,406 @@
+"""A Python test's patches and mocks reach the program's process (``sealed_python/lending.pyt``): the
+program runs in a process of its own, so until ``RUNNERS_VERSION`` 52 ``@patch("urllib.request.urlopen")``
+applied in the tests' process alone, the program met the real function, and the test failed on the
+reference and was dropped.  On the real sandbox: the patches work as in one process, and a program that
+tries to fake what a mock records (or to reach past it) gains nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from sejury.execution.languages.base import Suite
+from sejury.execution.runner import run_suite, split_tests
+from sejury.sandbox.docker import DockerSandbox
+from tests.helpers.examples import judge_pair
+
+TESTS = '''import os
+import unittest
+from unittest.mock import MagicMock, mock_open, patch
+
+def helper_says(*args):
+    return "patched helper"
+
+class TestPatches(unittest.TestCase):
+    @patch("urllib.request.urlopen")
+    def test_fetch(self, urlopen):
+        urlopen.return_value.__enter__.return_value.read.return_value = b'{"title": "Hi"}'
+        self.assertEqual(fetch_title("http://x"), "Hi")
+        urlopen.assert_called_once_with("http://x", timeout=5)
+
+    @patch("os.path.exists", return_value=False)
+    def test_exists(self, exists):
+        self.assertEqual(describe("/etc"), "missing")
+
+    def test_open(self):
+        with patch("builtins.open", mock_open(read_data="a\\nb\\nc\\n")) as m:
+            self.assertEqual(count_lines("f.txt"), 3)
+        m.assert_called_once_with("f.txt")
+
+    @patch.dict(os.environ, {"GREETING": "hey"})
+    def test_environ(self):
+        self.assertEqual(greet(), "hey")
+
+    def test_mock_argument(self):
+        conn = MagicMock()
+        conn.query.return_value = [1, 2, 3]
+        self.assertEqual(total(conn), 6)
+        conn.close.assert_called_once()
+
+    def test_function_argument(self):
+        self.assertEqual(apply_twice(lambda x: x * 3, 2), 18)
+
+    @patch("smtplib.SMTP")
+    def test_mail(self, smtp):
+        notify("a@b.c", "hello")
+        server = smtp.return_value.__enter__.return_value
+        server.starttls.assert_called_once()
+        server.sendmail.assert_called_once_with("bot@b.c", ["a@b.c"], "hello")
+
+    def test_side_effect_raises(self):
+        with patch("urllib.request.urlopen", side_effect=ConnectionError("down")):
+            self.assertEqual(fetch_title("http://x", default="?"), "?")
+
+    @patch("solution.helper", side_effect=helper_says)
+    def test_own_name(self, helper):
+        self.assertEqual(uses_helper(), "patched helper")
+'''
+RIGHT = '''import json, os, smtplib, urllib.request
+
+def fetch_title(url, default=None):
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return json.loads(r.read())["title"]
+    except ConnectionError:
+        return default
+
+def describe(p):
+    return "exists" if os.path.exists(p) else "missing"
+
+def count_lines(name):
+    with open(name) as f:
+        return sum(1 for _ in f)
+
+def greet():
+    return os.environ.get("GREETING", "hello")
+
+def total(conn):
+    rows = conn.query("select")
+    conn.close()
+    return sum(rows)
+
+def apply_twice(f, x):
+    return f(f(x))
+
+def notify(to, text):
+    with smtplib.SMTP("localhost", 587) as server:
+        server.starttls()
+        server.sendmail("bot@b.c", [to], text)
+
+def helper():
+    return "real helper"
+
+def uses_helper():
+    return helper()
+'''
+# wrong in every test's way: no timeout, the test inverted, characters counted, the environment
+# ignored, the connection left open, the function applied once, no TLS, the error not caught, the
+# helper's answer not returned
+WRONG = '''import json, os, smtplib, urllib.request
+
+def fetch_title(url, default=None):
+    with urllib.request.urlopen(url) as r:
+        return json.loads(r.read())["title"]
+
+def describe(p):
+    return "missing" if os.path.exists(p) else "exists"
+
+def count_lines(name):
+    with open(name) as f:
+        return len(f.read())
+
+def greet():
+    return "hello"
+
+def total(conn):
+    return sum(conn.query("select"))
+
+def apply_twice(f, x):
+    return f(x)
+
+def notify(to, text):
+    with smtplib.SMTP("localhost", 587) as server:
+        server.sendmail("bot@b.c", [to], text)
+
+def helper():
+    return "real helper"
+
+def uses_helper():
+    return "real helper"
+'''
+
+
+@pytest.mark.docker
+async def test_patches_and_mocks_reach_the_program_as_in_one_process(sandbox: DockerSandbox) -> None:
+    suite = split_tests("python", TESTS, RIGHT)
+    assert len(suite.units) == 9
+    right = await run_suite(sandbox, "python", RIGHT, suite, timeout=60)
+    assert right.loaded, right.load_error
+    assert right.passed == [True] * 9, right.reasons
+    wrong = await run_suite(sandbox, "python", WRONG, suite, timeout=60)
+    assert wrong.passed == [False] * 9, wrong.reasons
+    assert "Expected 'urlopen' to be called once" in wrong.reasons[0] or "timeout=5" in wrong.reasons[0], wrong.reasons
+    assert "'exists' != 'missing'" in wrong.reasons[1], wrong.reasons
+    assert "Expected 'starttls' to have been called once" in wrong.reasons[6], wrong.reasons
+    assert "ConnectionError" in wrong.reasons[7], wrong.reasons  # the mock's side effect, raised in the program
+
+
+NOT_CALLED = '''from unittest.mock import patch
+
+@patch("urllib.request.urlopen")
+def test_cached(urlopen):
+    urlopen.return_value.read.return_value = b"7"
+    assert lookup("k", {"k": 1}) == 1
+    urlopen.assert_not_called()
+'''
+LOOKUP_RIGHT = '''import urllib.request
+def lookup(key, cache):
+    if key in cache:
+        return cache[key]
+    return int(urllib.request.urlopen("http://x/" + key).read())
+'''
+LOOKUP_PLAIN_WRONG = '''import urllib.request
+def lookup(key, cache):
+    return int(urllib.request.urlopen("http://x/" + key).read()) // 7 if key in cache else 0
+'''
+# each fetches though the value is cached, then tries to hide the call, or to get the value without one
+HIDING = {
+    "reset_mock": "u.reset_mock()",
+    "call_count": "u.call_count = 0",
+    "called": "u.called = False",
+    "mock_calls": "u.mock_calls.clear()",
+    "return_value read": "HIT[0] = u.return_value.read()",
+    "side_effect read": "u.side_effect = None",
+    "a private name": "u._mock_call_args_list.clear()",
+    "the class": "u.__class__ = object",
+    "the server's ask, a dunder": "ASK({'op': 'getattr', 'ref': 0, 'name': '__dict__'})",
+    "the server's ask, a mock's method": "ASK({'op': 'getattr', 'ref': 0, 'name': 'reset_mock'})()",
+    "the server's ask, a reference not lent": ("ASK({'op': 'call', 'ref': 10**6, 'args': ['L', []], "
+                                               "'kwargs': ['D', []]})"),
+    "a child replaced by another mock": "u.read = urllib.request.urlopen",
+}
+
+
+def hiding(how: str) -> str:
+    return f'''import sys, urllib.request
+HIT = [None]
+ASK = sys.modules['__main__'].ask  # the harness's own way to ask the tests' process
+def lookup(key, cache):
+    u = urllib.request.urlopen
+    u("http://x/" + key)
+    try:
+        {how}
+    except BaseException:
+        pass
+    return cache.get(key, 0)
+'''
+
+
+@pytest.mark.docker
+async def test_a_program_cannot_hide_a_call_of_a_mock_or_read_what_it_was_not_given(sandbox: DockerSandbox) -> None:
+    suite = split_tests("python", NOT_CALLED, LOOKUP_RIGHT)
+    right = await run_suite(sandbox, "python", LOOKUP_RIGHT, suite, timeout=60)
+    assert right.passed == [True], right.reasons
+    plain = await run_suite(sandbox, "python", LOOKUP_PLAIN_WRONG, suite, timeout=60)
+    assert plain.passed == [False], plain.reasons
+    for name, how in HIDING.items():
+        run = await run_suite(sandbox, "python", hiding(how), suite, timeout=60)
+        assert run.passed == [False], (name, run.reasons)
+        assert "Expected 'urlopen' to not have been called" in run.reasons[0], (name, run.reasons)
+
+
+CHECKED = '''from unittest.mock import patch
+
+def only_https(url, *args, **kwargs):
+    assert url.startswith("https://"), url
+    return b"1"
+
+@patch("urllib.request.urlopen", side_effect=only_https)
+def test_https(urlopen):
+    assert fetch("x.org") == 1
+'''
+HTTPS_RIGHT = "import urllib.request\ndef fetch(host):\n    return int(urllib.request.urlopen('https://' + host))\n"
+# the side effect's check fails in the program's call; the program catches it and answers anyway
+HTTP_SWALLOWED = '''import urllib.request
+def fetch(host):
+    try:
+        return int(urllib.request.urlopen('http://' + host))
+    except BaseException:
+        return 1
+'''
+FLOOD = '''import urllib.request
+def fetch(host):
+    for _ in range(10**7):
+        try:
+            urllib.request.urlopen('http://' + host)
+        except BaseException:
+            pass
+    return 1
+'''
+
+
+@pytest.mark.docker
+async def test_a_failed_check_inside_a_mock_fails_the_test_even_when_the_program_catches_it(
+        sandbox: DockerSandbox) -> None:
+    suite = split_tests("python", CHECKED, HTTPS_RIGHT)
+    assert (await run_suite(sandbox, "python", HTTPS_RIGHT, suite, timeout=60)).passed == [True]
+    swallowed = await run_suite(sandbox, "python", HTTP_SWALLOWED, suite, timeout=60)
+    assert swallowed.passed == [False] and "AssertionError http://x.org" in swallowed.reasons[0], swallowed.reasons
+    flood = await run_suite(sandbox, "python", FLOOD, Suite(suite.setup, suite.units), timeout=60)
+    assert flood.passed == [False], flood.reasons
+
+
+FORMS = '''import unittest
+from unittest import mock
+
+@mock.patch("os.listdir", return_value=["b.txt", "a.txt", "c.csv"])
+class TestListing(unittest.TestCase):
+    def setUp(self):
+        p = mock.patch("os.path.getsize", side_effect=lambda p: len(p))
+        self.getsize = p.start()
+        self.addCleanup(p.stop)
+
+    def test_sorted(self, listdir):
+        self.assertEqual(text_files("d"), ["a.txt", "b.txt"])
+        listdir.assert_called_once_with("d")
+
+    def test_sizes(self, listdir):
+        self.assertEqual(sizes("d"), {"a.txt": 7, "b.txt": 7})
+
+class TestTime(unittest.TestCase):
+    @mock.patch("time.time", return_value=1000.0)
+    @mock.patch("time.sleep")
+    def test_wait(self, sleep, now):
+        self.assertEqual(wait_until(1003.0), 3)
+        sleep.assert_called_once_with(3.0)
+
+def test_random():
+    with mock.patch("random.randint", side_effect=[4, 6]):
+        assert roll_two() == 10
+
+@mock.patch("subprocess.run")
+def test_run(run):
+    run.return_value = mock.Mock(returncode=0, stdout="ok\\n")
+    assert check("ls") == "ok"
+    run.assert_called_once_with(["ls"], capture_output=True, text=True)
+'''
+FORMS_RIGHT = '''import os, time, random, subprocess
+def text_files(d):
+    return sorted(f for f in os.listdir(d) if f.endswith(".txt"))
+def sizes(d):
+    return {f: os.path.getsize(os.path.join(d, f)) for f in text_files(d)}
+def wait_until(t):
+    left = t - time.time()
+    time.sleep(left)
+    return int(left)
+def roll_two():
+    return random.randint(1, 6) + random.randint(1, 6)
+def check(cmd):
+    r = subprocess.run([cmd], capture_output=True, text=True)
+    return r.stdout.strip() if r.returncode == 0 else None
+'''
+# each test's way wrong: unsorted, the folder left out of the path, the wrong sleep, one die doubled, a shell
+FORMS_WRONG = '''import os, time, random, subprocess
+def text_files(d):
+    return [f for f in os.listdir(d) if f.endswith(".txt")]
+def sizes(d):
+    return {f: os.path.getsize(f) for f in text_files(d)}
+def wait_until(t):
+    left = t - time.time()
+    time.sleep(int(left) + 1)
+    return int(left)
+def roll_two():
+    return 2 * random.randint(1, 6)
+def check(cmd):
+    r = subprocess.run(cmd, shell=True, capture_output=True, text=True)
+    return r.stdout.strip() if r.returncode == 0 else None
+'''
+
+
+@pytest.mark.docker
+async def test_a_class_patch_a_patcher_started_in_set_up_stacked_patches_and_a_pytest_function(
+        sandbox: DockerSandbox) -> None:
+    """A class's ``@patch`` applies to each of its tests (until ``RUNNERS_VERSION`` 52 a class's decorators
+    and a test function's were dropped from its unit), a patcher started in ``setUp`` and stopped by
+    ``addCleanup``, stacked patches give their mocks bottom first, a pytest function takes its patch's
+    mock as its argument."""
+    suite = split_tests("python", FORMS, FORMS_RIGHT)
+    assert suite.units[0].startswith('@mock.patch("os.listdir"')
+    assert suite.units[4].startswith('@mock.patch("subprocess.run")')
+    right = await run_suite(sandbox, "python", FORMS_RIGHT, suite, timeout=60)
+    assert right.passed == [True] * 5, right.reasons
+    wrong = await run_suite(sandbox, "python", FORMS_WRONG, suite, timeout=60)
+    assert wrong.passed == [False] * 5, wrong.reasons
+
+
+@pytest.mark.docker
+async def test_the_bundled_mock_example_passes_the_right_one_and_names_the_wrong_ones_failing_test() -> None:
+    """``examples/mock``: ``@patch("smtplib.SMTP")`` and ``@patch.dict(os.environ, ...)`` on a class.
+    Until ``RUNNERS_VERSION`` 52 both candidates were unscored (every test met the sandbox's missing
+    network on the reference); now the right one passes 3 of 3 and the wrong one, which logs in before
+    ``starttls()``, fails the test that checks the order, named in the verdict."""
+    got = await judge_pair("mock", "notify")
+    right, wrong = got["right"].strategies["sample_tests"], got["wrong"].strategies["sample_tests"]
+    assert right.score == 100, right.detail
+    assert wrong.score == pytest.approx(66.67, abs=0.01), wrong.detail
+    assert got["right"].passed is True and got["wrong"].passed is False
+    assert "TestNotify.test_tls_before_the_password" in " ".join(got["wrong"].against)
+
+
+FAKE = '''import unittest
+from unittest.mock import patch
+
+class FakeResponse:
+    status = 200
+
+    def __init__(self, body):
+        self.body = body
+
+    def read(self):
+        return self.body
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+class Empty:
+    pass
+
+class TestFake(unittest.TestCase):
+    @patch("urllib.request.urlopen", return_value=FakeResponse(b'{"title": "Yo"}'))
+    def test_fake_response(self, urlopen):
+        self.assertEqual(fetch_title("http://y"), "Yo")
+
+    def test_truth(self):
+        self.assertEqual(truthy(Empty()), True)
+'''
+FAKE_RIGHT = '''import json, urllib.request
+def fetch_title(url):
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return json.loads(r.read())["title"] if r.status == 200 else None
+def truthy(x):
+    return bool(x)
+'''
+FAKE_WRONG = FAKE_RIGHT.replace('["title"]', '["title"].upper()').replace("bool(x)", "not x")
+
+
+@pytest.mark.docker
+async def test_an_object_the_tests_define_is_lent_as_a_mock_is(sandbox: DockerSandbox) -> None:
+    """A patch's value may be an object of a class the tests define (a fake response with ``read``,
+    ``status`` and ``with``): the program uses it from afar, and it is true as any object is."""
+    suite = split_tests("python", FAKE, FAKE_RIGHT)
+    right = await run_suite(sandbox, "python", FAKE_RIGHT, suite, timeout=60)
+    assert right.passed == [True, True], right.reasons
+    wrong = await run_suite(sandbox, "python", FAKE_WRONG, suite, timeout=60)
+    assert wrong.passed == [False, False], wrong.reasons
