@@ -138,6 +138,7 @@ function property(v, path) {
   }
   return [true, cur];
 }
+const CHECK = Symbol.for("sejury.check");  // a failed expect: inside a lent call it still fails the test (checker.js)
 // the harness's own failure (checker.js: the program's process ended or hung): never a throw
 const fault = (e) => Boolean(e && e[Symbol.for("sejury.fault")]);
 function thrown(fn) {
@@ -188,13 +189,70 @@ const MATCHERS = {
 };
 MATCHERS.toThrowError = MATCHERS.toThrow;
 
+// --- jest.fn() / vi.fn(): a mock function, its calls and results recorded (passed to the program, it
+// is lent: checker.js runs it here for each call the program makes) ---
+const MOCK = Symbol("sejury.mock");
+function fn(impl) {
+  const once = [];
+  let body = impl, name = "jest.fn()";
+  const mock = (...args) => {
+    mock.mock.calls.push(args);
+    const run = once.length ? once.shift() : body;
+    try {
+      const value = run ? run(...args) : undefined;
+      mock.mock.results.push({ type: "return", value });
+      return value;
+    } catch (e) {
+      mock.mock.results.push({ type: "throw", value: e });
+      throw e;
+    }
+  };
+  mock[MOCK] = true;
+  mock.mock = { calls: [], results: [] };
+  const chain = (f) => (...a) => { f(...a); return mock; };
+  Object.assign(mock, {
+    mockImplementation: chain((f) => { body = f; }), mockImplementationOnce: chain((f) => { once.push(f); }),
+    mockReturnValue: chain((v) => { body = () => v; }), mockReturnValueOnce: chain((v) => { once.push(() => v); }),
+    mockResolvedValue: chain((v) => { body = () => Promise.resolve(v); }),
+    mockRejectedValue: chain((v) => { body = () => Promise.reject(v); }),
+    mockClear: chain(() => { mock.mock.calls = []; mock.mock.results = []; }),
+    mockReset: chain(() => { mock.mock.calls = []; mock.mock.results = []; body = undefined; once.length = 0; }),
+    mockName: chain((n) => { name = String(n); }), getMockName: () => name,
+  });
+  return mock;
+}
+const calls = (m) => (m && m[MOCK] ? m.mock.calls : null);
+const equalArgs = (a, b) => util.isDeepStrictEqual(defined(a), defined(b));
+function called(check, what) {
+  return (m, ...args) => {
+    const c = calls(m);
+    if (c === null) return [false, `${show(m)} to be a mock function (jest.fn())`];
+    return [check(c, ...args), `the mock ${what(...args)} (its calls: ${show(c)})`];
+  };
+}
+Object.assign(MATCHERS, {
+  toHaveBeenCalled: called((c) => c.length > 0, () => "to have been called"),
+  toHaveBeenCalledTimes: called((c, n) => c.length === n, (n) => `to have been called ${n} times`),
+  toHaveBeenCalledWith: called((c, ...a) => c.some((x) => equalArgs(x, a)), (...a) => `to have been called with ${show(a)}`),
+  toHaveBeenLastCalledWith: called((c, ...a) => c.length > 0 && equalArgs(c[c.length - 1], a),
+    (...a) => `to have been last called with ${show(a)}`),
+  toHaveBeenNthCalledWith: called((c, n, ...a) => c.length >= n && equalArgs(c[n - 1], a),
+    (n, ...a) => `call ${n} to have been with ${show(a)}`),
+  toHaveReturnedWith: (m, v) => [Boolean(m && m[MOCK]) && m.mock.results.some((r) => r.type === "return" && equalArgs(r.value, v)),
+    `the mock to have returned ${show(v)}`],
+});
+for (const [alias, name] of [["toBeCalled", "toHaveBeenCalled"], ["toBeCalledTimes", "toHaveBeenCalledTimes"],
+  ["toBeCalledWith", "toHaveBeenCalledWith"], ["lastCalledWith", "toHaveBeenLastCalledWith"],
+  ["nthCalledWith", "toHaveBeenNthCalledWith"]]) MATCHERS[alias] = MATCHERS[name];
+const jest = { fn };
+
 function expect(actual) {
   const make = (negated) => {
     const out = {};
     for (const [name, m] of Object.entries(MATCHERS)) {
       out[name] = (...args) => {
         const [ok, what] = m(actual, ...args);
-        if (ok === negated) throw new Error(`expected ${negated ? "not " : ""}${what}`);
+        if (ok === negated) throw Object.assign(new Error(`expected ${negated ? "not " : ""}${what}`), { [CHECK]: true });
       };
     }
     return out;
@@ -215,6 +273,6 @@ function expect(actual) {
 const api = {
   describe: suite, context: suite, suite, it: test, test, specify: test,
   beforeAll: hook("beforeAll"), afterAll: hook("afterAll"), beforeEach: hook("beforeEach"), afterEach: hook("afterEach"),
-  before: hook("beforeAll"), after: hook("afterAll"), expect,
+  before: hook("beforeAll"), after: hook("afterAll"), expect, jest, vi: jest,
 };
 module.exports = { api, reset, run };

@@ -18,7 +18,7 @@ const emit = (line) => {
   fs.writeSync(1, `@@M ${seq} ${mac} ${line}\n`);
   seq++;
 };
-const { enc, dec } = require("./codec.js");
+const { enc, dec, hooks, Opaque } = require("./codec.js");
 // the harness's own failures (the program's process ended, hung or broke the protocol) carry FAULT:
 // bdd.js and chai.js never count one as the throw or rejection a test expects
 const FAULT = Symbol.for("sejury.fault");
@@ -40,9 +40,10 @@ let child = null, ready = null, loadError = "", queued = null, pending = null, b
 const reply = (m) => { port.postMessage(m); Atomics.add(signal, 0, 1); Atomics.notify(signal, 0); };
 function stop() { if (child) { try { child.kill("SIGKILL"); } catch (e) {} } child = null; ready = null; pending = null; queued = null; }
 function spawn() {
-  const me = cp.spawn(node, ["server.js"], { stdio: ["pipe", "ignore", "ignore", "pipe"] });
+  const me = cp.spawn(node, ["server.js"], { stdio: ["pipe", "ignore", "ignore", "pipe", "pipe"] });
   child = me; ready = null; buf = "";
   me.stdin.on("error", () => {});
+  me.stdio[4].on("error", () => {});
   me.stdio[3].setEncoding("utf8");
   me.stdio[3].on("data", (d) => {
     if (child !== me) return;
@@ -66,6 +67,7 @@ function heard(line) {
     if (queued) { const q = queued; queued = null; send(q); }
     return;
   }
+  if (pending !== null && m && m.cb !== undefined && m.id === undefined) { reply({ id: pending, lent: m }); return; }
   if (pending === null || !m || m.id !== pending) { const id = pending; stop(); if (id !== null) reply({ id, broke: true }); return; }
   pending = null;
   reply(m);
@@ -77,6 +79,7 @@ function send(req) {
   child.stdin.write(JSON.stringify(req) + "\\n");
 }
 require("worker_threads").parentPort.on("message", (m) => {
+  if (m.answer) { if (child && pending !== null) child.stdio[4].write(JSON.stringify(m.answer) + "\\n"); return; }
   if (m.kill || pending !== null) stop();  // a call the checker gave up on (its test timed out) ends its process
   if (m.kill) return;
   if (!child) spawn();
@@ -102,12 +105,51 @@ function rpc(req) {
       if (!reply || reply.id !== id) continue;  // the late answer of a call that timed out
       if (reply.exited) throw fault(new CandidateExited("the program's process ended during the call"));
       if (reply.broke) throw fault(new CandidateExited("the program broke the protocol"));
+      if (reply.lent) { driver.postMessage({ answer: answerLent(reply.lent) }); continue; }
       return reply;
     }
   }
 }
 const STANDARD = { Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError };
+// The tests' functions passed to the program (a callback, a jest.fn()) are lent: the program's process
+// gets a stand-in (codec.js's "FN"), and each call of it comes here, where the function runs (a mock
+// records the call) and its value goes back as plain data.  Only calls: the program reads no property
+// of a lent function (a mock's record, its implementation).  A check of the test's that fails inside
+// one (an expect in a callback) fails the unit even if the program catches the error; a unit that
+// calls lent functions more than MAX_USES times fails; a lent function that calls the program again
+// fails the unit (the program's process is busy with the call that called it).
+const LENT = [], LENT_REFS = new Map(), MAX_USES = 100000;
+let uses = 0, lending = false;
+hooks.lend = (fn) => {
+  let ref = LENT_REFS.get(fn);
+  if (ref === undefined) { ref = LENT.push(fn) - 1; LENT_REFS.set(fn, ref); }
+  return ["FN", ref];
+};
+hooks.standIn = (ref) => (Number.isInteger(ref) && ref >= 0 && ref < LENT.length ? LENT[ref] : new Opaque("function"));
+const CHECK = Symbol.for("sejury.check");
+function answerLent(m) {
+  const cb = m.cb;
+  if (++uses > MAX_USES) {
+    driver.postMessage({ kill: true });
+    throw fault(new CandidateExited(`the program called the tests' functions more than ${MAX_USES} times in one test`));
+  }
+  if (!Number.isInteger(m.ref) || m.ref < 0 || m.ref >= LENT.length) return { cb, raise: "ReferenceError", msg: "no such function of the tests" };
+  let args;
+  try { args = dec(m.args); } catch (e) { return { cb, raise: "TypeError", msg: "not a call" }; }
+  if (!Array.isArray(args)) return { cb, raise: "TypeError", msg: "not a call" };
+  lending = true;
+  try {
+    return { cb, ok: enc(LENT[m.ref](...args)) };
+  } catch (e) {
+    if (e && e[FAULT]) throw e;
+    if (e && (e[CHECK] || e.code === "ERR_ASSERTION")) fault(e);  // the test's own check failed in the call
+    let name = "Error", msg = "";
+    try { name = String((e && e.constructor && e.constructor.name) || typeof e); msg = String(e && e.message !== undefined ? e.message : e); } catch (_) {}
+    return { cb, raise: name, msg: msg.slice(0, 300) };
+  } finally { lending = false; }
+}
 function call(name, args) {
+  if (lending) throw fault(new CandidateExited("a function of the tests called the program while the program was calling it"));
   const reply = rpc({ call: name, args: enc(args) });
   if (reply && "raise" in reply) {
     const kind = STANDARD[reply.raise];
@@ -175,7 +217,7 @@ const settle = (promise, ms) => new Promise((ok, no) => {
 const setupFault = faulted;
 (async () => {
   for (const [i, src] of SUITE.units) {
-    sejuryUnit[0] = i; sejuryUnit[1] = 0;
+    sejuryUnit[0] = i; sejuryUnit[1] = 0; uses = 0;
     deadline = Date.now() + PER_TEST_MS;
     faulted = setupFault;  // the setup's fault, if it had one: the unit's values may come from that call
     try {

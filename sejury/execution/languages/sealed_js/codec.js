@@ -1,6 +1,7 @@
 // Plain data across the sealed harness's process boundary (node's standard library only): enc writes
 // a value as tagged JSON by its exact kind (an array or object whose prototype is not the plain one,
-// a function, a class instance is not plain data and travels as an opaque name); dec reads it back.
+// a class instance is not plain data and travels as an opaque name; a function of the tests is lent,
+// checker.js); dec reads it back.
 "use strict";
 const MAX_ITEMS = 1000000, MAX_DEPTH = 200;
 class Opaque {
@@ -17,6 +18,7 @@ function enc(v, budget = { n: MAX_ITEMS }, depth = 0) {
   if (t === "number") return ["F", Object.is(v, -0) ? "-0" : String(v)];
   if (t === "bigint") return ["I", v.toString()];
   if (t === "string") return ["S", v];
+  if (t === "function" && hooks.lend) return hooks.lend(v);  // the checker's: a test's function, lent
   if (t !== "object") return ["O", t];
   const proto = Object.getPrototypeOf(v);
   if (proto === Array.prototype && Array.isArray(v)) {
@@ -55,7 +57,12 @@ function dec(v, depth = 0) {
       for (const [k, x] of v[1]) Object.defineProperty(o, String(k), { value: dec(x, d), enumerable: true, writable: true, configurable: true });
       return o;
     }
+    case "FN": if (hooks.standIn) return hooks.standIn(Number(v[1]));  // the program's: a stand-in for it
+    // falls through
     default: return new Opaque(String(v[1] || "object"));
   }
 }
-module.exports = { enc, dec, Opaque };
+// each side's own: the checker lends the tests' functions (``lend``: a value to ["FN", ref]), the
+// program's process calls them from afar (``standIn``: a reference to a function that asks)
+const hooks = { lend: null, standIn: null };
+module.exports = { enc, dec, Opaque, hooks };

@@ -5,9 +5,41 @@
 // its own stdout, which the checker drops; what it writes on fd 3 out of turn breaks the protocol.
 "use strict";
 const fs = require("fs"), vm = require("vm");
-const { enc, dec } = require("./codec.js");
+const { enc, dec, hooks } = require("./codec.js");
 const channel = fs.createWriteStream(null, { fd: 3 });
 const answer = (obj) => channel.write(JSON.stringify(obj) + "\n");
+// A function of the tests passed to the program (a callback, a jest.fn()) stays in the checker: the
+// program gets a stand-in, and each call of it asks the checker (its arguments out on fd 3, the
+// answer in on fd 4, both while the program's call waits), where the test's function runs and a
+// mock records the call.
+const ANSWERS = 4, STANDARD = { Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError };
+let asked = 0, unread = "";
+function ask(ref, args) {
+  const cb = ++asked;
+  fs.writeSync(3, JSON.stringify({ cb, ref, args: enc(args) }) + "\n");
+  const buf = Buffer.alloc(65536);
+  let end;
+  while ((end = unread.indexOf("\n")) < 0) {
+    const n = fs.readSync(ANSWERS, buf, 0, buf.length, null);
+    if (n === 0) process.exit(0);
+    unread += buf.toString("utf8", 0, n);
+  }
+  const m = JSON.parse(unread.slice(0, end));
+  unread = unread.slice(end + 1);
+  if (!m || m.cb !== cb) process.exit(0);
+  if ("raise" in m) {
+    const kind = STANDARD[m.raise];
+    throw kind ? new kind(String(m.msg)) : Object.assign(new Error(String(m.msg)), { name: String(m.raise) });
+  }
+  return dec(m.ok);
+}
+const STAND_INS = new WeakMap();  // a stand-in, given back (a callback returned, passed on): the test's own
+hooks.standIn = (ref) => {
+  const standIn = (...args) => ask(ref, args);
+  STAND_INS.set(standIn, ref);
+  return standIn;
+};
+hooks.lend = (fn) => (STAND_INS.has(fn) ? ["FN", STAND_INS.get(fn)] : ["O", "function"]);
 globalThis.assert = require("assert");
 globalThis.module = { exports: {} }; globalThis.exports = module.exports; globalThis.require = require;
 try {
