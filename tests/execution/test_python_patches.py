@@ -404,3 +404,64 @@ async def test_an_object_the_tests_define_is_lent_as_a_mock_is(sandbox: DockerSa
     assert right.passed == [True, True], right.reasons
     wrong = await run_suite(sandbox, "python", FAKE_WRONG, suite, timeout=60)
     assert wrong.passed == [False, False], wrong.reasons
+
+
+MONKEYPATCH = '''import os
+import time
+
+def test_env(monkeypatch):
+    monkeypatch.setenv("GREETING", "hey")
+    assert greet() == "hey"
+
+def test_env_gone(monkeypatch):
+    monkeypatch.setenv("NICK", "x")
+    monkeypatch.delenv("NICK")
+    assert nick() == "?"
+
+def test_time(monkeypatch):
+    monkeypatch.setattr(time, "time", lambda: 1000.0)
+    assert stamp() == "t=1000"
+
+def test_string_form(monkeypatch):
+    monkeypatch.setattr("os.getcwd", lambda: "/work")
+    assert where() == "/work"
+
+def test_undone_after_its_test():
+    assert stamp() != "t=1000" and greet() == "hello"
+'''
+MONKEYPATCH_RIGHT = '''import os, time
+def greet():
+    return os.environ.get("GREETING", "hello")
+def nick():
+    return os.environ.get("NICK", "?")
+def stamp():
+    return f"t={int(time.time())}"
+def where():
+    return os.getcwd()
+'''
+# the environment read once, at load; a name the test leaves; another clock; another way to the folder
+MONKEYPATCH_WRONG = '''import os, time
+GREETING = os.environ.get("GREETING", "hello")
+def greet():
+    return GREETING
+def nick():
+    return os.environ.get("USER") or "x"
+def stamp():
+    return f"t={int(time.monotonic())}"
+def where():
+    return os.environ.get("PWD", "/")
+'''
+
+
+@pytest.mark.docker
+async def test_pytests_monkeypatch_reaches_the_program_and_is_undone_after_its_test(sandbox: DockerSandbox) -> None:
+    """``monkeypatch`` (``setenv``, ``delenv``, ``setattr`` of an object's name or of ``"module.name"``) is
+    the checker's, made of unittest.mock's patches, so it reaches the program's process; it is undone
+    when its test ends.  Until ``RUNNERS_VERSION`` 52 a test taking it was called bare and failed on the
+    reference."""
+    suite = split_tests("python", MONKEYPATCH, MONKEYPATCH_RIGHT)
+    assert suite.units[0].endswith("test_env(monkeypatch=sejury_monkeypatch())")
+    right = await run_suite(sandbox, "python", MONKEYPATCH_RIGHT, suite, timeout=60)
+    assert right.passed == [True] * 5, right.reasons
+    wrong = await run_suite(sandbox, "python", MONKEYPATCH_WRONG, suite, timeout=60)
+    assert wrong.passed[:4] == [False] * 4, wrong.reasons

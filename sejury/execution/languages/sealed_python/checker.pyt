@@ -584,6 +584,7 @@ for i, src in SUITE["units"]:
         outcome = f"FAIL {type(e).__name__} {str(e)[:200]}"
     if NET[1]:  # what the test saw was the sandbox's missing network, not the program's answer
         outcome = "FAIL " + NETWORK_FAILURE
+    stop_patches()
     emit(f"@@T {i} {outcome}")
 if _MODULE.get("error", 0) is None and callable(base.get("tearDownModule")):  # after setUpModule, as unittest
     signal.alarm(PER_TEST)

@@ -201,6 +201,74 @@ def _share_environ():
         REMOTE.call({"environ": enc(dict(os.environ))})
 
 
+_NOT_SET = object()
+
+
+class MonkeyPatch:
+    """pytest's ``monkeypatch`` fixture, made of unittest.mock's patches (so each reaches the program's
+    process as they do): ``setattr`` (an object and a name, or ``"module.name"``), ``setenv``,
+    ``delenv``, ``setitem``, ``delitem``, ``undo``; undone when the unit ends (``stop_patches``).
+    Not here: ``delattr``, ``chdir``, ``syspath_prepend``, ``context``."""
+
+    def __init__(self):
+        self._started = []
+        MONKEYPATCHES.append(self)
+
+    def _start(self, patcher):
+        got = patcher.start()
+        self._started.append(patcher)
+        return got
+
+    def setattr(self, target, name, value=_NOT_SET, raising=True):
+        import pkgutil
+
+        if value is _NOT_SET:  # monkeypatch.setattr("os.getcwd", lambda: "/")
+            if not isinstance(target, str) or "." not in target:
+                raise TypeError("use setattr(target, name, value) or setattr('module.name', value)")
+            value, (where, _, name) = name, target.rpartition(".")
+            target = pkgutil.resolve_name(where)
+        if raising and not hasattr(target, name):
+            raise AttributeError(f"{target!r} has no attribute {name!r}")
+        self._start(_mocks().patch.object(target, name, value, create=not raising))
+
+    def setenv(self, name, value, prepend=None):
+        value = str(value)
+        if prepend and name in os.environ:
+            value = value + prepend + os.environ[name]
+        self._start(_mocks().patch.dict(os.environ, {str(name): value}))
+
+    def delenv(self, name, raising=True):
+        self.delitem(os.environ, name, raising)
+
+    def setitem(self, dic, name, value):
+        self._start(_mocks().patch.dict(dic, {name: value}))
+
+    def delitem(self, dic, name, raising=True):
+        if raising and name not in dic:
+            raise KeyError(name)
+        self._start(_mocks().patch.dict(dic))
+        dic.pop(name, None)
+        if dic is os.environ:
+            _share_environ()
+
+    def undo(self):
+        while self._started:
+            self._started.pop().stop()
+
+
+MONKEYPATCHES = []
+
+
+def stop_patches():
+    """A unit's ``monkeypatch`` is undone when the unit ends, as pytest undoes it after the test
+    (other patchers left running stay, as in one process)."""
+    while MONKEYPATCHES:
+        try:
+            MONKEYPATCHES.pop().undo()
+        except BaseException:  # noqa: S110 - a patch that cannot be undone here changes no result
+            pass
+
+
 def install_patches(base, load):
     """Make unittest.mock's patches apply in the program's process too, and give the tests a
     ``solution`` module of the program's names (``patch("solution.helper")``)."""
@@ -242,5 +310,6 @@ def install_patches(base, load):
         if self.in_dict is os.environ:
             _share_environ()
 
+    base["sejury_monkeypatch"] = MonkeyPatch
     um._patch.__enter__, um._patch.__exit__ = __enter__, __exit__
     um._patch_dict._patch_dict, um._patch_dict._unpatch_dict = _patch_dict, _unpatch_dict
