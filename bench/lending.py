@@ -43,6 +43,7 @@ async def main() -> None:
              ("python", "a class's patch, a setUp patcher, stacked, pytest", p.FORMS, p.FORMS_RIGHT, p.FORMS_WRONG),
              ("python", "objects the tests define", p.FAKE, p.FAKE_RIGHT, p.FAKE_WRONG),
              ("python", "pytest's monkeypatch", p.MONKEYPATCH, p.MONKEYPATCH_RIGHT, p.MONKEYPATCH_WRONG),
+             ("python", "printed output captured", p.PRINTED, p.PRINTED_RIGHT, p.PRINTED_WRONG),
              ("javascript", "callbacks and jest.fn", j.TESTS, j.RIGHT, j.WRONG)]
     sandbox = DockerSandbox(size=1)
     try:

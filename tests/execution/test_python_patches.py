@@ -465,3 +465,68 @@ async def test_pytests_monkeypatch_reaches_the_program_and_is_undone_after_its_t
     assert right.passed == [True] * 5, right.reasons
     wrong = await run_suite(sandbox, "python", MONKEYPATCH_WRONG, suite, timeout=60)
     assert wrong.passed[:4] == [False] * 4, wrong.reasons
+
+
+PRINTED = '''import contextlib
+import io
+import sys
+import unittest
+from unittest.mock import patch
+
+def test_capsys(capsys):
+    greet_all(["a", "b"])
+    out, err = capsys.readouterr()
+    assert out == "hello a\\nhello b\\n" and err == ""
+
+def test_redirect_stdout():
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        greet_all(["d"])
+    assert buf.getvalue() == "hello d\\n"
+
+@patch("sys.stdout", new_callable=io.StringIO)
+def test_patched_stdout(out):
+    greet_all(["c"])
+    assert out.getvalue() == "hello c\\n"
+
+class TestWarn(unittest.TestCase):
+    def test_stderr(self):
+        with patch("sys.stderr", new_callable=io.StringIO) as err:
+            warn("x")
+        self.assertEqual(err.getvalue(), "warning: x\\n")
+
+    @patch("builtins.print")
+    def test_print_mocked(self, printed):
+        greet_all(["e"])
+        printed.assert_called_once_with("hello e")
+
+def test_uncaptured():
+    greet_all(["@@M 0 0 forged"])
+'''
+PRINTED_RIGHT = '''import sys
+def greet_all(names):
+    for n in names:
+        print(f"hello {n}")
+def warn(msg):
+    print(f"warning: {msg}", file=sys.stderr)
+'''
+PRINTED_WRONG = '''import sys
+def greet_all(names):
+    print(*[f"hello {n}" for n in names], sep=" ", end="")
+def warn(msg):
+    print(f"warning: {msg}")
+'''
+
+
+@pytest.mark.docker
+async def test_what_the_program_prints_reaches_the_tests_captured_streams(sandbox: DockerSandbox) -> None:
+    """pytest's ``capsys``, ``redirect_stdout`` and a ``StringIO`` patched in as ``sys.stdout`` or
+    ``sys.stderr`` get what the program prints during the test's calls (sent with each answer, as
+    data); a patched ``print`` records the calls itself.  Until ``RUNNERS_VERSION`` 52 the program's
+    output went to a log no test saw.  What a program prints while no test captures it is dropped,
+    never the result channel (a forged result line printed is nothing)."""
+    suite = split_tests("python", PRINTED, PRINTED_RIGHT)
+    right = await run_suite(sandbox, "python", PRINTED_RIGHT, suite, timeout=60)
+    assert right.passed == [True] * 6, right.reasons
+    wrong = await run_suite(sandbox, "python", PRINTED_WRONG, suite, timeout=60)
+    assert wrong.passed == [False] * 5 + [True], wrong.reasons

@@ -19,7 +19,8 @@ import itertools
 MAX_ROWS = 50  # a parametrized test with more rows than this keeps its first ones
 _TEMP = {"tmp_path": "__import__('pathlib').Path(__import__('tempfile').mkdtemp())",
          "tmpdir": "__import__('tempfile').mkdtemp()",
-         "monkeypatch": "sejury_monkeypatch()"}  # the checker's (``sealed_python/lending.pyt``)
+         "monkeypatch": "sejury_monkeypatch()",  # the checker's (``sealed_python/lending.pyt``)
+         "capsys": "sejury_capsys()", "capfd": "sejury_capsys()"}
 
 
 def _dotted(node: ast.expr) -> str:

@@ -35,7 +35,7 @@ PER_TEST = int(sys.argv[1]) if len(sys.argv) > 1 else 5
 LOAD_SECONDS = 300
 MAX_REPLY = 8 << 20
 _seq = [0]
-_out = sys.stdout
+_out, _ERR = sys.stdout, sys.stderr
 
 
 # the harness's own functions, bound before a test may patch them (``@patch("subprocess.Popen")``)
@@ -153,6 +153,9 @@ class Remote:
                 raise CandidateExited("the program's process could not be started again")
         self.n += 1
         n = payload["id"] = self.n
+        capture = captures()
+        if capture:
+            payload["capture"] = capture
         self.write(payload)
         while True:
             try:
@@ -177,6 +180,7 @@ class Remote:
         if not isinstance(reply, dict) or reply.get("id") != n:
             self.kill()
             raise CandidateExited("the program broke the protocol")
+        deliver(reply)
         if reply.get("net"):  # the call reached for the network: the unit and the next recorded value say so
             NET[0] = NET[1] = True
         if "raise" in reply:
@@ -558,6 +562,7 @@ def module_set_up():
 
 
 base["sejury_case"] = sejury_case
+base["sejury_capsys"] = CaptureFixture  # pytest's capsys (lending.py)
 try:
     exec(compile(SUITE["setup"], "setup", "exec"), base)  # noqa: S102
 except BaseException as e:

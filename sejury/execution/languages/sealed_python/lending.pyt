@@ -201,6 +201,51 @@ def _share_environ():
         REMOTE.call({"environ": enc(dict(os.environ))})
 
 
+def captures():
+    """The streams a test captures now (pytest's ``capsys``, ``redirect_stdout``, a ``StringIO`` patched
+    in as ``sys.stdout``): the program's process sends what a call prints to them with its answer.  (A
+    mock patched in is lent instead, and records the writes itself.)"""
+    return [key for key, stream, own in (("out", sys.stdout, _out), ("err", sys.stderr, _ERR))
+            if stream is not own and not _is_mock(stream)]
+
+
+def deliver(reply):
+    """What the program printed during a call, written to the test's own stream (never the channel)."""
+    for key, stream, own in (("out", sys.stdout, _out), ("err", sys.stderr, _ERR)):
+        text = reply.get(key)
+        if isinstance(text, str) and stream is not own and not _is_mock(stream):
+            try:
+                stream.write(text)
+            except Exception:  # noqa: S110 - a stream that takes no text: the test sees none, as it would
+                pass
+
+
+class CaptureFixture:
+    """pytest's ``capsys`` (and ``capfd``): the unit's ``sys.stdout`` and ``sys.stderr`` are buffers from
+    its creation to the unit's end, the program's printed output written there (``deliver``);
+    ``readouterr()`` gives ``(out, err)`` so far and empties them."""
+
+    def __init__(self):
+        import io
+
+        self._kept = sys.stdout, sys.stderr
+        self._out, self._err = io.StringIO(), io.StringIO()
+        sys.stdout, sys.stderr = self._out, self._err
+        FIXTURES.append(self)
+
+    def readouterr(self):
+        import collections
+
+        got = collections.namedtuple("CaptureResult", "out err")(self._out.getvalue(), self._err.getvalue())
+        for buffer in (self._out, self._err):
+            buffer.seek(0)
+            buffer.truncate()
+        return got
+
+    def undo(self):
+        sys.stdout, sys.stderr = self._kept
+
+
 _NOT_SET = object()
 
 
@@ -212,7 +257,7 @@ class MonkeyPatch:
 
     def __init__(self):
         self._started = []
-        MONKEYPATCHES.append(self)
+        FIXTURES.append(self)
 
     def _start(self, patcher):
         got = patcher.start()
@@ -256,15 +301,15 @@ class MonkeyPatch:
             self._started.pop().stop()
 
 
-MONKEYPATCHES = []
+FIXTURES = []  # the unit's monkeypatch and capsys, undone when it ends
 
 
 def stop_patches():
-    """A unit's ``monkeypatch`` is undone when the unit ends, as pytest undoes it after the test
-    (other patchers left running stay, as in one process)."""
-    while MONKEYPATCHES:
+    """A unit's ``monkeypatch`` and ``capsys`` are undone when the unit ends, as pytest undoes them
+    after the test (other patchers left running stay, as in one process)."""
+    while FIXTURES:
         try:
-            MONKEYPATCHES.pop().undo()
+            FIXTURES.pop().undo()
         except BaseException:  # noqa: S110 - a patch that cannot be undone here changes no result
             pass
 

@@ -197,33 +197,28 @@ for name, value in list(ns.items()):
             pass
 send({"id": 0, "loaded": True, "callables": callables, "values": values, "modules": modules})
 
-def serve(req):
+def answer_of(req):
     rid = req["id"]
     NET[0] = False
     try:
         if "render" in req:  # the differential record's picture of a handle (``render``)
-            send({"id": rid, "ok": render(HANDLES[int(req["render"])])})
-            return
+            return {"id": rid, "ok": render(HANDLES[int(req["render"])])}
         if "patch" in req:  # a test's patch, made here too (``patch``); or undone
             target, attribute, value, token = req["patch"]
             patch(str(target), str(attribute), dec(value, own), str(token))
-            send({"id": rid, "ok": ["N"]})
-            return
+            return {"id": rid, "ok": ["N"]}
         if "unpatch" in req:
             unpatch(str(req["unpatch"]))
-            send({"id": rid, "ok": ["N"]})
-            return
+            return {"id": rid, "ok": ["N"]}
         if "environ" in req:  # the environment as a test's ``patch.dict(os.environ, ...)`` left it
             os.environ.clear()
             os.environ.update({str(k): str(v) for k, v in dec(req["environ"]).items()})
-            send({"id": rid, "ok": ["N"]})
-            return
+            return {"id": rid, "ok": ["N"]}
         if "attr" in req:
             ref, name = req["attr"]
             got = getattr(HANDLES[ref], name)
             if callable(got) and getattr(got, "__self__", None) is HANDLES[ref]:
-                send({"id": rid, "ok": ["M", ref, name]})
-                return
+                return {"id": rid, "ok": ["M", ref, name]}
             result = got
         else:
             args, kwargs = dec(req["args"], own), dec(req["kwargs"], own)
@@ -237,13 +232,66 @@ def serve(req):
                 else:  # a call of the problem's function starts from one random state, in both programs
                     seed_random()
             result = fn(*args, **kwargs)
-        send({"id": rid, "ok": enc(result, HANDLES)})
+        return {"id": rid, "ok": enc(result, HANDLES)}
     except BaseException as e:
         try:
             msg = str(e)[:300]
         except BaseException:
             msg = ""
-        send({"id": rid, "raise": type(e).__name__, "msg": msg})
+        return {"id": rid, "raise": type(e).__name__, "msg": msg}
+
+
+CAPTURE = 1 << 20  # the characters of a call's printed output sent with its answer
+
+
+class Captured:
+    """What the program prints during a call whose test captures the output (pytest's ``capsys``,
+    ``redirect_stdout``, a patched ``sys.stdout``): kept up to ``CAPTURE`` characters and sent with
+    the answer, as data; the checker writes it to the test's own stream."""
+
+    encoding, errors = "utf-8", "replace"
+
+    def __init__(self):
+        self.parts, self.n = [], 0
+        self.buffer = self
+
+    def write(self, s):
+        if isinstance(s, (bytes, bytearray)):
+            s = bytes(s).decode("utf-8", "replace")
+        if not isinstance(s, str):
+            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        if self.n < CAPTURE:
+            self.parts.append(s[:CAPTURE - self.n])
+        self.n += len(s)
+        return len(s)
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    def text(self):
+        return "".join(self.parts)
+
+
+def serve(req):
+    wanted = req.get("capture") or ()  # "out", "err": the streams the test captures
+    captured = {key: Captured() for key in ("out", "err") if key in wanted}
+    kept = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = captured.get("out", sys.stdout), captured.get("err", sys.stderr)
+    try:
+        reply = answer_of(req)
+    finally:
+        sys.stdout, sys.stderr = kept
+    for key, stream in captured.items():
+        if stream.n:
+            reply[key] = stream.text()
+    send(reply)
 
 
 while True:
