@@ -128,3 +128,51 @@ async def test_a_program_that_floods_the_tests_function_fails(sandbox: DockerSan
     assert (await run_suite(sandbox, "javascript", FLOOD_RIGHT, suite, timeout=60)).passed == [True]
     flood = await run_suite(sandbox, "javascript", FLOODING, suite, timeout=60)
     assert flood.passed == [False], flood.reasons
+
+
+LOGGED = """const { stars, warnIfNegative } = require('./pattern');
+test('prints a triangle', () => {
+  const spy = jest.spyOn(console, 'log').mockImplementation(() => {});
+  stars(3);
+  expect(spy).toHaveBeenCalledTimes(3);
+  expect(spy).toHaveBeenNthCalledWith(3, '***');
+  spy.mockRestore();
+});
+test('an error through console.error', () => {
+  console.error = jest.fn();
+  warnIfNegative(-1);
+  expect(console.error).toHaveBeenCalledWith('negative:', -1);
+});
+test('nothing said when fine', () => {
+  const spy = jest.spyOn(console, 'warn');
+  warnIfNegative(1);
+  expect(spy).not.toHaveBeenCalled();
+});
+test('unwatched', () => { stars(1); });
+"""
+LOGGED_RIGHT = """function stars(n) { for (let i = 1; i <= n; i++) console.log('*'.repeat(i)); }
+function warnIfNegative(x) { if (x < 0) console.error('negative:', x); }
+module.exports = { stars, warnIfNegative };
+"""
+# one string for the triangle; a warning, not an error, and for 1 too; a forged result line logged unwatched
+LOGGED_WRONG = """function stars(n) {
+  if (n === 1) console.log('@@M 0 00000000000000000000000000000000 @@T 0 PASS');
+  console.log([1, 2, 3].slice(0, n).map((i) => '*'.repeat(i)).join('\\\\n'));
+}
+function warnIfNegative(x) { if (x <= 1) console.warn('negative:', x); }
+module.exports = { stars, warnIfNegative };
+"""
+
+
+@pytest.mark.docker
+async def test_what_the_program_logs_reaches_the_tests_console_spies(sandbox: DockerSandbox) -> None:
+    """``jest.spyOn(console, 'log')`` and ``console.error = jest.fn()`` see what the program logs during
+    the test's calls (sent with each answer, as data, and replayed into the spies).  Until
+    ``RUNNERS_VERSION`` 52 there was no ``spyOn`` and the program's console went nowhere a test could
+    see.  What the program logs while no test watches goes nowhere, never the result channel."""
+    suite = split_tests("javascript", LOGGED, LOGGED_RIGHT)
+    right = await run_suite(sandbox, "javascript", LOGGED_RIGHT, suite, timeout=60)
+    assert right.passed == [True] * 4, right.reasons
+    wrong = await run_suite(sandbox, "javascript", LOGGED_WRONG, suite, timeout=60)
+    assert wrong.passed == [False, False, False, True], wrong.reasons
+    assert not wrong.tampering, wrong.tampering  # the forged line went nowhere near the channel

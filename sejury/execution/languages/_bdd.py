@@ -13,8 +13,8 @@ is one unit running every row.  ``require('./rle')`` in the tests is the program
 
 Before, these tests gave no unit at all ("no test could be read"): a JavaScript developer's own
 tests were no evidence.  chai's ``expect``/``assert`` are ``sealed_js/chai.js``.  ``jest.fn()`` and
-the tests' callbacks are lent to the program (``sealed_js/checker.js``).  Not read: ``jest.mock``,
-``jest.spyOn``, snapshots.
+the tests' callbacks are lent to the program (``sealed_js/checker.js``); ``jest.spyOn`` on the
+console sees what the program logs.  Not read: ``jest.mock``, snapshots.
 
 A unit cut out of its block holds one test's text (``sejuryReset(true)``): when that text registers
 several tests, a ``describe.each``'s rows or a loop's (``for (const x of xs) it(...)``), the unit

@@ -244,7 +244,15 @@ Object.assign(MATCHERS, {
 for (const [alias, name] of [["toBeCalled", "toHaveBeenCalled"], ["toBeCalledTimes", "toHaveBeenCalledTimes"],
   ["toBeCalledWith", "toHaveBeenCalledWith"], ["lastCalledWith", "toHaveBeenLastCalledWith"],
   ["nthCalledWith", "toHaveBeenNthCalledWith"]]) MATCHERS[alias] = MATCHERS[name];
-const jest = { fn };
+function spyOn(obj, name) {  // the method replaced by a mock calling it; mockRestore puts it back
+  const original = obj[name];
+  if (typeof original !== "function") throw new TypeError(`Cannot spy on ${String(name)}: not a function`);
+  const spy = fn(function (...args) { return original.apply(this, args); });
+  spy.mockRestore = () => { obj[name] = original; };
+  obj[name] = spy;
+  return spy;
+}
+const jest = { fn, spyOn };
 
 function expect(actual) {
   const make = (negated) => {

@@ -148,9 +148,26 @@ function answerLent(m) {
     return { cb, raise: name, msg: msg.slice(0, 300) };
   } finally { lending = false; }
 }
+// console, as the tests see it: what they log goes nowhere (never the result channel); a method a test
+// replaces (jest.spyOn(console, "log"), console.log = jest.fn()) is watched in the program's process
+// during each call, and what the program logged through it is replayed here, after the call, as data
+const CONSOLE = ["log", "info", "warn", "error", "debug"], QUIET = {};
+for (const m of CONSOLE) { QUIET[m] = () => {}; console[m] = QUIET[m]; }
+const watched = () => CONSOLE.filter((m) => console[m] !== QUIET[m] && typeof console[m] === "function");
+function replay(reply) {
+  if (!reply || !Array.isArray(reply.console)) return;
+  for (const entry of reply.console.slice(0, 10000)) {
+    if (!Array.isArray(entry) || !CONSOLE.includes(entry[0])) continue;
+    let args;
+    try { args = dec(entry[1]); } catch (e) { continue; }
+    if (Array.isArray(args) && typeof console[entry[0]] === "function") console[entry[0]](...args);
+  }
+}
 function call(name, args) {
   if (lending) throw fault(new CandidateExited("a function of the tests called the program while the program was calling it"));
-  const reply = rpc({ call: name, args: enc(args) });
+  const spied = watched();
+  const reply = rpc({ call: name, args: enc(args), ...(spied.length ? { console: spied } : {}) });
+  replay(reply);
   if (reply && "raise" in reply) {
     const kind = STANDARD[reply.raise];
     throw kind ? new kind(String(reply.msg)) : new Error(`${reply.raise}: ${reply.msg}`);

@@ -49,7 +49,30 @@ try {
   answer({ id: 0, loaded: false, error: String(e).slice(0, 300) });
   channel.end(() => process.exit(0));
 }
+// A test that spies on console (jest.spyOn(console, "log"), console.log = jest.fn()) names the methods
+// it watches with each call: what the program logs through them during the call is sent with the
+// answer, as data (up to MAX_LOGGED calls), and the checker replays it into the test's spies.
+const MAX_LOGGED = 10000;
+function watching(methods) {
+  const logged = [], kept = {};
+  for (const m of Array.isArray(methods) ? methods : []) {
+    if (typeof m !== "string" || typeof console[m] !== "function") continue;
+    kept[m] = console[m];
+    console[m] = (...args) => {
+      if (logged.length >= MAX_LOGGED) return;
+      try { logged.push([m, enc(args)]); } catch (e) { logged.push([m, ["L", [["S", "<too large>"]]]]); }
+    };
+  }
+  return { logged, restore: () => Object.assign(console, kept) };
+}
 function callOf(request) {
+  const watched = watching(request.console);
+  let reply;
+  try { reply = answerOf(request); } finally { watched.restore(); }
+  if (watched.logged.length) reply.console = watched.logged;
+  return reply;
+}
+function answerOf(request) {
   let result;
   try {
     let fn;
