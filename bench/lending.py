@@ -44,6 +44,7 @@ async def main() -> None:
              ("python", "objects the tests define", p.FAKE, p.FAKE_RIGHT, p.FAKE_WRONG),
              ("python", "pytest's monkeypatch", p.MONKEYPATCH, p.MONKEYPATCH_RIGHT, p.MONKEYPATCH_WRONG),
              ("python", "printed output captured", p.PRINTED, p.PRINTED_RIGHT, p.PRINTED_WRONG),
+             ("python", "log records: assertLogs, caplog", p.LOGGED, p.LOGGED_RIGHT, p.LOGGED_WRONG),
              ("javascript", "callbacks and jest.fn", j.TESTS, j.RIGHT, j.WRONG),
              ("javascript", "the console's spies", j.LOGGED, j.LOGGED_RIGHT, j.LOGGED_WRONG)]
     sandbox = DockerSandbox(size=1)

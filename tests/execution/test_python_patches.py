@@ -530,3 +530,60 @@ async def test_what_the_program_prints_reaches_the_tests_captured_streams(sandbo
     assert right.passed == [True] * 6, right.reasons
     wrong = await run_suite(sandbox, "python", PRINTED_WRONG, suite, timeout=60)
     assert wrong.passed == [False] * 5 + [True], wrong.reasons
+
+
+LOGGED = '''import logging
+import unittest
+
+class TestLogs(unittest.TestCase):
+    def test_assert_logs(self):
+        with self.assertLogs("inventory", level="INFO") as logs:
+            restock("apples", 3)
+        self.assertEqual(logs.output, ["INFO:inventory:restocked 3 apples"])
+
+    def test_root_warning(self):
+        with self.assertLogs(level="WARNING") as logs:
+            restock("pears", 0)
+        self.assertIn("WARNING:inventory:nothing to restock for pears", logs.output)
+
+def test_caplog(caplog):
+    caplog.set_level(logging.INFO)
+    restock("figs", 2)
+    assert caplog.record_tuples == [("inventory", logging.INFO, "restocked 2 figs")]
+
+def test_caplog_default_level(caplog):
+    restock("figs", 2)
+    restock("kiwis", 0)
+    assert caplog.messages == ["nothing to restock for kiwis"]
+'''
+LOGGED_RIGHT = '''import logging
+log = logging.getLogger("inventory")
+def restock(item, n):
+    if n <= 0:
+        log.warning("nothing to restock for %s", item)
+        return 0
+    log.info("restocked %d %s", n, item)
+    return n
+'''
+# the wrong logger, and a warning at the wrong level
+LOGGED_WRONG = '''import logging
+def restock(item, n):
+    if n <= 0:
+        logging.getLogger("inventory").info("nothing to restock for %s", item)
+        return 0
+    logging.info("restocked %d %s", n, item)
+    return n
+'''
+
+
+@pytest.mark.docker
+async def test_what_the_program_logs_reaches_assert_logs_and_caplog(sandbox: DockerSandbox) -> None:
+    """unittest's ``assertLogs`` and pytest's ``caplog`` see the records the program logs during the
+    test's calls (the watched loggers watched in its process too, at the test's level; each record
+    sent as data and handed to the checker's logger of its name).  Until ``RUNNERS_VERSION`` 52 the
+    program's records stayed in its process, and such a test failed on the reference."""
+    suite = split_tests("python", LOGGED, LOGGED_RIGHT)
+    right = await run_suite(sandbox, "python", LOGGED_RIGHT, suite, timeout=60)
+    assert right.passed == [True] * 4, right.reasons
+    wrong = await run_suite(sandbox, "python", LOGGED_WRONG, suite, timeout=60)
+    assert wrong.passed == [False] * 4, wrong.reasons

@@ -20,7 +20,7 @@ MAX_ROWS = 50  # a parametrized test with more rows than this keeps its first on
 _TEMP = {"tmp_path": "__import__('pathlib').Path(__import__('tempfile').mkdtemp())",
          "tmpdir": "__import__('tempfile').mkdtemp()",
          "monkeypatch": "sejury_monkeypatch()",  # the checker's (``sealed_python/lending.pyt``)
-         "capsys": "sejury_capsys()", "capfd": "sejury_capsys()"}
+         "capsys": "sejury_capsys()", "capfd": "sejury_capsys()", "caplog": "sejury_caplog()"}
 
 
 def _dotted(node: ast.expr) -> str:

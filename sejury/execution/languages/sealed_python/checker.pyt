@@ -153,9 +153,11 @@ class Remote:
                 raise CandidateExited("the program's process could not be started again")
         self.n += 1
         n = payload["id"] = self.n
-        capture = captures()
+        capture, logs = captures(), watched_logs()
         if capture:
             payload["capture"] = capture
+        if logs:
+            payload["logs"] = logs
         self.write(payload)
         while True:
             try:
@@ -562,7 +564,8 @@ def module_set_up():
 
 
 base["sejury_case"] = sejury_case
-base["sejury_capsys"] = CaptureFixture  # pytest's capsys (lending.py)
+base["sejury_capsys"] = CaptureFixture  # pytest's capsys and caplog (lending.py)
+base["sejury_caplog"] = LogCapture
 try:
     exec(compile(SUITE["setup"], "setup", "exec"), base)  # noqa: S102
 except BaseException as e:

@@ -210,7 +210,8 @@ def captures():
 
 
 def deliver(reply):
-    """What the program printed during a call, written to the test's own stream (never the channel)."""
+    """What the program printed during a call, written to the test's own stream (never the channel);
+    what it logged through a watched logger, handed to the checker's logger of that name."""
     for key, stream, own in (("out", sys.stdout, _out), ("err", sys.stderr, _ERR)):
         text = reply.get(key)
         if isinstance(text, str) and stream is not own and not _is_mock(stream):
@@ -218,6 +219,108 @@ def deliver(reply):
                 stream.write(text)
             except Exception:  # noqa: S110 - a stream that takes no text: the test sees none, as it would
                 pass
+    logs, logging = reply.get("logs"), sys.modules.get("logging")
+    if not isinstance(logs, list) or logging is None:
+        return
+    for item in logs[:10_000]:
+        if not (isinstance(item, list) and len(item) == 4 and type(item[0]) is str and type(item[1]) is int
+                and type(item[2]) is str and type(item[3]) is str):
+            continue
+        name, levelno, levelname, message = item
+        record = logging.makeLogRecord({"name": name, "levelno": levelno, "levelname": levelname,
+                                        "msg": message, "args": None})  # (the message as it was: no formatting)
+        try:
+            (logging.getLogger(name) if name and name != "root" else logging.getLogger()).handle(record)
+        except Exception:  # noqa: S110 - a handler of the test's that refuses it: the test sees no record
+            pass
+
+
+_WATCHING = ("_CapturingHandler", "LogCaptureHandler")  # unittest's assertLogs, caplog's (below)
+
+
+def watched_logs():
+    """The loggers a test watches now (one with unittest's ``assertLogs`` or ``caplog``'s handler):
+    [name ('' for the root), its level], for the program's process to watch the same."""
+    logging = sys.modules.get("logging")
+    if logging is None or ("unittest._log" not in sys.modules and not any(type(f) is LogCapture for f in FIXTURES)):
+        return []  # (no assertLogs has run, no caplog is given: nothing watches)
+    root = logging.getLogger()
+    loggers = [root, *(x for x in list(logging.Logger.manager.loggerDict.values()) if isinstance(x, logging.Logger))]
+    return [["" if x is root else x.name, x.level] for x in loggers
+            if any(type(h).__name__ in _WATCHING for h in x.handlers)][:100]
+
+
+class LogCapture:
+    """pytest's ``caplog``: a handler on the root logger from its creation to the unit's end, the
+    program's records reaching it as the test's own do (``deliver``); ``records``, ``messages``,
+    ``record_tuples``, ``text``, ``clear()``, ``set_level(level, logger=None)``, ``at_level(...)``."""
+
+    def __init__(self):
+        import logging
+
+        class LogCaptureHandler(logging.Handler):
+            def __init__(self):
+                super().__init__()
+                self.records = []
+
+            def emit(self, record):
+                self.records.append(record)
+
+        self.handler = LogCaptureHandler()
+        self._levels = []
+        logging.getLogger().addHandler(self.handler)
+        FIXTURES.append(self)
+
+    @property
+    def records(self):
+        return self.handler.records
+
+    @property
+    def messages(self):
+        return [r.getMessage() for r in self.records]
+
+    @property
+    def record_tuples(self):
+        return [(r.name, r.levelno, r.getMessage()) for r in self.records]
+
+    @property
+    def text(self):
+        return "".join(f"{r.levelname:<8} {r.name}:{r.filename}:{r.lineno} {r.getMessage()}\n" for r in self.records)
+
+    def clear(self):
+        self.handler.records.clear()
+
+    def set_level(self, level, logger=None):
+        import logging
+
+        target = logging.getLogger(logger)
+        self._levels.append((target, target.level))
+        target.setLevel(logging._nameToLevel.get(level, level) if isinstance(level, str) else level)
+        self.handler.setLevel(target.level)
+
+    def at_level(self, level, logger=None):
+        import contextlib
+
+        @contextlib.contextmanager
+        def scope():
+            kept = len(self._levels)
+            self.set_level(level, logger)
+            try:
+                yield
+            finally:
+                while len(self._levels) > kept:
+                    target, old = self._levels.pop()
+                    target.setLevel(old)
+
+        return scope()
+
+    def undo(self):
+        import logging
+
+        logging.getLogger().removeHandler(self.handler)
+        while self._levels:
+            target, old = self._levels.pop()
+            target.setLevel(old)
 
 
 class CaptureFixture:

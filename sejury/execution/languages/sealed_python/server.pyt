@@ -279,18 +279,64 @@ class Captured:
         return "".join(self.parts)
 
 
+MAX_RECORDS = 10_000  # log records sent with one answer
+
+
+def watch_logs(watched):
+    """While a test watches loggers (unittest's ``assertLogs``, pytest's ``caplog``: the checker sends
+    each one's name and level), they have that level here too and a handler that keeps what the
+    program logs through them, as data: (logger, level number, level name, message); sent with the
+    answer, the checker hands each record to its own logger of that name.  Returns the records and
+    how to undo it."""
+    import logging
+
+    records, seen, added = [], set(), []
+
+    class Recorder(logging.Handler):
+        def emit(self, record):
+            if id(record) in seen or len(records) >= MAX_RECORDS:
+                return
+            seen.add(id(record))
+            added.append(record)  # (kept alive: its id stays its own)
+            try:
+                message = record.getMessage()
+            except Exception:
+                message = str(record.msg)
+            records.append([str(record.name), int(record.levelno), str(record.levelname), message[:10_000]])
+
+    undo = []
+    for name, level in watched[:100]:
+        logger = logging.getLogger(str(name) or None)
+        handler = Recorder()
+        undo.append((logger, logger.level, handler))
+        logger.setLevel(int(level))
+        logger.addHandler(handler)
+
+    def restore():
+        for logger, level, handler in undo:
+            logger.removeHandler(handler)
+            logger.setLevel(level)
+
+    return records, restore
+
+
 def serve(req):
     wanted = req.get("capture") or ()  # "out", "err": the streams the test captures
     captured = {key: Captured() for key in ("out", "err") if key in wanted}
     kept = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = captured.get("out", sys.stdout), captured.get("err", sys.stderr)
+    records, restore = watch_logs(req["logs"]) if isinstance(req.get("logs"), list) else (None, None)
     try:
         reply = answer_of(req)
     finally:
         sys.stdout, sys.stderr = kept
+        if restore is not None:
+            restore()
     for key, stream in captured.items():
         if stream.n:
             reply[key] = stream.text()
+    if records:
+        reply["logs"] = records
     send(reply)
 
 
