@@ -176,3 +176,29 @@ async def test_what_the_program_logs_reaches_the_tests_console_spies(sandbox: Do
     wrong = await run_suite(sandbox, "javascript", LOGGED_WRONG, suite, timeout=60)
     assert wrong.passed == [False, False, False, True], wrong.reasons
     assert not wrong.tampering, wrong.tampering  # the forged line went nowhere near the channel
+
+
+CHAI = """const { mapKept } = require('./lib');
+const chai = require('chai');
+test('chai in a callback', () => {
+  expect(mapKept([1, 2], (x) => { chai.expect(x).to.be.above(0); return x * 10; })).toEqual([10, 20]);
+});
+test('console.assert in a callback', () => {
+  expect(mapKept([1, 2], (x) => { console.assert(x > 0, 'positive'); return x * 10; })).toEqual([10, 20]);
+});
+"""
+CHAI_RIGHT = "function mapKept(xs, f) { return xs.map((x) => f(x)); }\nmodule.exports = { mapKept };\n"
+CHAI_SWALLOWED = ("function mapKept(xs, f) {\n"
+                  "  return xs.map((x) => { try { return f(-x); } catch (e) { return x * 10; } });\n}\n"
+                  "module.exports = { mapKept };\n")
+
+
+@pytest.mark.docker
+async def test_a_failed_chai_check_or_console_assert_in_a_callback_fails_the_test_even_when_caught(
+        sandbox: DockerSandbox) -> None:
+    """Found by the stop's review: chai's failed checks and ``console.assert`` inside a lent callback
+    were plain errors, so a program that caught them passed."""
+    suite = split_tests("javascript", CHAI, CHAI_RIGHT)
+    assert (await run_suite(sandbox, "javascript", CHAI_RIGHT, suite, timeout=60)).passed == [True, True]
+    swallowed = await run_suite(sandbox, "javascript", CHAI_SWALLOWED, suite, timeout=60)
+    assert swallowed.passed == [False, False], swallowed.reasons

@@ -197,3 +197,66 @@ async def test_helper_methods_of_a_junit_class_run_and_cannot_hide_a_failure(san
     built = split_tests("java", HELPERS.replace("@BeforeEach\n    void setUp()", "DigitsTest()"), reference=DIGITS)
     assert [u.count("s = new Solution();") for u in built.units] == [1] * 5
     assert (await run_suite(sandbox, "java", DIGITS, built, timeout=120)).passed == [True] * 5
+
+
+NESTED = '''import org.junit.jupiter.api.*;
+import static org.junit.jupiter.api.Assertions.*;
+import java.util.*;
+
+class StackTest {
+    private Stack<Integer> stack;
+
+    @BeforeEach
+    void setUp() { stack = new Stack<>(); }
+
+    @Test
+    void startsEmpty() { assertEquals(0, Solution.depth(stack)); }
+
+    @Nested
+    @DisplayName("after a push")
+    class AfterPush {
+        private int pushed;
+
+        @BeforeEach
+        void push() { pushed = 7; stack.push(pushed); }
+
+        @Test
+        void holdsOne() { assertEquals(1, Solution.depth(stack)); }
+
+        @Nested
+        class AndAnother {
+            @BeforeEach
+            void again() { stack.push(pushed + 1); }
+
+            @Test
+            void holdsTwo() { assertEquals(2, Solution.depth(stack)); }
+        }
+    }
+}
+'''
+DEPTH = "import java.util.*;\nclass Solution {\n    static int depth(Stack<Integer> s) { return s.size(); }\n}\n"
+DEPTH_WRONG = ("import java.util.*;\nclass Solution {\n"
+               "    static int depth(Stack<Integer> s) { return Math.min(s.size(), 1); }\n}\n")
+
+
+def test_a_nested_classs_tests_start_with_every_enclosing_classs_fixture() -> None:
+    units = split_tests("java", NESTED, reference=DEPTH).units
+    lang = get("java")
+    assert lang.test_name is not None
+    assert [lang.test_name(u).split(":")[0] for u in units] == [
+        "StackTest.startsEmpty", "StackTest.AfterPush.holdsOne", "StackTest.AfterPush.AndAnother.holdsTwo"]
+    two = units[2]
+    assert two.index("stack = new Stack<>();") < two.index("pushed = 7;") < two.index("stack.push(pushed + 1);")
+
+
+@pytest.mark.docker
+async def test_a_nested_classs_tests_run_after_the_outer_set_up_and_their_own(sandbox: DockerSandbox) -> None:
+    """JUnit 5's ``@Nested`` classes: each test runs after the outer class's fixture and each enclosing
+    nested class's, outer to inner.  Until ``RUNNERS_VERSION`` 52 a nested test got the outer fixture
+    only: one using the nested class's field did not compile, one relying on its set-up failed on
+    the reference; both were dropped."""
+    suite = split_tests("java", NESTED, reference=DEPTH)
+    right = await run_suite(sandbox, "java", DEPTH, suite, timeout=120)
+    assert right.passed == [True, True, True], right.reasons
+    wrong = await run_suite(sandbox, "java", DEPTH_WRONG, suite, timeout=120)
+    assert wrong.passed == [True, True, False], wrong.reasons

@@ -587,3 +587,120 @@ async def test_what_the_program_logs_reaches_assert_logs_and_caplog(sandbox: Doc
     assert right.passed == [True] * 4, right.reasons
     wrong = await run_suite(sandbox, "python", LOGGED_WRONG, suite, timeout=60)
     assert wrong.passed == [False] * 4, wrong.reasons
+
+
+LYING = '''import os
+import unittest
+from unittest.mock import MagicMock, patch
+
+def only_https(url, *args, **kwargs):
+    assert url.startswith("https://"), url
+    return b"1"
+
+class TestLying(unittest.TestCase):
+    @patch("urllib.request.urlopen", side_effect=only_https)
+    def test_side_effect_checks_the_url(self, urlopen):
+        self.assertEqual(fetch("x.org"), 1)
+
+    @patch("urllib.request.urlopen", return_value=b"1")
+    def test_call_args_checked_after(self, urlopen):
+        fetch("x.org")
+        self.assertTrue(urlopen.call_args[0][0].startswith("https://"))
+
+    def test_what_was_posted(self):
+        m = MagicMock()
+        send(m)
+        self.assertIn("token", m.post.call_args[0][0])
+        self.assertEqual(len(m.post.call_args[0][0]), 5)
+
+    def test_a_returned_string(self):
+        self.assertTrue(greet().startswith("Hello"))
+
+    @patch("os.path.exists", return_value=False)
+    def test_patched(self, exists):
+        self.assertEqual(describe("/etc"), "missing")
+
+    def test_cleanup_after_the_patch(self):
+        with open("made.txt", "w") as f:
+            f.write("x")
+        cleanup("made.txt")
+        self.assertFalse(os.path.exists("made.txt"))
+'''
+LYING_RIGHT = '''import os, urllib.request
+def fetch(host):
+    return int(urllib.request.urlopen("https://" + host))
+def send(m):
+    m.post("token")
+def greet():
+    return "Hello you"
+def describe(p):
+    return "exists" if os.path.exists(p) else "missing"
+def cleanup(p):
+    os.remove(p)
+'''
+# strings of its own class that say yes to every check
+LYING_STRINGS = LYING_RIGHT.replace("import os, urllib.request", '''import os, urllib.request
+class Yes(str):
+    def startswith(self, *a):
+        return True
+    def __iter__(self):
+        return iter(["token"])
+    def __len__(self):
+        return 5
+    def __contains__(self, x):
+        return True''').replace('"https://" + host', 'Yes("http://" + host)').replace(
+    'm.post("token")', 'm.post(Yes("nope"))').replace('"Hello you"', 'Yes("Bye")')
+# a process that dies when asked to make a patch, and a cleanup that removes nothing: before, the
+# patch stayed in the tests' process, and the later test saw the mock's False
+PATCH_REFUSED = LYING_RIGHT.replace("import os, urllib.request", '''import os, sys, urllib.request
+sys.modules["__main__"].patch = lambda *a, **k: os._exit(0)''').replace("    os.remove(p)", "    pass")
+
+
+@pytest.mark.docker
+async def test_the_programs_strings_of_its_own_class_and_a_patch_refused_gain_nothing(sandbox: DockerSandbox) -> None:
+    """An object of a class the program derives from ``str`` (``int``, ``float``, ``bytes``) crosses as
+    its plain value: the tests' ``startswith``, ``len`` and ``in`` are the checker's, not its lying
+    methods (found by the stop's review: before, such an object passed to a mock or returned was a
+    handle whose methods the program answered, and passed these tests).  A program that dies when
+    asked to make a patch fails that test, and the patch is undone in the tests' process too
+    (before, it stayed, and the later test passed on the mock's answer)."""
+    suite = split_tests("python", LYING, LYING_RIGHT)
+    right = await run_suite(sandbox, "python", LYING_RIGHT, suite, timeout=60)
+    assert right.passed == [True] * 6, right.reasons
+    strings = await run_suite(sandbox, "python", LYING_STRINGS, suite, timeout=60)
+    assert strings.passed == [False, False, False, False, True, True], strings.reasons
+    refused = await run_suite(sandbox, "python", PATCH_REFUSED, suite, timeout=60)
+    assert refused.passed == [False, False, True, True, False, False], refused.reasons
+
+
+KEPT = '''import unittest
+from unittest.mock import MagicMock, patch, sentinel
+
+class TestKept(unittest.TestCase):
+    def test_an_object_given_back(self):
+        m = MagicMock()
+        m.get.return_value = sentinel.result
+        self.assertIs(passthrough(m), sentinel.result)
+
+    @patch("os.path.exists", autospec=True)
+    def test_autospec(self, exists):
+        exists.return_value = True
+        self.assertEqual(describe("/nonexistent/zz"), "exists")
+        exists.assert_called_once_with("/nonexistent/zz")
+'''
+KEPT_RIGHT = '''import os
+def passthrough(m):
+    return m.get()
+def describe(p):
+    return "exists" if os.path.exists(p) else "missing"
+'''
+
+
+@pytest.mark.docker
+async def test_a_mocks_object_comes_back_as_itself_and_an_autospec_reaches_the_program(sandbox: DockerSandbox) -> None:
+    """Found by the stop's review (right programs that failed): an object a mock answers that is not
+    data (``sentinel.result``) reaches the program as a token it can only give back, so the test gets
+    the very object; ``patch(..., autospec=True)``'s function is lent as the mock it records on."""
+    suite = split_tests("python", KEPT, KEPT_RIGHT)
+    right = await run_suite(sandbox, "python", KEPT_RIGHT, suite, timeout=60)
+    assert right.passed == [True, True], right.reasons

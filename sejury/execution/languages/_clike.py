@@ -286,7 +286,8 @@ def split_commas(text: str, opening: str = "([{", closing_: str = ")]}") -> list
 # and a JUnit unit run in an instance of its class's members (``_junit_class.in_instance``)
 FIXTURE_CLOSE = "sejury_fixture_close"
 INSTANCE_CLOSE = "}}.sejuryRun();"
-_TITLE = re.compile(r"^\{\n// (\w+\.\w+(?:\[\d+\])?)\n")  # ``Class.method``, a parameterized row's ``[2]``
+# ``Class.method``, ``Class.Nested.method``, a parameterized row's ``[2]``
+_TITLE = re.compile(r"^\{\n// (\w+(?:\.\w+)+(?:\[\d+\])?)\n")
 
 
 def titled_units(title: str, before: list[str], body: str, check: re.Pattern[str], copies: Copies,

@@ -20,7 +20,8 @@ from sejury.execution.languages import _clike
 
 # not a helper: the tests and the fixture's methods (the set-up ones are read by ``java._fixture``)
 _NOT_HELPERS = {"@Test", "@ParameterizedTest", "@RepeatedTest", "@TestFactory", "@TestTemplate", "@BeforeEach",
-                "@Before", "@BeforeAll", "@BeforeClass", "@AfterEach", "@After", "@AfterAll", "@AfterClass"}
+                "@Before", "@BeforeAll", "@BeforeClass", "@AfterEach", "@After", "@AfterAll", "@AfterClass",
+                "@Nested"}  # (a nested class's tests are units of their own: ``nested_classes``)
 _METHOD = re.compile(r"^(?:[\w<>\[\],.?\s]+?\s)?(?P<name>\w+)\s*\([^)]*\)\s*(?:throws\s+[\w\s,.]+)?\{", re.S)
 
 
@@ -66,3 +67,33 @@ def in_instance(unit: str, declared: list[str]) -> str:
     (``_clike.INSTANCE_CLOSE``), ``}``."""
     return _clike.within(unit, ["new Object() {", *declared, "void sejuryRun() throws Throwable {"],
                          _clike.INSTANCE_CLOSE)
+
+
+_NESTED = re.compile(r"@Nested\b(?:\s*@\w+(?:\([^)]*\))?)*\s*"
+                     r"(?:(?:public|protected|private|final)\s+)*class\s+(\w+)[^{;]*\{")
+
+
+@dataclass
+class Nested:
+    """A JUnit 5 ``@Nested`` class: its name and its body's place in the test text."""
+
+    name: str
+    start: int
+    end: int
+    body: str
+
+
+def nested_classes(tests: str) -> list[Nested]:
+    """The ``@Nested`` classes of ``tests``, outer before inner.  A test inside one runs after the outer
+    class's fixture and each enclosing nested class's, outer to inner, as JUnit runs it; until
+    ``RUNNERS_VERSION`` 52 it got the outer class's only."""
+    found = []
+    for m, body in zip(_NESTED.finditer(tests), _clike.block_bodies(tests, _NESTED), strict=True):
+        found.append(Nested(m.group(1), m.end(), m.end() + len(body), body))
+    return found
+
+
+def enclosing(classes: list[Nested], at: int) -> list[Nested]:
+    """The nested classes around position ``at``, outer first."""
+    return sorted((c for c in classes if c.start <= at < c.end), key=lambda c: c.start)
+

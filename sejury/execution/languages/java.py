@@ -52,19 +52,30 @@ def split(tests: str, names: set[str]) -> Suite:
         members = "".join(own.declared)  # what each unit run in an instance repeats
         copies = Copies()
         cls = next((m.group(1) for m in re.finditer(r"\bclass\s+(\w+)", tests)), "Test")
-        methods = [m.group("name") for m in _JUNIT_METHOD.finditer(tests)]
-        # (the test's name (``test_name``), the parameters it runs with, its statements)
-        runs: list[tuple[str, list[str], str]] = [
-            (f"{cls}.{methods[k]}" if k < len(methods) else "a @Test method", [], body) for k, body in enumerate(junit)]
-        runs += [(f"{cls}.{p.name}[{i}]", row, p.body) for p in rows for i, row in p.rows]
-        for title, row, body in runs:
+        found = list(_JUNIT_METHOD.finditer(tests))
+        nested = _junit_class.nested_classes(tests) if "@Nested" in tests else []
+        # (the test's name (``test_name``), the parameters it runs with, its statements, the @Nested
+        # classes around it: their fields and set-up come after the outer class's)
+        runs: list[tuple[str, list[str], str, list[_junit_class.Nested]]] = []
+        for k, body in enumerate(junit):
+            around = _junit_class.enclosing(nested, found[k].start()) if k < len(found) else []
+            title = (".".join([cls, *(c.name for c in around), found[k].group("name")]) if k < len(found)
+                     else "a @Test method")
+            runs.append((title, [], body, around))
+        runs += [(f"{cls}.{p.name}[{i}]", row, p.body, []) for p in rows for i, row in p.rows]
+        for title, row, body, around in runs:
+            inner = [_fixture(c.name, c.body) for c in around]
+            prepared = [*set_up, *(x for _, steps in inner for x in steps)]
+            declared = [*fields, *(x for more, _ in inner for x in more)]
             if own.helpers:  # the class's fields and helpers as its members, the method's own shadowing them
+                locals_ = [d for _, d in declared[len(fields):]]
                 units += [_junit_class.in_instance(u, own.declared) for u in _clike.titled_units(
-                    title, [*set_up, *row], textwrap.dedent(body), check, copies) if copies.take(members)]
+                    title, [*locals_, *prepared, *row], textwrap.dedent(body), check, copies) if copies.take(members)]
                 continue
-            # a field the method declares again (or a parameter of its) is the method's
-            before = [d for name, d in fields if not re.search(rf"[\w>\]]\s+{name}\s*[=;:]", "\n".join([*row, body]))]
-            units += _clike.titled_units(title, [*before, *set_up, *row], textwrap.dedent(body), _CHECK, copies)
+            # a field the method (or a nested class) declares again, or a parameter of its, is theirs
+            before = [d for k, (name, d) in enumerate(declared) if not re.search(
+                rf"[\w>\]]\s+{name}\s*[=;:]", "\n".join([*(x for _, x in declared[k + 1:]), *row, body]))]
+            units += _clike.titled_units(title, [*before, *prepared, *row], textwrap.dedent(body), _CHECK, copies)
         return Suite("", units)
     helpers = _helpers(tests)
     if helpers and _clike.block_bodies(tests, _ENTRY):

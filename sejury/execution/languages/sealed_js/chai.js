@@ -6,6 +6,7 @@
 // throws, so that test fails on the reference and is dropped: never a pass.  See
 // sejury/execution/languages/_bdd.py.
 "use strict";
+const CHECK = Symbol.for("sejury.check");  // a failed check: inside a lent call it still fails the test (checker.js)
 const util = require("util");
 
 const show = (v) => util.inspect(v, { depth: 6, breakLength: Infinity });
@@ -74,7 +75,8 @@ function expect(actual, label) {
   const flags = { negate: false, deep: false };
   const check = (ok, what) => {
     if (Boolean(ok) === flags.negate) {
-      throw new Error(`${label ? label + ": " : ""}expected ${show(actual)} ${flags.negate ? "not " : ""}${what}`);
+      throw Object.assign(new Error(`${label ? label + ": " : ""}expected ${show(actual)} ${flags.negate ? "not " : ""}${what}`),
+        { [CHECK]: true });
     }
   };
   const PROPERTIES = {
@@ -139,7 +141,7 @@ function expect(actual, label) {
 }
 
 // chai's assert: each the expect above, or node's own comparison where chai's is loose (==)
-const fail = (message) => { throw new Error(message); };
+const fail = (message) => { throw Object.assign(new Error(message), { [CHECK]: true }); };
 const is = (ok, message, what) => { if (!ok) fail(message || what); };
 const assert = Object.assign((value, message) => is(value, message, `expected ${show(value)} to be truthy`), {
   equal: (a, b, m) => is(a == b, m, `expected ${show(a)} to equal ${show(b)}`),  // eslint-disable-line eqeqeq

@@ -185,7 +185,7 @@ if (!load || !load.loaded) {
 emit("@@LOAD OK");
 globalThis.assert = require("assert");
 globalThis.module = { exports: {} }; globalThis.exports = module.exports;
-console.assert = (c, ...m) => { if (!c) throw new Error("assertion failed " + m.join(" ")); };
+console.assert = (c, ...m) => { if (!c) throw Object.assign(new Error("assertion failed " + m.join(" ")), { [CHECK]: true }); };
 for (const name of SUITE.names) {
   const stub = (...args) => call(name, args);
   Object.defineProperty(stub, "name", { value: name });

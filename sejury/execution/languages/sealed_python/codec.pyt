@@ -96,6 +96,8 @@ def enc(v, handles=None, _budget=None, _depth=0):
                 items.append(enc(x, handles, budget, d))
             return ["G", items]
         module = getattr(t, "__module__", "") or ""
+        if module == "solution" and (plain := _scalar_value(v)) is not None:
+            return enc(plain, handles, budget, d)
         if module == "solution" and not callable(v):
             handles.append(v)
             return ["H", len(handles) - 1, t.__name__]
@@ -116,6 +118,20 @@ def enc(v, handles=None, _budget=None, _depth=0):
 
 def lend(v):
     """The checker's: ``["CO", ref]`` for an object the program's process may use from afar; here none."""
+    return None
+
+
+def _scalar_value(v):
+    """The plain value under an object of a class the program derives from ``str``, ``bytes``,
+    ``int`` or ``float`` (not an ``Enum``), taken without calling its methods; else None.  Such an
+    object travels as that value: as a handle, the tests' ``startswith``, ``len`` or ``in`` on it
+    would be answered by its own methods, which may say anything."""
+    if isinstance(v, str):
+        return str.__str__(v)
+    if isinstance(v, (bytes, bytearray)):
+        return bytes(memoryview(v))
+    if isinstance(v, (int, float)) and not any(c.__name__ == "Enum" and c.__module__ == "enum" for c in type(v).__mro__):
+        return int.__int__(v) if isinstance(v, int) else float.__float__(v)
     return None
 
 

@@ -72,15 +72,21 @@ def lendable(v):
     t = type(v)
     if _is_mock(v):
         return True
-    if t is types.FunctionType:
-        return _of_tests(v)
+    if t is types.FunctionType:  # the tests' own, or unittest.mock's autospec of a function (its ``mock``)
+        return _of_tests(v) or _is_mock(getattr(v, "mock", None))
     if t is types.MethodType:
         return _of_tests(v.__func__)
     return _tests_class(v) or _tests_class(t)
 
 
+TOKENS = [False]  # answering a lent call: an object that is not lendable goes as a token (``lend``)
+
+
 def lend(v):  # (codec.py's hook: an object the checker's ``enc`` would otherwise send as opaque)
-    if not lendable(v):
+    """``["CO", ref]`` for a lendable object; and, in a lent call's answer, for any other object too,
+    as a token the program can use for nothing but to give it back (``mock.get.return_value =
+    sentinel.x``: the program returns the very object)."""
+    if not lendable(v) and not TOKENS[0]:
         return None
     ref = _LENT_IDS.get(id(v))
     if ref is None or LENT[ref] is not v:
@@ -102,7 +108,12 @@ def answer_lent(msg):
         raise CandidateExited(f"the program used the tests' mocks more than {MAX_USES} times in one test")
     k = msg.get("cb")
     try:
-        return {"cb": k, "ok": enc(use(msg))}
+        got = use(msg)
+        TOKENS[0] = True
+        try:
+            return {"cb": k, "ok": enc(got)}
+        finally:
+            TOKENS[0] = False
     except Exception as e:
         if isinstance(e, AssertionError):  # the test's own check failed: the unit fails, caught or not
             FAULT[0] = FAULT[0] or f"AssertionError {_text(e)}"
@@ -122,6 +133,8 @@ def use(msg):
     if type(ref) is not int or not 0 <= ref < len(LENT):
         raise LookupError("no such object of the tests")
     obj = LENT[ref]
+    if not lendable(obj):  # a token: given back, never used
+        raise TypeError(f"an object of the tests' ({type(obj).__name__}) is not the program's to use")
     mock = _is_mock(obj)
     function = type(obj) in (types.FunctionType, types.MethodType)
     if op == "call":
@@ -397,7 +410,7 @@ class MonkeyPatch:
         self._start(_mocks().patch.dict(dic))
         dic.pop(name, None)
         if dic is os.environ:
-            _share_environ()
+            _share_environ()  # (if this fails, the unit's end undoes the patch started above)
 
     def undo(self):
         while self._started:
@@ -437,6 +450,9 @@ def install_patches(base, load):
             _share(self)
         except Exception:  # noqa: S110 - the program's process cannot make it (a module it lacks): it holds here
             pass
+        except BaseException:  # the program's process died or hung when asked: the test fails, and the
+            leave(self, None, None, None)  # patch is undone here too (no ``__exit__`` will come to undo it)
+            raise
         return new
 
     def __exit__(self, *exc):
@@ -451,7 +467,11 @@ def install_patches(base, load):
     def _patch_dict(self):
         patch_dict(self)
         if self.in_dict is os.environ:
-            _share_environ()
+            try:
+                _share_environ()
+            except BaseException:  # (as ``__enter__``: undone here before the test fails)
+                unpatch_dict(self)
+                raise
 
     def _unpatch_dict(self):
         unpatch_dict(self)
