@@ -18,7 +18,7 @@ const emit = (line) => {
   fs.writeSync(1, `@@M ${seq} ${mac} ${line}\n`);
   seq++;
 };
-const { enc, dec, hooks, Opaque } = require("./codec.js");
+const { enc, dec, hooks, Opaque, raised, STANDARD, MAX_LOGGED } = require("./codec.js");
 // the harness's own failures (the program's process ended, hung or broke the protocol) carry FAULT:
 // bdd.js and chai.js never count one as the throw or rejection a test expects
 const FAULT = Symbol.for("sejury.fault");
@@ -110,7 +110,6 @@ function rpc(req) {
     }
   }
 }
-const STANDARD = { Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError };
 // The tests' functions passed to the program (a callback, a jest.fn()) are lent: the program's process
 // gets a stand-in (codec.js's "FN"), and each call of it comes here, where the function runs (a mock
 // records the call) and its value goes back as plain data.  Only calls: the program reads no property
@@ -143,9 +142,7 @@ function answerLent(m) {
   } catch (e) {
     if (e && e[FAULT]) throw e;
     if (e && (e[CHECK] || e.code === "ERR_ASSERTION")) fault(e);  // the test's own check failed in the call
-    let name = "Error", msg = "";
-    try { name = String((e && e.constructor && e.constructor.name) || typeof e); msg = String(e && e.message !== undefined ? e.message : e); } catch (_) {}
-    return { cb, raise: name, msg: msg.slice(0, 300) };
+    return { cb, ...raised(e) };
   } finally { lending = false; }
 }
 // console, as the tests see it: what they log goes nowhere (never the result channel); a method a test
@@ -156,7 +153,7 @@ for (const m of CONSOLE) { QUIET[m] = () => {}; console[m] = QUIET[m]; }
 const watched = () => CONSOLE.filter((m) => console[m] !== QUIET[m] && typeof console[m] === "function");
 function replay(reply) {
   if (!reply || !Array.isArray(reply.console)) return;
-  for (const entry of reply.console.slice(0, 10000)) {
+  for (const entry of reply.console.slice(0, MAX_LOGGED)) {
     if (!Array.isArray(entry) || !CONSOLE.includes(entry[0])) continue;
     let args;
     try { args = dec(entry[1]); } catch (e) { continue; }

@@ -62,7 +62,16 @@ function dec(v, depth = 0) {
     default: return new Opaque(String(v[1] || "object"));
   }
 }
+// A thrown value as either side sends it: the name of its class and its message, plain strings.
+function raised(e) {
+  let name = "Error", msg = "";
+  try { name = String((e && e.constructor && e.constructor.name) || typeof e); msg = String(e && e.message !== undefined ? e.message : e); } catch (_) {}
+  return { raise: name, msg: msg.slice(0, 300) };
+}
+// the errors either side raises again as their own class (any other name: a plain Error)
+const STANDARD = { Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError };
+const MAX_LOGGED = 10000;  // console calls of the program's sent with one answer (server.js), replayed (checker.js)
 // each side's own: the checker lends the tests' functions (``lend``: a value to ["FN", ref]), the
 // program's process calls them from afar (``standIn``: a reference to a function that asks)
 const hooks = { lend: null, standIn: null };
-module.exports = { enc, dec, Opaque, hooks };
+module.exports = { enc, dec, Opaque, hooks, raised, STANDARD, MAX_LOGGED };

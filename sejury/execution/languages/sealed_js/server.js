@@ -5,14 +5,14 @@
 // its own stdout, which the checker drops; what it writes on fd 3 out of turn breaks the protocol.
 "use strict";
 const fs = require("fs"), vm = require("vm");
-const { enc, dec, hooks } = require("./codec.js");
+const { enc, dec, hooks, raised, STANDARD, MAX_LOGGED } = require("./codec.js");
 const channel = fs.createWriteStream(null, { fd: 3 });
 const answer = (obj) => channel.write(JSON.stringify(obj) + "\n");
 // A function of the tests passed to the program (a callback, a jest.fn()) stays in the checker: the
 // program gets a stand-in, and each call of it asks the checker (its arguments out on fd 3, the
 // answer in on fd 4, both while the program's call waits), where the test's function runs and a
 // mock records the call.
-const ANSWERS = 4, STANDARD = { Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError };
+const ANSWERS = 4;
 let asked = 0, unread = "";
 function ask(ref, args) {
   const cb = ++asked;
@@ -52,7 +52,6 @@ try {
 // A test that spies on console (jest.spyOn(console, "log"), console.log = jest.fn()) names the methods
 // it watches with each call: what the program logs through them during the call is sent with the
 // answer, as data (up to MAX_LOGGED calls), and the checker replays it into the test's spies.
-const MAX_LOGGED = 10000;
 function watching(methods) {
   const logged = [], kept = {};
   for (const m of Array.isArray(methods) ? methods : []) {
@@ -82,9 +81,7 @@ function answerOf(request) {
     }
     result = { id: request.id, ok: enc(fn(...dec(request.args))) };
   } catch (e) {
-    let name = "Error", msg = "";
-    try { name = (e && e.constructor && e.constructor.name) || typeof e; msg = String(e && e.message !== undefined ? e.message : e); } catch (_) {}
-    result = { id: request.id, raise: name, msg: msg.slice(0, 300) };
+    result = { id: request.id, ...raised(e) };
   }
   return result;
 }

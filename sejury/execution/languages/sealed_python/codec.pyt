@@ -22,6 +22,7 @@ import types
 
 MAX_ITEMS = 1_000_000
 MAX_DEPTH = 200
+MAX_RECORDS = 10_000  # log records of the program's sent with one answer (server.py), handed on (lending.py)
 _PLAIN_DICTS = (dict, collections.OrderedDict, collections.defaultdict, collections.Counter)
 _DTYPE = re.compile(r"[<>|=]?[biufcUSMmO]\d{0,3}(\[\w{1,3}\])?")  # '<f8', '|b1', '<U5', '<M8[ns]', '|O'
 _EXTENSION = ("category", "string", "Int64", "Int32", "Float64", "boolean")  # pandas dtypes kept by name

@@ -214,20 +214,25 @@ def _share_environ():
         REMOTE.call({"environ": enc(dict(os.environ))})
 
 
-def captures():
+def _captured_streams():
     """The streams a test captures now (pytest's ``capsys``, ``redirect_stdout``, a ``StringIO`` patched
-    in as ``sys.stdout``): the program's process sends what a call prints to them with its answer.  (A
-    mock patched in is lent instead, and records the writes itself.)"""
-    return [key for key, stream, own in (("out", sys.stdout, _out), ("err", sys.stderr, _ERR))
+    in as ``sys.stdout``), by the key the answer carries their text under.  (A mock patched in is lent
+    instead, and records the writes itself.)"""
+    return [(key, stream) for key, stream, own in (("out", sys.stdout, _out), ("err", sys.stderr, _ERR))
             if stream is not own and not _is_mock(stream)]
+
+
+def captures():
+    """The streams the program's process is to send what a call prints to, with its answer."""
+    return [key for key, _ in _captured_streams()]
 
 
 def deliver(reply):
     """What the program printed during a call, written to the test's own stream (never the channel);
     what it logged through a watched logger, handed to the checker's logger of that name."""
-    for key, stream, own in (("out", sys.stdout, _out), ("err", sys.stderr, _ERR)):
+    for key, stream in _captured_streams():
         text = reply.get(key)
-        if isinstance(text, str) and stream is not own and not _is_mock(stream):
+        if isinstance(text, str):
             try:
                 stream.write(text)
             except Exception:  # noqa: S110 - a stream that takes no text: the test sees none, as it would
@@ -235,7 +240,7 @@ def deliver(reply):
     logs, logging = reply.get("logs"), sys.modules.get("logging")
     if not isinstance(logs, list) or logging is None:
         return
-    for item in logs[:10_000]:
+    for item in logs[:MAX_RECORDS]:
         if not (isinstance(item, list) and len(item) == 4 and type(item[0]) is str and type(item[1]) is int
                 and type(item[2]) is str and type(item[3]) is str):
             continue
@@ -321,19 +326,21 @@ class LogCapture:
             try:
                 yield
             finally:
-                while len(self._levels) > kept:
-                    target, old = self._levels.pop()
-                    target.setLevel(old)
+                self._restore_levels(kept)
 
         return scope()
+
+    def _restore_levels(self, kept=0):
+        """The loggers' levels as they were before all but the first ``kept`` changes, latest first."""
+        while len(self._levels) > kept:
+            target, old = self._levels.pop()
+            target.setLevel(old)
 
     def undo(self):
         import logging
 
         logging.getLogger().removeHandler(self.handler)
-        while self._levels:
-            target, old = self._levels.pop()
-            target.setLevel(old)
+        self._restore_levels()
 
 
 class CaptureFixture:

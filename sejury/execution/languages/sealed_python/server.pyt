@@ -279,9 +279,6 @@ class Captured:
         return "".join(self.parts)
 
 
-MAX_RECORDS = 10_000  # log records sent with one answer
-
-
 def watch_logs(watched):
     """While a test watches loggers (unittest's ``assertLogs``, pytest's ``caplog``: the checker sends
     each one's name and level), they have that level here too and a handler that keeps what the
