@@ -1,8 +1,8 @@
 """The tests' mocks, patches and callbacks, lent to the program (``sealed_python/lending.pyt``,
-``sealed_js/``): for each suite of ``tests/execution/test_python_patches.py`` and
-``test_js_callbacks.py``, how many tests its right program and its wrong program pass; then what a
-lent call costs (a Python program calling a test's lambda ``n`` times in one test).  No model; the
-Docker sandbox.
+``sealed_python/fixtures.pyt``, ``sealed_js/``): for each suite of
+``tests/execution/test_python_patches.py``, ``test_pytest_fixtures.py`` and ``test_js_callbacks.py``,
+how many tests its right program and its wrong program pass; then what a lent call costs (a Python
+program calling a test's lambda ``n`` times in one test).  No model; the Docker sandbox.
 
     .venv/bin/python bench/lending.py            # this checkout
     cd /tmp/wt-before && PYTHONPATH=/tmp/wt-before /work/main/.venv/bin/python /work/main/bench/lending.py
@@ -38,13 +38,15 @@ def module(name: str) -> ModuleType:
 
 
 async def main() -> None:
-    p, j = module("test_python_patches"), module("test_js_callbacks")
+    p, j, f = module("test_python_patches"), module("test_js_callbacks"), module("test_pytest_fixtures")
     cases = [("python", "patches and mocks", p.TESTS, p.RIGHT, p.WRONG),
              ("python", "a class's patch, a setUp patcher, stacked, pytest", p.FORMS, p.FORMS_RIGHT, p.FORMS_WRONG),
              ("python", "objects the tests define", p.FAKE, p.FAKE_RIGHT, p.FAKE_WRONG),
              ("python", "pytest's monkeypatch", p.MONKEYPATCH, p.MONKEYPATCH_RIGHT, p.MONKEYPATCH_WRONG),
              ("python", "printed output captured", p.PRINTED, p.PRINTED_RIGHT, p.PRINTED_WRONG),
              ("python", "log records: assertLogs, caplog", p.LOGGED, p.LOGGED_RIGHT, p.LOGGED_WRONG),
+             ("python", "pytest's fixtures, mocker, test classes", f.TESTS, f.RIGHT, f.WRONG),
+             ("python", "fixtures' teardowns", f.TEARDOWNS, f.CONN, f.ALTERS),
              ("javascript", "callbacks and jest.fn", j.TESTS, j.RIGHT, j.WRONG),
              ("javascript", "the console's spies", j.LOGGED, j.LOGGED_RIGHT, j.LOGGED_WRONG)]
     sandbox = DockerSandbox(size=1)

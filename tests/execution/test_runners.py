@@ -364,8 +364,7 @@ async def test_pytest_parametrize_rows_and_fixtures_run_as_pytest_would(sandbox:
         "test_is_palindrome(text='x', expected=True)", "test_is_palindrome(text='abc', expected=True)",
         "test_is_palindrome(text='abca', expected=False)", "test_repeated(n=1, s='aa')", "test_repeated(n=1, s='ab')",
         "test_repeated(n=2, s='aa')", "test_repeated(n=2, s='ab')",
-        "test_fixtures(word=word(), words=next(words()), tmp_path="
-        "__import__('pathlib').Path(__import__('tempfile').mkdtemp()))"]
+        "test_fixtures(word=_sejury_word, words=_sejury_words, tmp_path=_sejury_tmp_path)"]  # (words: a teardown)
     right = await run_suite(sandbox, "python", PALINDROME, suite)
     assert right.loaded and right.passed == [True, True, True, False, True, True, True, True, True, True], \
         right.reasons

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterable
 
 # the line ends ``ast`` counts (``\r\n``, ``\r``, ``\n``; not the form feed or the other ends
 # ``str.splitlines`` knows), each line kept with its end, as ``ast.get_source_segment`` splits them
@@ -79,9 +80,10 @@ class Source:
         return "".join([padding + first[col:].decode(), *self.lines[lineno:end_lineno - 1],
                         last[:end_col].decode()])
 
-    def cut(self, node: ast.ClassDef, members: list[ast.stmt]) -> Cut:
-        """The class's text with ``members`` (of its body) that a unit may leave out (``Cut``)."""
-        return Cut(self, node, members)
+    def cut(self, node: ast.ClassDef, members: list[ast.stmt], omit: Iterable[ast.expr] = ()) -> Cut:
+        """The class's text with ``members`` (of its body) that a unit may leave out (``Cut``), and
+        without the decorators ``omit`` (pytest's fixture decorators: the unit calls them itself)."""
+        return Cut(self, node, members, omit)
 
 
 class Cut:
@@ -90,7 +92,8 @@ class Cut:
     what its own text costs, and a class of 2,000 tests gives 2,000 units of one test each, each
     made in time proportional to its length, not 2,000 copies of the class."""
 
-    def __init__(self, source: Source, node: ast.ClassDef, members: list[ast.stmt]) -> None:
+    def __init__(self, source: Source, node: ast.ClassDef, members: list[ast.stmt],
+                 omit: Iterable[ast.expr] = ()) -> None:
         end = node.end_lineno or node.lineno
         owner: dict[int, int] = {}  # line -> the member that holds it
         for k, m in enumerate(members):
@@ -98,6 +101,7 @@ class Cut:
         # the lines between the body's statements (blank, comments): not copied into every unit
         body = {n for m in node.body for n in _lines(m)}
         between = set(range(min(body), end + 1)) - body if body else set()
+        between |= {n for d in omit for n in range(d.lineno, (d.end_lineno or d.lineno) + 1)}
         self.whole = source.segment(node) if node.lineno in owner or end == node.lineno else None
         rest: list[str] = []
         size = 0

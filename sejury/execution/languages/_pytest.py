@@ -1,40 +1,98 @@
 """pytest's forms in a Python suite: a test function that takes arguments runs once per
-``@pytest.mark.parametrize`` row, its other arguments given by the suite's own fixtures
-(``@pytest.fixture def image_file(): return 'data.png'``) or by ``tmp_path``/``tmpdir``.
+``@pytest.mark.parametrize`` row, its other arguments given by the suite's own fixtures or by
+pytest's (``tmp_path``, ``monkeypatch``, ``capsys``, ``mocker``, ``request``, ...); a test class's
+tests run with its ``setup_method``/``teardown_method`` and its fixtures.
 
 The harness calls each test function itself (no pytest collection), so ``def test_f(value_range)``
 under ``@pytest.mark.parametrize("value_range", [(0, 10), (50, 60)])`` was called as ``test_f()``
 and failed on the reference with ``TypeError: missing 1 required positional argument``: the
 model's and the user's parametrized tests were lost.  Now each row is a unit of its own, the call
 written with the row's values (``test_f(value_range=(0, 10))``), so one wrong row fails alone.
-A fixture's decorator is dropped with the rest of its source line range (the suite's setup defines
-it as a plain function), and a generator fixture gives its first value (its teardown is not run).
+
+Fixtures are made as pytest makes them, once per test: a fixture that takes others (``def
+client(tmp_path)``) gets them, the test and its fixtures share one of each (the ``tmp_path`` the
+test reads is the one ``client`` wrote in); ``autouse`` fixtures are made before each test; a fixture
+with ``params=[...]`` runs the tests that use it once per value (``request.param``), as does an
+``indirect`` parametrize row; a generator fixture's teardown runs when the test ends
+(``sejury_fixture`` in ``sealed_python/lending.pyt``; an error there changes no result).  A
+fixture's decorator is dropped with the rest of its source line range (the suite's setup defines
+it as a plain function).  Not here: fixtures' scopes (each test makes its own), ``async``
+fixtures, ``request.getfixturevalue``, fixtures of a ``conftest.py`` the suite does not hold.
 """
 
 from __future__ import annotations
 
 import ast
 import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
 
 MAX_ROWS = 50  # a parametrized test with more rows than this keeps its first ones
+MAX_FIXTURES = 64  # fixtures one test makes (a deeper chain is not followed: the test is called bare)
 _TEMP = {"tmp_path": "__import__('pathlib').Path(__import__('tempfile').mkdtemp())",
          "tmpdir": "__import__('tempfile').mkdtemp()",
+         "tmp_path_factory": "sejury_tmp_path_factory()",
          "monkeypatch": "sejury_monkeypatch()",  # the checker's (``sealed_python/lending.pyt``)
+         "mocker": "sejury_mocker()", "class_mocker": "sejury_mocker()", "module_mocker": "sejury_mocker()",
+         "session_mocker": "sejury_mocker()",  # pytest-mock's, made of unittest.mock's patches
          "capsys": "sejury_capsys()", "capfd": "sejury_capsys()", "caplog": "sejury_caplog()"}
+_SELF = "_sejury_self"  # a test class's instance, in a unit of one of its tests
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """A ``@pytest.fixture`` of the suite (or of a test class: ``method``)."""
+
+    function: str  # the function's own name (the fixture's is ``name=``'s where given)
+    args: tuple[str, ...]  # the fixtures it takes, ``self`` left out
+    yields: bool  # a generator: its teardown runs after the test
+    autouse: bool
+    params: tuple[str, ...] | None  # the source of each of its ``params=`` values
+    method: bool = False
 
 
 def _dotted(node: ast.expr) -> str:
     return ast.unparse(node.func if isinstance(node, ast.Call) else node)
 
 
-def fixtures(tree: ast.Module) -> dict[str, bool]:
-    """The suite's fixtures that take no argument: name -> whether it yields its value."""
-    out = {}
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and not node.args.args and any(
-                _dotted(d).endswith("fixture") for d in node.decorator_list):
-            out[node.name] = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node))
+def _params(values: ast.expr) -> tuple[str, ...] | None:
+    if not isinstance(values, (ast.List, ast.Tuple)):
+        return None
+    return tuple(ast.unparse(e.args[0] if isinstance(e, ast.Call) and _dotted(e).endswith("param") and e.args else e)
+                 for e in values.elts)
+
+
+def fixtures(body: list[ast.stmt], method: bool = False) -> dict[str, Fixture]:
+    """The fixtures ``body`` defines (a module's, or a class's ``method``\\ s), by the name a test
+    asks for them; one whose ``params=`` is not a literal list is left out."""
+    out: dict[str, Fixture] = {}
+    for node in body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        for d in node.decorator_list:
+            if not _dotted(d).endswith("fixture"):
+                continue
+            keywords = {k.arg: k.value for k in d.keywords} if isinstance(d, ast.Call) else {}
+            name = keywords.get("name")
+            params = _params(keywords["params"]) if "params" in keywords else None
+            if "params" in keywords and params is None:
+                break
+            args = tuple(a.arg for a in node.args.args[:len(node.args.args) - len(node.args.defaults)])
+            autouse = keywords.get("autouse")
+            out[name.value if isinstance(name, ast.Constant) and isinstance(name.value, str) else node.name] = Fixture(
+                node.name, args[1:] if method else args,
+                any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node)),
+                isinstance(autouse, ast.Constant) and autouse.value is True, params, method)
+            break
     return out
+
+
+def fixture_decorators(node: ast.ClassDef) -> list[ast.expr]:
+    """The ``@pytest.fixture`` decorators of a test class's methods: left out of its text, as a
+    module's are (called directly, pytest's fixture raises "Fixtures are not meant to be called
+    directly"); the unit calls the method itself (``class_runs``)."""
+    return [d for m in node.body if isinstance(m, ast.FunctionDef) for d in m.decorator_list
+            if _dotted(d).endswith("fixture")]
 
 
 def _names(arg: ast.expr) -> list[str] | None:
@@ -69,6 +127,17 @@ def _rows(decorator: ast.expr) -> list[dict[str, str]] | None:
     return rows
 
 
+def _indirect(decorator: ast.expr) -> set[str]:
+    """The names a parametrize row gives to the fixture of that name (``indirect=True`` or a list)."""
+    if not isinstance(decorator, ast.Call):
+        return set()
+    given = next((k.value for k in decorator.keywords if k.arg == "indirect"), None)
+    names = _names(decorator.args[0]) if decorator.args else None
+    if isinstance(given, ast.Constant) and given.value is True:
+        return set(names or [])
+    return set(_names(given) or []) if given is not None else set()
+
+
 def patches(fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> list[ast.expr]:
     """``fn``'s unittest.mock decorators (``@patch(...)``, ``@mock.patch.object(...)``, ``@patch.dict(...)``),
     kept on the test: the harness applies them in the program's process too."""
@@ -92,32 +161,146 @@ def _injected(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     return n
 
 
-def calls(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: dict[str, bool]) -> list[str] | None:
-    """The calls of test function ``fn`` pytest would make, one per parametrized row, each argument
-    given by its row, a fixture of ``given`` or a temporary directory; None when ``fn`` takes no
-    argument it needs, or one nothing here can give (the caller then calls it bare, as before)."""
+class _Unresolvable(Exception):
+    """A test asks for an argument nothing here can give."""
+
+
+class _Plan:
+    """The statements that make one test's fixtures, each once, in the order pytest makes them."""
+
+    def __init__(self, given: dict[str, Fixture], row: dict[str, str], indirect: set[str],
+                 chosen: dict[str, str]) -> None:
+        self.given, self.row, self.indirect, self.chosen = given, row, indirect, chosen
+        self.lines: list[str] = []
+        self.made: dict[str, str] = {}
+        self.making: set[str] = set()
+
+    def value(self, name: str) -> str:
+        """An expression of the value test or fixture argument ``name`` takes."""
+        if name in self.row and name not in self.indirect:
+            return self.row[name]
+        if name in self.made:
+            return self.made[name]
+        if name in self.making or len(self.making) >= MAX_FIXTURES:
+            raise _Unresolvable(name)  # fixtures that take each other, or a chain no test needs
+        self.making.add(name)
+        var = f"_sejury_{name}"
+        fixture = self.given.get(name)
+        if fixture is not None:
+            kwargs = [f"{a}={self._request(name) if a == 'request' else self.value(a)}" for a in fixture.args]
+            function = f"{_SELF}.{fixture.function}" if fixture.method else fixture.function
+            self.lines.append(f"{var} = sejury_fixture({', '.join([function, *kwargs])})")
+        elif name in _TEMP:
+            self.lines.append(f"{var} = {_TEMP[name]}")
+        elif name == "request":
+            self.lines.append(f"{var} = sejury_request()")
+        else:
+            raise _Unresolvable(name)
+        self.made[name] = var
+        return var
+
+    def _request(self, fixture: str) -> str:
+        """The ``request`` a fixture takes: its ``param`` the row's (indirect) or its own ``params``' value."""
+        param = self.row.get(fixture) if fixture in self.indirect else self.chosen.get(fixture)
+        return "sejury_request()" if param is None else f"sejury_request({param})"
+
+
+def _closure(names: list[str], given: dict[str, Fixture]) -> list[str]:
+    """The fixtures ``names`` need, theirs included, in the order first met."""
+    out: dict[str, None] = {}
+    stack = list(reversed(names))
+    while stack:
+        name = stack.pop()
+        if name in out or name not in given:
+            continue
+        out[name] = None
+        stack.extend(reversed(given[name].args))
+    return list(out)
+
+
+def _plain(required: list[str], row: dict[str, str], given: dict[str, Fixture]) -> dict[str, str] | None:
+    """The arguments written in the call itself, where each comes from the row, a fixture that takes
+    nothing, makes no teardown and has no params, or a temporary directory (the form before fixtures
+    took fixtures); None where statements are needed."""
+    args = dict(row)
+    for name in required:
+        fixture = given.get(name)
+        if name in row:
+            continue
+        elif fixture is not None and not (fixture.args or fixture.yields or fixture.params or fixture.method):
+            args[name] = f"{fixture.function}()"
+        elif fixture is None and name in _TEMP:
+            args[name] = _TEMP[name]
+        else:
+            return None
+    return args
+
+
+def runs(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: dict[str, Fixture], *,
+         method: bool = False) -> list[str] | None:
+    """The statements that run test ``fn`` as pytest would, one text per parametrized row (and per
+    value of a fixture's ``params``), each argument given by its row, a fixture of ``given`` or one
+    of pytest's; None when ``fn`` needs nothing (the caller calls it bare) or needs what nothing here
+    can give.  ``method``: ``fn`` is a test class's, called on ``_sejury_self`` (the caller makes it)."""
     if not isinstance(fn, ast.FunctionDef):
         return None
     marks = [d for d in fn.decorator_list if _dotted(d).endswith("parametrize")]
-    required = [a.arg for a in fn.args.args[:len(fn.args.args) - len(fn.args.defaults)]][_injected(fn):]
-    if not marks and not required:
+    positional = [a.arg for a in fn.args.args[:len(fn.args.args) - len(fn.args.defaults)]]
+    required = positional[1:] if method else positional
+    required = required[_injected(fn):]
+    autouse = [name for name, f in given.items() if f.autouse]
+    if not marks and not required and not autouse:
         return None
     tables = [_rows(d) for d in marks]
     if any(t is None for t in tables):
         return None
+    indirect = set().union(*(_indirect(d) for d in marks))
     rows = [dict(itertools.chain.from_iterable(r.items() for r in combo))  # three marks of 1,000 rows: 50, not 10**9
             for combo in itertools.islice(itertools.product(*[t for t in tables if t is not None]), MAX_ROWS)]
-    out = []
+    target = f"{_SELF}.{fn.name}" if method else fn.name
+    out: list[str] = []
     for row in rows:
-        args = dict(row)
-        for name in required:
-            if name in args:
+        needed = _closure([*autouse, *(n for n in required if n not in row or n in indirect)], given)
+        varying = [n for n in needed if given[n].params is not None and n not in indirect]
+        for values in itertools.product(*[given[n].params or () for n in varying]):
+            if len(out) >= MAX_ROWS:
+                return out
+            chosen = dict(zip(varying, values, strict=True))
+            args = None if autouse or varying or method else _plain(required, row, given)
+            if args is not None:
+                out.append(f"{target}({', '.join(f'{k}={v}' for k, v in args.items())})")
                 continue
-            if name in given:
-                args[name] = f"next({name}())" if given[name] else f"{name}()"
-            elif name in _TEMP:
-                args[name] = _TEMP[name]
-            else:
+            plan = _Plan(given, row, indirect, chosen)
+            try:
+                for name in autouse:
+                    plan.value(name)
+                names = [*row, *(n for n in required if n not in row)]  # the row's first, as before
+                call = ", ".join(f"{name}={plan.value(name)}" for name in names)
+            except _Unresolvable:
                 return None
-        out.append(f"{fn.name}({', '.join(f'{k}={v}' for k, v in args.items())})")
+            out.append("\n".join([*plan.lines, f"{target}({call})"]))
     return out or None
+
+
+_XUNIT = ("setup_method", "teardown_method", "setup_class", "teardown_class")
+
+
+def class_runs(node: ast.ClassDef, given: dict[str, Fixture]) -> Callable[[str], list[str]]:
+    """How to run each test of pytest test class ``node`` (``_unittest.units``' ``call``):
+    ``Tests().test_x()`` where it needs nothing; else an instance made, pytest's xunit set-up and
+    teardown (``setup_class``, ``setup_method``, ...: ``sejury_xunit``), the class's and the
+    module's fixtures (the class's ``self``'s own), then the test, a text per parametrized row."""
+    scope = {**given, **fixtures(node.body, method=True)}
+    methods = {m.name: m for m in node.body if isinstance(m, ast.FunctionDef)}  # a name defined twice: the last
+    xunit = bool(node.bases) or any(name in methods for name in _XUNIT)  # a base may define them
+    autouse = any(f.autouse for f in scope.values())
+
+    def run(name: str) -> list[str]:
+        fn = methods.get(name)  # None: a test it inherits (its base's fixtures and rows are not read)
+        made = runs(fn, scope, method=True) if fn is not None else None
+        if made is None and not xunit and not autouse:
+            return [f"{node.name}().{name}()"]
+        head = [f"{_SELF} = {node.name}()", *([f"sejury_xunit({_SELF}, {name!r})"] if xunit else [])]
+        return ["\n".join([*head, text]) for text in made or [f"{_SELF}.{name}()"]]
+
+    return run

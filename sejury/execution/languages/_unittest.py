@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from sejury.execution.languages._pysource import UNPARSEABLE, Source
 from sejury.execution.languages._pytest import patches
@@ -92,36 +92,39 @@ def inherited(node: ast.ClassDef, classes: dict[str, ast.ClassDef], sync_only: b
     return list(found)
 
 
-def units(node: ast.ClassDef, source: Source, call: str | None = None,
-          inherits: list[str] | None = None) -> Iterator[str]:
+def units(node: ast.ClassDef, source: Source, call: Callable[[str], list[str]] | None = None,
+          inherits: list[str] | None = None, omit: list[ast.expr] | None = None) -> Iterator[str]:
     """One unit per test of the class: the class with that test alone (and any other test it, or a
     member that is not a test, calls: ``self.test_other()``), then the runner's call of it, made
     one by one (the caller keeps as many as its ``Copies`` leaves room for).
 
-    ``call``: how to call test ``{name}`` of a class that is not a ``TestCase``
-    (``Tests().{name}()``; its ``async`` tests are not called: a coroutine never awaited would pass).
-    ``inherits``: the tests it inherits (``inherited``), each run on this class, its own tests cut out."""
+    ``call``: how to run test ``name`` of a class that is not a ``TestCase``, one text per run
+    (``_pytest.class_runs``: ``Tests().{name}()``, or its fixtures made first, a run per parametrized
+    row; its ``async`` tests are not called: a coroutine never awaited would pass).
+    ``inherits``: the tests it inherits (``inherited``), each run on this class, its own tests cut out.
+    ``omit``: decorators left out of the class's text (its fixtures': ``call`` makes them)."""
     methods = _test_methods(node)
     index: dict[str, list[int]] = {}
     for k, m in enumerate(methods):
         index.setdefault(m.name, []).append(k)
-    cut = source.cut(node, list(methods))
+    cut = source.cut(node, list(methods), omit or [])
     shared = _referenced([m for m in node.body if not (isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
                                                       and m.name in index)])
     called = {n for n in shared if n in index}  # tests a member that is not a test calls
 
-    def one(name: str) -> str:
+    def one(name: str) -> Iterator[str]:
         keep = ({name} & index.keys()) | called
         while more := {n for n in _referenced([methods[k] for n in keep for k in index[n]]) if n in index} - keep:
             keep |= more
-        run = call.format(name=name) if call else f"{RUN}({node.name}, {name!r})"
-        return f"{patched}{cut.keeping([k for n in keep for k in index[n]])}\n{run}"
+        kept = cut.keeping([k for n in keep for k in index[n]])
+        for run in call(name) if call else [f"{RUN}({node.name}, {name!r})"]:
+            yield f"{patched}{kept}\n{run}"
 
     patched = "".join(f"@{source.segment(d)}\n" for d in patches(node))  # the class's: on each of its tests
 
     # called bare, a test whose last definition (the one the class keeps) is ``async`` is left out
     mine = [name for name in index if call is None or isinstance(methods[index[name][-1]], ast.FunctionDef)]
-    return (one(name) for name in [*mine, *(inherits or [])])
+    return (unit for name in [*mine, *(inherits or [])] for unit in one(name))
 
 
 _CALL = re.compile(rf"\n{RUN}\((\w+), '(\w+)'\)\s*$")

@@ -15,7 +15,8 @@ from sejury.execution.languages.base import Copies, Harness, Language, Suite
 from sejury.execution.sealed import new_seal, resource_files
 
 SEALED_FILES = resource_files("sealed_python", {"checker.pyt": "checker.py", "server.pyt": "server.py",
-                                                "codec.pyt": "codec.py", "lending.pyt": "lending.py"})
+                                                "codec.pyt": "codec.py", "lending.pyt": "lending.py",
+                                                "fixtures.pyt": "fixtures.py"})
 
 _HARNESS = r'''
 import json, signal, sys, traceback
@@ -174,7 +175,7 @@ def split(tests: str, names: set[str]) -> Suite:
     helpers = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name not in names
                and n.name not in checks and not n.name.startswith("test") and _has_assert(n)}
     tables: dict[str, ast.expr] = {}  # names bound to literal lists, for table-driven loops
-    given = _pytest.fixtures(tree)
+    given = _pytest.fixtures(tree.body)
     cases, copies = _unittest.cases(tree), Copies()
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     derived_from = _unittest.bases(tree)
@@ -200,7 +201,7 @@ def split(tests: str, names: set[str]) -> Suite:
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
             # its patches are kept: they reach the program's process too
             src = "".join(f"@{source.segment(d)}\n" for d in _pytest.patches(node)) + src
-            if (rows := _pytest.calls(node, given)) is not None:
+            if (rows := _pytest.runs(node, given)) is not None:
                 in_function(f"{src}\n{call}" for call in rows)  # pytest's parametrize rows and fixtures
             elif node.body and all(isinstance(s, ast.Assert) for s in node.body) and not node.args.args \
                     and not node.decorator_list:
@@ -227,8 +228,9 @@ def split(tests: str, names: set[str]) -> Suite:
             if node.name in derived_from:
                 setup.append(src)  # another class of the suite derives from it
         elif isinstance(node, ast.ClassDef) and node.name.startswith("Test") and node.name not in cases:
-            in_function(_unittest.units(node, source, call=f"{node.name}().{{name}}()",
-                                        inherits=_unittest.inherited(node, classes, sync_only=True)))
+            in_function(_unittest.units(node, source, call=_pytest.class_runs(node, given),
+                                        inherits=_unittest.inherited(node, classes, sync_only=True),
+                                        omit=_pytest.fixture_decorators(node)))
             if node.name in derived_from:
                 setup.append(src)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in names:

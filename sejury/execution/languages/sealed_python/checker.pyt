@@ -359,6 +359,7 @@ def method(ref, name):
 
 
 exec(compile(open("lending.py").read(), "lending.py", "exec"))  # noqa: S102  patches and mocks, lent
+exec(compile(open("fixtures.py").read(), "fixtures.py", "exec"))  # noqa: S102  pytest's fixtures
 REMOTE.start()
 load = REMOTE.load
 if not load.get("loaded"):
@@ -566,6 +567,8 @@ def module_set_up():
 base["sejury_case"] = sejury_case
 base["sejury_capsys"] = CaptureFixture  # pytest's capsys and caplog (lending.py)
 base["sejury_caplog"] = LogCapture
+base.update(sejury_fixture=sejury_fixture, sejury_request=FixtureRequest, sejury_xunit=sejury_xunit,  # pytest's
+            sejury_tmp_path_factory=TempPathFactory, sejury_mocker=MockerFixture)  # (fixtures.py, _pytest.py)
 try:
     exec(compile(SUITE["setup"], "setup", "exec"), base)  # noqa: S102
 except BaseException as e:
@@ -592,7 +595,17 @@ for i, src in SUITE["units"]:
         outcome = f"FAIL {type(e).__name__} {str(e)[:200]}"
     if NET[1]:  # what the test saw was the sandbox's missing network, not the program's answer
         outcome = "FAIL " + NETWORK_FAILURE
-    stop_patches()
+    signal.alarm(PER_TEST)  # a fixture's teardown may call the program: it may hang
+    try:
+        torn = stop_patches()
+        signal.alarm(0)
+    except TimeoutError:
+        signal.alarm(0)
+        torn = "TimeoutError in the test's teardown"
+    if torn is not None and torn.startswith("TimeoutError"):
+        REMOTE.kill()  # it may still be computing
+    if torn is not None and outcome == "PASS":
+        outcome = f"FAIL {torn}"
     emit(f"@@T {i} {outcome}")
 if _MODULE.get("error", 0) is None and callable(base.get("tearDownModule")):  # after setUpModule, as unittest
     signal.alarm(PER_TEST)

@@ -15,6 +15,7 @@ import datetime
 import decimal
 import fractions
 import inspect
+import pathlib
 import random
 import re
 import sys
@@ -84,6 +85,8 @@ def enc(v, handles=None, _budget=None, _depth=0):
         return ["Q", str(v)]
     if t is collections.deque:
         return ["U", [enc(x, handles, budget, d) for x in v]]
+    if t is pathlib.PosixPath or t is pathlib.PurePosixPath:  # a test's ``tmp_path / "data.csv"``
+        return ["PA" if t is pathlib.PosixPath else "PP", str(v)]
     lib = _enc_library(v, t, handles, budget, d)
     if lib is not None:
         return lib
@@ -106,7 +109,7 @@ def enc(v, handles=None, _budget=None, _depth=0):
             handles.append(v)
             return ["H", len(handles) - 1, _class_name(t)]
         if module not in ("solution", "builtins", "__main__") and _is_object(v):  # any other library's object
-            handles.append(v)  # (a Flask app, a Path, a regex match): asked there, shown by ``render``
+            handles.append(v)  # (a Flask app, a regex match): asked there, shown by ``render``
             return ["H", len(handles) - 1, f"{module}:{t.__qualname__}"]
     elif t.__name__ == "Handle":  # the checker's side: an object of the program's, sent back to it
         return ["H", object.__getattribute__(v, "_ref"), ""]
@@ -314,7 +317,7 @@ def data_class(cls):
     """Is ``cls`` one whose values travel as data (above)?  A handle that claims one is refused:
     the checker would otherwise ask the program's process what such a value holds."""
     np, pd = sys.modules.get("numpy"), sys.modules.get("pandas")
-    kinds = [datetime.date, datetime.time, datetime.timedelta]
+    kinds = [datetime.date, datetime.time, datetime.timedelta, pathlib.PurePath]
     if np is not None:
         kinds += [np.ndarray, np.generic]
     if pd is not None:
@@ -427,6 +430,10 @@ def dec(v, handle=None, _depth=0):
         return collections.deque(dec(x, handle, d) for x in v[1])
     if tag == "G":
         return iter([dec(x, handle, d) for x in v[1]])
+    if tag == "PA":
+        return pathlib.PosixPath(str(v[1]))
+    if tag == "PP":
+        return pathlib.PurePosixPath(str(v[1]))
     if tag in _LIBRARY_TAGS:
         try:
             return _dec_library(tag, v, handle, d)

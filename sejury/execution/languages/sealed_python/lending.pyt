@@ -424,17 +424,25 @@ class MonkeyPatch:
             self._started.pop().stop()
 
 
-FIXTURES = []  # the unit's monkeypatch and capsys, undone when it ends
+FIXTURES = []  # what the unit's fixtures undo (monkeypatch, capsys, a fixture's teardown) when it ends
 
 
 def stop_patches():
-    """A unit's ``monkeypatch`` and ``capsys`` are undone when the unit ends, as pytest undoes them
-    after the test (other patchers left running stay, as in one process)."""
+    """A unit's fixtures are undone when the unit ends, the last made first, as pytest undoes them
+    after the test (other patchers left running stay, as in one process).  Returns why the test
+    fails there, or None: a teardown of the test's own that raised (a fixture's code after its
+    ``yield``, ``teardown_method``, a finalizer), or one that hung (``PER_TEST``'s alarm)."""
+    failed = None
     while FIXTURES:
+        fixture = FIXTURES.pop()
         try:
-            FIXTURES.pop().undo()
-        except BaseException:  # noqa: S110 - a patch that cannot be undone here changes no result
-            pass
+            fixture.undo()
+        except TimeoutError:
+            failed = failed or "TimeoutError in the test's teardown"
+        except BaseException as e:  # a patch that cannot be undone here changes no result
+            if getattr(fixture, "checks", False) and failed is None:
+                failed = f"{type(e).__name__} in the test's teardown: {str(e)[:150]}"
+    return failed
 
 
 def install_patches(base, load):

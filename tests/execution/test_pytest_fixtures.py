@@ -1,0 +1,265 @@
+"""pytest's fixtures as pytest makes them (``languages/_pytest.py``, ``sealed_python/lending.pyt``): a
+fixture that takes fixtures, one ``tmp_path`` shared by a test and its fixtures, ``autouse``, ``params``
+and ``indirect`` rows, a generator fixture's teardown, ``request.addfinalizer``, pytest-mock's
+``mocker``, and test classes' ``setup_method``/``setup_class`` and fixture methods.  Until
+``RUNNERS_VERSION`` 53 each of these tests was called bare (or without its set-up) and failed on the
+reference, so a user's suite written this way said nothing.  On the real sandbox: the right program
+passes every test, a wrong one fails where it is wrong, and the program gains nothing by hanging or
+raising in a test's teardown."""
+
+from __future__ import annotations
+
+import pytest
+
+from sejury.execution.runner import run_suite, split_tests
+from sejury.sandbox.docker import DockerSandbox
+
+TESTS = '''import os
+import pytest
+import solution
+
+@pytest.fixture
+def store(tmp_path):
+    path = tmp_path / "db.txt"
+    yield Store(path)
+    path.write_text("closed")
+
+@pytest.fixture(autouse=True)
+def strict(monkeypatch):
+    monkeypatch.setenv("STORE_MODE", "strict")
+
+@pytest.fixture(params=[1, 2, 3])
+def count(request):
+    return request.param
+
+@pytest.fixture
+def doubled(request):
+    return request.param * 2
+
+def test_shares_tmp_path(store, tmp_path):
+    store.add("a")
+    assert (tmp_path / "db.txt").read_text() == "a\\n"
+
+def test_per_param(store, count):
+    for i in range(count):
+        store.add(str(i))
+    assert store.size() == count
+
+@pytest.mark.parametrize("doubled", [5], indirect=True)
+def test_indirect(doubled):
+    assert doubled == 10
+
+def test_autouse():
+    assert mode() == "strict"
+
+def test_mocker(mocker):
+    getcwd = mocker.patch("os.getcwd", return_value="/x")
+    assert where() == "/x"
+    getcwd.assert_called_once()
+
+def test_spy_own(mocker):
+    spy = mocker.spy(solution, "helper")
+    assert uses_helper() == 3
+    spy.assert_called_once_with(1)
+    assert spy.spy_return == 3
+
+class TestStore:
+    @classmethod
+    def setup_class(cls):
+        cls.base = 10
+
+    def setup_method(self, method):
+        self.name = method.__name__
+
+    @pytest.fixture(autouse=True)
+    def folder(self, tmp_path):
+        self.path = tmp_path
+
+    def test_set_up(self):
+        assert self.base == 10 and self.name == "test_set_up" and self.path.is_dir()
+        assert add_base(self.base, 1) == 11
+
+    @pytest.mark.parametrize("n", [1, 2])
+    def test_rows(self, n, store):
+        store.add("x" * n)
+        assert store.size() == 1
+'''
+RIGHT = '''import os
+
+class Store:
+    def __init__(self, path):
+        self.path = path
+        self.items = []
+
+    def add(self, x):
+        self.items.append(x)
+        self.path.write_text("".join(i + "\\n" for i in self.items))
+
+    def size(self):
+        return len(self.items)
+
+def mode():
+    return os.environ.get("STORE_MODE", "lax")
+
+def where():
+    return os.getcwd()
+
+def helper(x):
+    return x + 2
+
+def uses_helper():
+    return helper(1)
+
+def add_base(b, x):
+    return b + x
+'''
+# keeps only the last item; reads the mode at load; guesses the folder; skips its helper; adds one too many
+WRONG = '''import os
+MODE = os.environ.get("STORE_MODE", "lax")
+
+class Store:
+    def __init__(self, path):
+        self.path = path
+        self.items = []
+
+    def add(self, x):
+        self.items[:] = [x]
+        self.path.write_text(x + "\\n")
+
+    def size(self):
+        return len(self.items)
+
+def mode():
+    return MODE
+
+def where():
+    return "/x"
+
+def helper(x):
+    return x + 2
+
+def uses_helper():
+    return 3
+
+def add_base(b, x):
+    return b + x + 1
+'''
+
+
+def test_fixtures_are_made_once_per_test_in_pytests_order() -> None:
+    """The units as written: the test and ``store`` share one ``tmp_path``; the ``autouse`` fixture is
+    made first in every test; ``count``'s three params give three units; the indirect row goes to
+    ``doubled``'s ``request.param``; a class's test makes its instance, runs its xunit set-up and its
+    fixture method, whose ``@pytest.fixture`` is left out of the class (called directly it raises)."""
+    suite = split_tests("python", TESTS, RIGHT)
+    assert len(suite.units) == 11
+    first = suite.units[0].splitlines()
+    assert first[-5:] == [
+        "_sejury_monkeypatch = sejury_monkeypatch()",
+        "_sejury_strict = sejury_fixture(strict, monkeypatch=_sejury_monkeypatch)",
+        "_sejury_tmp_path = __import__('pathlib').Path(__import__('tempfile').mkdtemp())",
+        "_sejury_store = sejury_fixture(store, tmp_path=_sejury_tmp_path)",
+        "test_shares_tmp_path(store=_sejury_store, tmp_path=_sejury_tmp_path)"]
+    assert [u.splitlines()[-2] for u in suite.units[1:4]] == [
+        f"_sejury_count = sejury_fixture(count, request=sejury_request({n}))" for n in (1, 2, 3)]
+    assert suite.units[4].splitlines()[-2:] == ["_sejury_doubled = sejury_fixture(doubled, request=sejury_request(5))",
+                                                "test_indirect(doubled=_sejury_doubled)"]
+    klass = suite.units[8]
+    assert "@pytest.fixture" not in klass and "def folder(self, tmp_path):" in klass
+    assert klass.splitlines()[-7:-5] == ["_sejury_self = TestStore()", "sejury_xunit(_sejury_self, 'test_set_up')"]
+    assert klass.splitlines()[-2:] == [
+        "_sejury_folder = sejury_fixture(_sejury_self.folder, tmp_path=_sejury_tmp_path)", "_sejury_self.test_set_up()"]
+    assert suite.units[10].endswith("_sejury_self.test_rows(n=2, store=_sejury_store)")
+
+
+def test_fixtures_that_take_each_other_or_chain_without_end_leave_the_test_called_bare() -> None:
+    """Fixtures that take each other, and a chain of 3,000 (a hostile suite: the judge's own recursion),
+    are not followed: the test is called bare, fails on the reference and is dropped, as before."""
+    cycle = ("import pytest\n@pytest.fixture\ndef a(b):\n    return 1\n@pytest.fixture\ndef b(a):\n    return 1\n"
+             "def test_x(a):\n    assert a\n")
+    assert split_tests("python", cycle).units[0].endswith("\ntest_x()")
+    chain = "import pytest\n" + "".join(f"@pytest.fixture\ndef f{i}(f{i + 1}):\n    return 1\n" for i in range(3000))
+    chain += "@pytest.fixture\ndef f3000():\n    return 0\ndef test_x(f0):\n    assert f0\n"
+    assert split_tests("python", chain).units[0].endswith("\ntest_x()")
+
+
+@pytest.mark.docker
+async def test_a_suite_of_fixtures_mocker_and_test_classes_runs_as_pytest_runs_it(sandbox: DockerSandbox) -> None:
+    suite = split_tests("python", TESTS, RIGHT)
+    right = await run_suite(sandbox, "python", RIGHT, suite, timeout=60)
+    assert right.loaded, right.load_error
+    assert right.passed == [True] * 11, right.reasons
+    wrong = await run_suite(sandbox, "python", WRONG, suite, timeout=60)
+    assert wrong.passed == [True, True, False, False, True, False, False, False, False, True, True], wrong.reasons
+    assert "Expected 'getcwd' to have been called once" in wrong.reasons[6], wrong.reasons
+    assert "Expected 'helper' to be called once" in wrong.reasons[7], wrong.reasons
+
+
+TEARDOWNS = '''import pytest
+
+@pytest.fixture
+def conn():
+    c = Conn()
+    yield c
+    c.close()
+
+@pytest.fixture
+def checked():
+    c = Conn()
+    yield c
+    assert c.sent == ["y"], "the connection saw something else"
+
+@pytest.fixture
+def finalized(request):
+    c = Conn()
+    request.addfinalizer(c.close)
+    return c
+
+def test_closed_after(conn):
+    conn.send("x")
+    assert conn.sent == ["x"]
+
+def test_checked_after(checked):
+    checked.send("y")
+
+def test_finalized(finalized):
+    finalized.send("z")
+    assert finalized.sent == ["z"]
+
+def test_later():
+    assert Conn().sent == []
+'''
+CONN = '''class Conn:
+    def __init__(self):
+        self.sent = []
+
+    def send(self, x):
+        self.sent.append(x)
+
+    def close(self):
+        pass
+'''
+# hangs when closed; sends what it was not given; raises when closed
+HANGS = CONN.replace("        pass", "        while True:\n            pass")
+ALTERS = CONN.replace("self.sent.append(x)", "self.sent.append(x.upper())")
+RAISES = CONN.replace("        pass", "        raise RuntimeError('cannot close')")
+
+
+@pytest.mark.docker
+async def test_a_teardown_runs_after_its_test_and_a_program_gains_nothing_by_hanging_or_failing_there(
+        sandbox: DockerSandbox) -> None:
+    """A fixture's code after its ``yield`` and a finalizer run when the test ends: a check there
+    counts, and a program that hangs or raises when the test's teardown calls it fails that test (as
+    pytest errs it), while the next tests still run."""
+    suite = split_tests("python", TEARDOWNS, CONN)
+    right = await run_suite(sandbox, "python", CONN, suite, timeout=60)
+    assert right.passed == [True] * 4, right.reasons
+    hangs = await run_suite(sandbox, "python", HANGS, suite, timeout=90)
+    assert hangs.passed == [False, True, False, True], hangs.reasons
+    assert "TimeoutError in the test's teardown" in hangs.reasons[0], hangs.reasons
+    alters = await run_suite(sandbox, "python", ALTERS, suite, timeout=60)
+    assert alters.passed == [False, False, False, True], alters.reasons
+    assert "AssertionError in the test's teardown: the connection saw something else" in alters.reasons[1]
+    raises = await run_suite(sandbox, "python", RAISES, suite, timeout=60)
+    assert raises.passed == [False, True, False, True], raises.reasons
+    assert "in the test's teardown" in raises.reasons[2], raises.reasons
