@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from sejury.execution.runner import run_suite, split_tests
+from sejury.execution.evidence import check_on_reference, run_on_candidate
+from sejury.execution.runner import assemble_program, run_suite, split_tests
 from sejury.sandbox.docker import DockerSandbox
 
 TESTS = '''import os
@@ -263,3 +264,121 @@ async def test_a_teardown_runs_after_its_test_and_a_program_gains_nothing_by_han
     raises = await run_suite(sandbox, "python", RAISES, suite, timeout=60)
     assert raises.passed == [False, True, False, True], raises.reasons
     assert "in the test's teardown" in raises.reasons[2], raises.reasons
+
+
+ASYNC_TESTS = '''import asyncio
+import unittest
+from unittest.mock import AsyncMock, MagicMock
+import pytest
+
+@pytest.fixture
+async def ready():
+    await asyncio.sleep(0)
+    yield "ready"
+
+@pytest.mark.asyncio
+async def test_awaited():
+    assert await add_later(1, 2) == 3
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("a, b", [(2, 2), (5, -1)])
+async def test_rows(a, b, ready):
+    assert ready == "ready" and await add_later(a, b) == a + b
+
+def test_run_from_sync_code():
+    assert asyncio.run(add_later(3, 4)) == 7
+
+@pytest.mark.asyncio
+async def test_gathered():
+    assert await asyncio.gather(add_later(1, 1), add_later(2, 2)) == [2, 4]
+
+@pytest.mark.asyncio
+async def test_async_mock():
+    fetch = AsyncMock(return_value={"n": 4})
+    assert await doubled(fetch) == 8
+    fetch.assert_awaited_once()
+
+@pytest.mark.asyncio
+async def test_async_context():
+    session = MagicMock()
+    session.__aenter__.return_value.get = AsyncMock(return_value=5)
+    assert await through_session(session) == 5
+
+class TestLater:
+    async def test_method(self):
+        assert await add_later(2, 3) == 5
+
+class TestCaseLater(unittest.IsolatedAsyncioTestCase):
+    async def test_in_case(self):
+        self.assertEqual(await add_later(4, 4), 8)
+
+class TestNeverRuns(unittest.TestCase):
+    async def test_nothing(self):
+        assert await add_later(1, 1) == 2
+'''
+ASYNC_RIGHT = '''import asyncio
+
+async def add_later(a, b):
+    await asyncio.sleep(0)
+    return a + b
+
+async def doubled(fetch):
+    got = await fetch("/n")
+    return got["n"] * 2
+
+async def through_session(session):
+    async with session as s:
+        return await s.get("/x")
+'''
+ASYNC_WRONG = ASYNC_RIGHT.replace("return a + b", "return a * b").replace("got = await fetch", "got = {'n': 4}  # ")\
+    .replace("return await s.get", "return 6  # ")
+
+
+@pytest.mark.docker
+async def test_async_tests_run_and_the_programs_coroutines_are_awaited(sandbox: DockerSandbox) -> None:
+    """An ``async def`` test runs on the unit's event loop (with its async fixtures); the program's
+    ``async def`` runs to its end in the program's process and the test awaits its value
+    (``await``, ``asyncio.run``, ``gather``); an ``AsyncMock`` and an async context reach the program.
+    Until ``RUNNERS_VERSION`` 53 an async test was called bare: its coroutine never ran, and it passed
+    whatever the program did.  A ``TestCase``'s async test (not an ``IsolatedAsyncioTestCase``) never
+    runs under unittest either: it fails, on the reference too, and is dropped."""
+    suite = split_tests("python", ASYNC_TESTS, ASYNC_RIGHT)
+    assert len(suite.units) == 10
+    assert suite.units[0].endswith("\nsejury_async(test_awaited())")
+    right = await run_suite(sandbox, "python", ASYNC_RIGHT, suite, timeout=60)
+    assert right.loaded, right.load_error
+    assert right.passed == [True] * 9 + [False], right.reasons
+    assert "never runs" in right.reasons[9], right.reasons
+    wrong = await run_suite(sandbox, "python", ASYNC_WRONG, suite, timeout=60)
+    assert wrong.passed == [False, True, False, False, False, False, False, False, False, False], wrong.reasons
+    assert "Expected mock to have been awaited once" in wrong.reasons[5], wrong.reasons
+
+
+ASYNC_PROBLEM = 'async def add_later(a, b):\n    """The sum of a and b, computed later."""\n'
+ASYNC_SUITE = '''import pytest
+
+@pytest.mark.asyncio
+async def test_sums():
+    assert await add_later(1, 2) == 3
+    assert await add_later(2, 2) == 4
+
+@pytest.mark.asyncio
+async def test_wrong_expectation():
+    assert await add_later(5, 5) == 11
+'''
+
+
+@pytest.mark.docker
+async def test_the_differential_record_holds_an_async_functions_values(sandbox: DockerSandbox) -> None:
+    """S5-diff compares what the program's coroutine gave, not the coroutine: a wrong program that
+    passes every valid test is told apart by its values, and a right one agrees on all."""
+    right = "    await asyncio.sleep(0)\n    return a + b\n"
+    wrong = "    return a + b if a != b else 0\n"
+    program = assemble_program("python", ASYNC_PROBLEM, "import asyncio\n" + ASYNC_PROBLEM + right)
+    ex, valid, probe = await check_on_reference(sandbox, "python", program, ASYNC_SUITE, record="add_later")
+    assert ex.valid == 1 and probe is not None and probe.values == {0: ["3|1", "4|1"], 1: ["10|2"]}, (ex, probe)
+    bad = await run_on_candidate(sandbox, ex, valid, assemble_program("python", ASYNC_PROBLEM, ASYNC_PROBLEM + wrong),
+                                 probe=probe)
+    assert bad.differential is not None and bad.differential.agreed < bad.differential.inputs, bad.differential
+    good = await run_on_candidate(sandbox, ex, valid, program, probe=probe)
+    assert good.differential is not None and good.differential.ratio == 1.0, good.differential

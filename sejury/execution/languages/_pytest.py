@@ -67,10 +67,10 @@ def fixtures(body: list[ast.stmt], method: bool = False) -> dict[str, Fixture]:
     asks for them; one whose ``params=`` is not a literal list is left out."""
     out: dict[str, Fixture] = {}
     for node in body:
-        if not isinstance(node, ast.FunctionDef):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         for d in node.decorator_list:
-            if not _dotted(d).endswith("fixture"):
+            if not _dotted(d).endswith("fixture"):  # pytest's, pytest_asyncio's
                 continue
             keywords = {k.arg: k.value for k in d.keywords} if isinstance(d, ast.Call) else {}
             name = keywords.get("name")
@@ -91,7 +91,7 @@ def fixture_decorators(node: ast.ClassDef) -> list[ast.expr]:
     """The ``@pytest.fixture`` decorators of a test class's methods: left out of its text, as a
     module's are (called directly, pytest's fixture raises "Fixtures are not meant to be called
     directly"); the unit calls the method itself (``class_runs``)."""
-    return [d for m in node.body if isinstance(m, ast.FunctionDef) for d in m.decorator_list
+    return [d for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) for d in m.decorator_list
             if _dotted(d).endswith("fixture")]
 
 
@@ -241,23 +241,37 @@ def runs(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: dict[str, Fixture], 
     """The statements that run test ``fn`` as pytest would, one text per parametrized row (and per
     value of a fixture's ``params``), each argument given by its row, a fixture of ``given`` or one
     of pytest's; None when ``fn`` needs nothing (the caller calls it bare) or needs what nothing here
-    can give.  ``method``: ``fn`` is a test class's, called on ``_sejury_self`` (the caller makes it)."""
-    if not isinstance(fn, ast.FunctionDef):
-        return None
+    can give.  ``method``: ``fn`` is a test class's, called on ``_sejury_self`` (the caller makes it).
+    An ``async`` test is never left to be called bare (its coroutine would never run, and it would
+    pass whatever the program does): where nothing gives its arguments, it is run without them, and
+    fails on the reference."""
+    made = _runs(fn, given, method=method)
+    if made is None and isinstance(fn, ast.AsyncFunctionDef):
+        return [f"sejury_async({_SELF}.{fn.name}())" if method else f"sejury_async({fn.name}())"]
+    return made
+
+
+def _runs(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: dict[str, Fixture], *,
+          method: bool = False) -> list[str] | None:
     marks = [d for d in fn.decorator_list if _dotted(d).endswith("parametrize")]
     positional = [a.arg for a in fn.args.args[:len(fn.args.args) - len(fn.args.defaults)]]
     required = positional[1:] if method else positional
     required = required[_injected(fn):]
     autouse = [name for name, f in given.items() if f.autouse]
+    target = f"{_SELF}.{fn.name}" if method else fn.name
+    awaited = isinstance(fn, ast.AsyncFunctionDef)  # run on the unit's event loop, as pytest-asyncio runs it
+
+    def call(args: str) -> str:
+        return f"sejury_async({target}({args}))" if awaited else f"{target}({args})"
+
     if not marks and not required and not autouse:
-        return None
+        return [call("")] if awaited else None
     tables = [_rows(d) for d in marks]
     if any(t is None for t in tables):
         return None
     indirect = set().union(*(_indirect(d) for d in marks))
     rows = [dict(itertools.chain.from_iterable(r.items() for r in combo))  # three marks of 1,000 rows: 50, not 10**9
             for combo in itertools.islice(itertools.product(*[t for t in tables if t is not None]), MAX_ROWS)]
-    target = f"{_SELF}.{fn.name}" if method else fn.name
     out: list[str] = []
     for row in rows:
         needed = _closure([*autouse, *(n for n in required if n not in row or n in indirect)], given)
@@ -268,17 +282,17 @@ def runs(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: dict[str, Fixture], 
             chosen = dict(zip(varying, values, strict=True))
             args = None if autouse or varying or method else _plain(required, row, given)
             if args is not None:
-                out.append(f"{target}({', '.join(f'{k}={v}' for k, v in args.items())})")
+                out.append(call(", ".join(f"{k}={v}" for k, v in args.items())))
                 continue
             plan = _Plan(given, row, indirect, chosen)
             try:
                 for name in autouse:
                     plan.value(name)
                 names = [*row, *(n for n in required if n not in row)]  # the row's first, as before
-                call = ", ".join(f"{name}={plan.value(name)}" for name in names)
+                given_args = ", ".join(f"{name}={plan.value(name)}" for name in names)
             except _Unresolvable:
                 return None
-            out.append("\n".join([*plan.lines, f"{target}({call})"]))
+            out.append("\n".join([*plan.lines, call(given_args)]))
     return out or None
 
 
@@ -291,7 +305,8 @@ def class_runs(node: ast.ClassDef, given: dict[str, Fixture]) -> Callable[[str],
     teardown (``setup_class``, ``setup_method``, ...: ``sejury_xunit``), the class's and the
     module's fixtures (the class's ``self``'s own), then the test, a text per parametrized row."""
     scope = {**given, **fixtures(node.body, method=True)}
-    methods = {m.name: m for m in node.body if isinstance(m, ast.FunctionDef)}  # a name defined twice: the last
+    methods = {m.name: m for m in node.body  # a name defined twice: the last
+               if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
     xunit = bool(node.bases) or any(name in methods for name in _XUNIT)  # a base may define them
     autouse = any(f.autouse for f in scope.values())
 

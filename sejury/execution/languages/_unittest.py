@@ -100,7 +100,7 @@ def units(node: ast.ClassDef, source: Source, call: Callable[[str], list[str]] |
 
     ``call``: how to run test ``name`` of a class that is not a ``TestCase``, one text per run
     (``_pytest.class_runs``: ``Tests().{name}()``, or its fixtures made first, a run per parametrized
-    row; its ``async`` tests are not called: a coroutine never awaited would pass).
+    row; its ``async`` tests on the unit's event loop).
     ``inherits``: the tests it inherits (``inherited``), each run on this class, its own tests cut out.
     ``omit``: decorators left out of the class's text (its fixtures': ``call`` makes them)."""
     methods = _test_methods(node)
@@ -122,9 +122,7 @@ def units(node: ast.ClassDef, source: Source, call: Callable[[str], list[str]] |
 
     patched = "".join(f"@{source.segment(d)}\n" for d in patches(node))  # the class's: on each of its tests
 
-    # called bare, a test whose last definition (the one the class keeps) is ``async`` is left out
-    mine = [name for name in index if call is None or isinstance(methods[index[name][-1]], ast.FunctionDef)]
-    return (unit for name in [*mine, *(inherits or [])] for unit in one(name))
+    return (unit for name in [*index, *(inherits or [])] for unit in one(name))
 
 
 _CALL = re.compile(rf"\n{RUN}\((\w+), '(\w+)'\)\s*$")

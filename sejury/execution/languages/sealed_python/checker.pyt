@@ -17,6 +17,7 @@ import re
 import signal
 import subprocess
 import sys
+import weakref
 
 try:  # not dumpable: another process of this user cannot read this one's memory, fds or environ
     ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
@@ -200,7 +201,23 @@ class Remote:
             if made is not None:  # (raised here, not inside the try: a TypeError is one of Python's own)
                 raise made
             raise CandidateError(f"{name}: {msg}")
-        return dec(reply.get("ok"), handle)
+        value = dec(reply.get("ok"), handle)
+        return awaitable(value) if reply.get("awaited") else value
+
+
+AWAITED = weakref.WeakKeyDictionary()  # a coroutine ``awaitable`` made -> its value (for the differential record)
+
+
+def awaitable(value):
+    """What a call of the program's ``async def`` gives the test: a coroutine of the checker's, whose
+    value is the one the program's process computed when it ran the program's coroutine to its end
+    (``server.run_awaited``), so ``await f(x)``, ``asyncio.run(f(x))`` and ``gather`` work."""
+    async def awaited():
+        return value
+
+    made = awaited()
+    AWAITED[made] = value
+    return made
 
 
 REMOTE = Remote()
@@ -493,7 +510,7 @@ def sejury_rec(i, k, v):  # differential testing: the value of a call, shown, th
         emit(f"@@V {i} {k} !network|0")
         return v
     try:
-        s = _show(v)
+        s = _show(AWAITED[v] if type(v) is types.CoroutineType and v in AWAITED else v)  # an async call: its value
     except BaseException as e:
         s = "<unshowable %s>" % type(e).__name__
     s = s.replace("\n", "\\n")
@@ -538,6 +555,11 @@ def sejury_case(cls, name):
         def addUnexpectedSuccess(self, test):
             self.keep(AssertionError("marked as an expected failure, and it passed"))
 
+    import inspect
+
+    if inspect.iscoroutinefunction(getattr(cls, name, None)) and not issubclass(cls, unittest.IsolatedAsyncioTestCase):
+        # unittest calls it and passes it without running its body (a coroutine never awaited): no evidence
+        raise AssertionError("an async test of a TestCase that is not an IsolatedAsyncioTestCase never runs")
     module_set_up()
     result = First()
     unittest.TestSuite([cls(name)]).run(result)
@@ -568,7 +590,8 @@ base["sejury_case"] = sejury_case
 base["sejury_capsys"] = CaptureFixture  # pytest's capsys and caplog (lending.py)
 base["sejury_caplog"] = LogCapture
 base.update(sejury_fixture=sejury_fixture, sejury_request=FixtureRequest, sejury_xunit=sejury_xunit,  # pytest's
-            sejury_tmp_path_factory=TempPathFactory, sejury_mocker=MockerFixture)  # (fixtures.py, _pytest.py)
+            sejury_tmp_path_factory=TempPathFactory, sejury_mocker=MockerFixture,  # (fixtures.py, _pytest.py)
+            sejury_async=sejury_async)
 try:
     exec(compile(SUITE["setup"], "setup", "exec"), base)  # noqa: S102
 except BaseException as e:

@@ -21,15 +21,58 @@ class _Teardown:
 
 def sejury_fixture(function, **kwargs):
     """A fixture's value for one test, made as pytest makes it (``_pytest.py`` writes the calls): a
-    generator fixture's first value, the rest of it (its teardown) run when the unit ends."""
+    generator fixture's first value, the rest of it (its teardown) run when the unit ends; an
+    ``async`` one's on the unit's event loop, as pytest-asyncio makes it."""
     import inspect
 
+    if inspect.iscoroutinefunction(function):
+        return sejury_async(function(**kwargs))
+    if inspect.isasyncgenfunction(function):
+        made = function(**kwargs)
+        value = sejury_async(made.__anext__())
+        _Teardown(lambda: _rest_of(made))
+        return value
     if not inspect.isgeneratorfunction(function):
         return function(**kwargs)
     made = function(**kwargs)
     value = next(made)
     _Teardown(lambda: next(made, None))
     return value
+
+
+def _rest_of(made):
+    try:
+        sejury_async(made.__anext__())
+    except StopAsyncIteration:
+        pass
+
+
+_LOOP = []  # the unit's event loop: made by its first async test or fixture, closed when the unit ends
+
+
+class _LoopClosing:
+    def __init__(self, loop):
+        self.loop = loop
+        FIXTURES.append(self)
+
+    def undo(self):
+        _LOOP.clear()
+        try:
+            self.loop.run_until_complete(self.loop.shutdown_asyncgens())
+        finally:
+            self.loop.close()
+
+
+def sejury_async(awaitable):
+    """An ``async`` test's (or fixture's) coroutine run to its end on the unit's event loop, as
+    pytest-asyncio runs it (``_pytest.py`` writes ``sejury_async(test_x())``).  Called bare, the
+    coroutine would never run, and the test would pass whatever the program does."""
+    import asyncio
+
+    if not _LOOP:
+        _LOOP.append(asyncio.new_event_loop())
+        _LoopClosing(_LOOP[0])
+    return _LOOP[0].run_until_complete(awaitable)
 
 
 class FixtureRequest:

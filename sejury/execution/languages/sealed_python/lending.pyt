@@ -28,7 +28,8 @@ ENVIRON = [False]  # a test patched os.environ: a fresh process gets it as it is
 MAX_USES = 100_000  # uses of lent objects in one unit
 USES = [0]
 MAX_ITEMS_LENT = 100_000  # the items a lent object's ``for`` gives
-LENT_DUNDERS = frozenset({"__enter__", "__exit__", "__iter__", "__next__", "__len__", "__getitem__", "__contains__",
+LENT_DUNDERS = frozenset({"__enter__", "__exit__", "__aenter__", "__aexit__", "__iter__", "__next__", "__len__",
+                          "__getitem__", "__contains__",
                           "__bool__", "__str__", "__repr__", "__int__", "__float__", "__index__"})
 _PATCH_TOKENS = itertools.count()
 _API = []
@@ -109,9 +110,12 @@ def answer_lent(msg):
     k = msg.get("cb")
     try:
         got = use(msg)
+        awaited = type(got) is types.CoroutineType  # an ``AsyncMock``'s (or the tests' ``async def``'s) call
+        if awaited:
+            got = _run_through(got)
         TOKENS[0] = True
         try:
-            return {"cb": k, "ok": enc(got)}
+            return {"cb": k, "ok": enc(got), **({"awaited": 1} if awaited else {})}
         finally:
             TOKENS[0] = False
     except Exception as e:
@@ -119,6 +123,19 @@ def answer_lent(msg):
             FAULT[0] = FAULT[0] or f"AssertionError {_text(e)}"
         t = type(e)
         return {"cb": k, "raise": str(t.__qualname__), "module": str(t.__module__), "msg": _text(e)}
+
+
+def _run_through(coroutine):
+    """The value of a coroutine of the tests' that waits on nothing (an ``AsyncMock``'s call: its
+    return value or side effect), run here to its end; the program's process gets it as a coroutine
+    to await.  One that waits on the event loop (``asyncio.sleep``) cannot run inside a call of the
+    program's, which may itself be inside the test's running loop: it raises."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    coroutine.close()
+    raise TypeError("an async function of the tests that waits on the event loop is not lent to the program")
 
 
 def _text(e):

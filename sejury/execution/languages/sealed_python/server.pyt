@@ -6,6 +6,7 @@ import importlib
 import json
 import os
 import sys
+import types
 
 answers = os.fdopen(os.dup(1), "w")  # the answer channel: a private copy of the pipe to the checker
 requests = os.fdopen(os.dup(0), "r")
@@ -55,7 +56,7 @@ def send(obj):
 # return values, its side effects); the checker refuses the mock's own bookkeeping (``call_count``,
 # ``reset_mock``, ``return_value`` read without a call), so the program cannot fake being called.
 _LENT_DUNDERS = ("__enter__", "__exit__", "__len__", "__getitem__", "__contains__", "__bool__", "__str__",
-                 "__int__", "__float__", "__index__", "__next__")
+                 "__int__", "__float__", "__index__", "__next__", "__aenter__", "__aexit__")
 
 
 def ask(msg):
@@ -74,7 +75,34 @@ def ask(msg):
         serve(req)
     if "raise" in req:
         raise rebuilt(req)
-    return dec(req.get("ok"), own)
+    value = dec(req.get("ok"), own)
+    return ready(value) if req.get("awaited") else value  # a test's async mock: the program awaits it
+
+
+def ready(value):
+    """A coroutine that gives ``value``: what the program awaits of a test's ``AsyncMock``, whose
+    call the checker has run to its end."""
+    async def awaited():
+        return value
+
+    return awaited()
+
+
+LOOP = []  # the event loop the program's coroutines run on, made at the first
+
+
+def run_awaited(coroutine):
+    """A coroutine the program's function (or method) returned, run to its end here, on one event
+    loop for the process (what the program keeps between calls, a lock, a session, stays on it); the
+    tests get its value as a coroutine of their own (``"awaited"``)."""
+    import asyncio
+
+    if not LOOP:
+        LOOP.append(asyncio.new_event_loop())
+    if LOOP[0].is_running():  # called back while another of its coroutines runs
+        coroutine.close()
+        raise RuntimeError("a coroutine of the program started while another of its coroutines ran")
+    return LOOP[0].run_until_complete(coroutine)
 
 
 ASKED = [0]
@@ -236,6 +264,8 @@ def answer_of(req):
                 else:  # a call of the problem's function starts from one random state, in both programs
                     seed_random()
             result = fn(*args, **kwargs)
+        if type(result) is types.CoroutineType:  # an ``async def`` of the program's: run here
+            return {"id": rid, "ok": enc(run_awaited(result), HANDLES), "awaited": 1}
         return {"id": rid, "ok": enc(result, HANDLES)}
     except BaseException as e:
         try:
