@@ -382,3 +382,78 @@ async def test_the_differential_record_holds_an_async_functions_values(sandbox: 
     assert bad.differential is not None and bad.differential.agreed < bad.differential.inputs, bad.differential
     good = await run_on_candidate(sandbox, ex, valid, program, probe=probe)
     assert good.differential is not None and good.differential.ratio == 1.0, good.differential
+
+
+REPORTS = '''import os
+from solution import save_report, remove_report
+
+def test_save_creates_folder(mocker, tmp_path):
+    mocker.patch("os.path.exists", return_value=False)
+    makedirs = mocker.patch("os.makedirs")
+    save_report(str(tmp_path / "out" / "r.txt"), "hi")
+    makedirs.assert_called_once()
+
+def test_remove_deletes_the_file(tmp_path):
+    p = tmp_path / "r.txt"
+    p.write_text("x")
+    remove_report(str(p))
+    assert not os.path.exists(p)
+'''
+REPORTS_RIGHT = '''import os
+
+def save_report(path, text):
+    folder = os.path.dirname(path)
+    if not os.path.exists(folder):
+        os.makedirs(folder)
+        return
+    with open(path, "w") as f:
+        f.write(text)
+
+def remove_report(path):
+    os.remove(path)
+'''
+# deletes nothing, and dies when asked to undo a patch, hoping its mocks stay in force in the checker
+DIES_ON_UNDO = REPORTS_RIGHT.replace("    os.remove(path)", "    pass") + '''
+import __main__
+def _die(token):
+    os._exit(0)
+__main__.unpatch = _die
+'''
+TWO_CLOSED = '''import pytest
+
+@pytest.fixture
+def conn():
+    c = Conn()
+    yield c
+    c.close()
+
+@pytest.fixture
+def other():
+    c = Conn()
+    yield c
+    c.close()
+
+def test_both(conn, other):
+    conn.send("a")
+    assert conn.sent == ["a"]
+
+def test_later():
+    assert Conn().sent == []
+'''
+
+
+@pytest.mark.docker
+async def test_a_program_that_dies_or_hangs_when_a_fixture_is_undone_leaves_nothing_in_force(
+        sandbox: DockerSandbox) -> None:
+    """Undoing a ``mocker`` patch asks the program's process too: a program that dies when asked
+    left the patches not yet undone in force in the checker (``os.path.exists`` mocked to False
+    passed the next test for a program that deletes nothing), and after one teardown hung, the next
+    ran with no alarm at all.  Each undo now has an alarm of its own and every one is done."""
+    suite = split_tests("python", REPORTS, REPORTS_RIGHT)
+    right = await run_suite(sandbox, "python", REPORTS_RIGHT, suite, timeout=60)
+    assert right.passed == [True, True], right.reasons
+    dies = await run_suite(sandbox, "python", DIES_ON_UNDO, suite, timeout=60)
+    assert dies.passed == [True, False], dies.reasons
+    suite = split_tests("python", TWO_CLOSED, CONN)
+    hangs = await run_suite(sandbox, "python", HANGS, suite, timeout=90)
+    assert hangs.passed == [False, True], hangs.reasons

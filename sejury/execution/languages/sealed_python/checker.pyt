@@ -618,15 +618,7 @@ for i, src in SUITE["units"]:
         outcome = f"FAIL {type(e).__name__} {str(e)[:200]}"
     if NET[1]:  # what the test saw was the sandbox's missing network, not the program's answer
         outcome = "FAIL " + NETWORK_FAILURE
-    signal.alarm(PER_TEST)  # a fixture's teardown may call the program: it may hang
-    try:
-        torn = stop_patches()
-        signal.alarm(0)
-    except TimeoutError:
-        signal.alarm(0)
-        torn = "TimeoutError in the test's teardown"
-    if torn is not None and torn.startswith("TimeoutError"):
-        REMOTE.kill()  # it may still be computing
+    torn = stop_patches()  # each under an alarm of its own: a teardown may call the program, which may hang
     if torn is not None and outcome == "PASS":
         outcome = f"FAIL {torn}"
     emit(f"@@T {i} {outcome}")

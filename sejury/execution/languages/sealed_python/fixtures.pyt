@@ -92,14 +92,7 @@ class FixtureRequest:
         self._finalizers.append(finalizer)
 
     def undo(self):
-        failed = None
-        while self._finalizers:
-            try:
-                self._finalizers.pop()()
-            except Exception as e:
-                failed = failed or e
-        if failed is not None:
-            raise failed
+        undo_each(self._finalizers, lambda finalizer: finalizer())
 
 
 def sejury_xunit(test, name):
@@ -218,8 +211,7 @@ class MockerFixture:
             mock.reset_mock(return_value=return_value, side_effect=side_effect)
 
     def stopall(self):
-        while self._patchers:
-            self._patchers.pop().stop()
         self._mocks.clear()
+        undo_each(self._patchers, lambda patcher: patcher.stop())
 
     undo = stopall

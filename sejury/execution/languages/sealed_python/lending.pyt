@@ -437,11 +437,32 @@ class MonkeyPatch:
             _share_environ()  # (if this fails, the unit's end undoes the patch started above)
 
     def undo(self):
-        while self._started:
-            self._started.pop().stop()
+        undo_each(self._started, lambda patcher: patcher.stop())
 
 
 FIXTURES = []  # what the unit's fixtures undo (monkeypatch, capsys, a fixture's teardown) when it ends
+
+
+def undo_each(items, undo):
+    """``undo`` each of ``items``, the last first, each under an alarm of its own, whatever the
+    others do: undoing a patch asks the program's process too, which may hang or die when asked,
+    and one that did must not leave the rest in force here (a patched ``os.path.exists`` passing
+    the next test).  A hang kills the program's process (the next call starts a fresh one).  The
+    first error is raised when all are done."""
+    failed = None
+    while items:
+        item = items.pop()
+        signal.alarm(PER_TEST)
+        try:
+            undo(item)
+            signal.alarm(0)
+        except BaseException as e:
+            signal.alarm(0)
+            if isinstance(e, TimeoutError):
+                REMOTE.kill()
+            failed = failed or e
+    if failed is not None:
+        raise failed
 
 
 def stop_patches():
@@ -449,17 +470,20 @@ def stop_patches():
     after the test (other patchers left running stay, as in one process).  Returns why the test
     fails there, or None: a teardown of the test's own that raised (a fixture's code after its
     ``yield``, ``teardown_method``, a finalizer), or one that hung (``PER_TEST``'s alarm)."""
-    failed = None
-    while FIXTURES:
-        fixture = FIXTURES.pop()
+    failed = []
+
+    def undo(fixture):
         try:
             fixture.undo()
         except TimeoutError:
-            failed = failed or "TimeoutError in the test's teardown"
+            REMOTE.kill()  # it may still be computing: the next call starts a fresh one
+            failed.append("TimeoutError in the test's teardown")
         except BaseException as e:  # a patch that cannot be undone here changes no result
-            if getattr(fixture, "checks", False) and failed is None:
-                failed = f"{type(e).__name__} in the test's teardown: {str(e)[:150]}"
-    return failed
+            if getattr(fixture, "checks", False):
+                failed.append(f"{type(e).__name__} in the test's teardown: {str(e)[:150]}")
+
+    undo_each(FIXTURES, undo)
+    return failed[0] if failed else None
 
 
 def install_patches(base, load):
