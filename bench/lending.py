@@ -47,6 +47,10 @@ async def main() -> None:
              ("python", "log records: assertLogs, caplog", p.LOGGED, p.LOGGED_RIGHT, p.LOGGED_WRONG),
              ("python", "pytest's fixtures, mocker, test classes", f.TESTS, f.RIGHT, f.WRONG),
              ("python", "fixtures' teardowns", f.TEARDOWNS, f.CONN, f.ALTERS),
+             ("python", "async tests, the program's coroutines, AsyncMock", f.ASYNC_TESTS, f.ASYNC_RIGHT,
+              f.ASYNC_WRONG),
+             ("python", "a program that dies when a mocker patch is undone", f.REPORTS, f.REPORTS_RIGHT,
+              f.DIES_ON_UNDO),
              ("javascript", "callbacks and jest.fn", j.TESTS, j.RIGHT, j.WRONG),
              ("javascript", "the console's spies", j.LOGGED, j.LOGGED_RIGHT, j.LOGGED_WRONG)]
     sandbox = DockerSandbox(size=1)
