@@ -167,8 +167,11 @@ def test_fixtures_are_made_once_per_test_in_pytests_order() -> None:
                                                 "test_indirect(doubled=_sejury_doubled)"]
     klass = suite.units[8]
     assert "@pytest.fixture" not in klass and "def folder(self, tmp_path):" in klass
-    assert klass.splitlines()[-7:-5] == ["_sejury_self = TestStore()", "sejury_xunit(_sejury_self, 'test_set_up')"]
-    assert klass.splitlines()[-2:] == [
+    assert klass.splitlines()[-7:] == [  # the module's autouse fixture, the xunit set-up, the class's, as pytest
+        "_sejury_self = TestStore()", "_sejury_monkeypatch = sejury_monkeypatch()",
+        "_sejury_strict = sejury_fixture(strict, monkeypatch=_sejury_monkeypatch)",
+        "sejury_xunit(_sejury_self, 'test_set_up')",
+        "_sejury_tmp_path = __import__('pathlib').Path(__import__('tempfile').mkdtemp())",
         "_sejury_folder = sejury_fixture(_sejury_self.folder, tmp_path=_sejury_tmp_path)", "_sejury_self.test_set_up()"]
     assert suite.units[10].endswith("_sejury_self.test_rows(n=2, store=_sejury_store)")
 
@@ -182,6 +185,11 @@ def test_fixtures_that_take_each_other_or_chain_without_end_leave_the_test_calle
     chain = "import pytest\n" + "".join(f"@pytest.fixture\ndef f{i}(f{i + 1}):\n    return 1\n" for i in range(3000))
     chain += "@pytest.fixture\ndef f3000():\n    return 0\ndef test_x(f0):\n    assert f0\n"
     assert split_tests("python", chain).units[0].endswith("\ntest_x()")
+    # more autouse fixtures than a test makes: not walked for each of the tests (the split was
+    # quadratic: 11,000 of each took 33 s)
+    many = "import pytest\n" + "".join(f"@pytest.fixture(autouse=True)\ndef a{i}():\n    pass\n" for i in range(100))
+    many += "".join(f"def test_{i}():\n    assert True\n" for i in range(3))
+    assert [u.splitlines()[-1] for u in split_tests("python", many).units] == ["assert True"] * 3
 
 
 @pytest.mark.docker
@@ -315,6 +323,15 @@ class TestCaseLater(unittest.IsolatedAsyncioTestCase):
 class TestNeverRuns(unittest.TestCase):
     async def test_nothing(self):
         assert await add_later(1, 1) == 2
+
+def test_yields():
+    assert asyncio.run(add_later(1, 1)) == 2
+    yield
+
+class TestYields(unittest.TestCase):
+    def test_yields(self):
+        self.assertEqual(asyncio.run(add_later(1, 1)), 2)
+        yield
 '''
 ASYNC_RIGHT = '''import asyncio
 
@@ -341,16 +358,18 @@ async def test_async_tests_run_and_the_programs_coroutines_are_awaited(sandbox: 
     (``await``, ``asyncio.run``, ``gather``); an ``AsyncMock`` and an async context reach the program.
     Until ``RUNNERS_VERSION`` 53 an async test was called bare: its coroutine never ran, and it passed
     whatever the program did.  A ``TestCase``'s async test (not an ``IsolatedAsyncioTestCase``) never
-    runs under unittest either: it fails, on the reference too, and is dropped."""
+    runs under unittest either: it fails, on the reference too, and is dropped; so does a test that
+    yields (its body never runs: pytest fails it, unittest passes it)."""
     suite = split_tests("python", ASYNC_TESTS, ASYNC_RIGHT)
-    assert len(suite.units) == 10
+    assert len(suite.units) == 12
     assert suite.units[0].endswith("\nsejury_async(test_awaited())")
     right = await run_suite(sandbox, "python", ASYNC_RIGHT, suite, timeout=60)
     assert right.loaded, right.load_error
-    assert right.passed == [True] * 9 + [False], right.reasons
+    assert right.passed == [True] * 9 + [False] * 3, right.reasons
     assert "never runs" in right.reasons[9], right.reasons
+    assert "runs nothing" in right.reasons[10] and "runs nothing" in right.reasons[11], right.reasons  # yield tests
     wrong = await run_suite(sandbox, "python", ASYNC_WRONG, suite, timeout=60)
-    assert wrong.passed == [False, True, False, False, False, False, False, False, False, False], wrong.reasons
+    assert wrong.passed == [False, True] + [False] * 10, wrong.reasons
     assert "Expected mock to have been awaited once" in wrong.reasons[5], wrong.reasons
 
 
@@ -382,6 +401,46 @@ async def test_the_differential_record_holds_an_async_functions_values(sandbox: 
     assert bad.differential is not None and bad.differential.agreed < bad.differential.inputs, bad.differential
     good = await run_on_candidate(sandbox, ex, valid, program, probe=probe)
     assert good.differential is not None and good.differential.ratio == 1.0, good.differential
+
+
+XUNIT_AFTER_AUTOUSE = '''import pytest
+
+@pytest.fixture(autouse=True)
+def clean_store():
+    reset_store()
+    yield
+    reset_store()
+
+class TestInventory:
+    def setup_method(self):
+        self.inv = Inventory()
+        self.inv.add("apple", 3)
+
+    def test_count(self):
+        assert self.inv.count("apple") == 3
+'''
+INVENTORY = '''STORE = {}
+
+def reset_store():
+    STORE.clear()
+
+class Inventory:
+    def add(self, item, n):
+        STORE[item] = STORE.get(item, 0) + n
+
+    def count(self, item):
+        return STORE.get(item, 0)
+'''
+
+
+@pytest.mark.docker
+async def test_a_classs_setup_method_runs_after_the_modules_autouse_fixtures(sandbox: DockerSandbox) -> None:
+    """pytest makes the module's ``autouse`` fixtures, then the class's ``setup_method``, then the
+    class's own fixtures; made first, ``setup_method``'s work was wiped by the module's fixture and
+    the right program failed (the helper's review)."""
+    suite = split_tests("python", XUNIT_AFTER_AUTOUSE, INVENTORY)
+    right = await run_suite(sandbox, "python", INVENTORY, suite, timeout=60)
+    assert right.passed == [True], right.reasons
 
 
 REPORTS = '''import os

@@ -51,6 +51,30 @@ class Fixture:
     method: bool = False
 
 
+class Scope:
+    """The fixtures a test may ask for, by name: a test class's own over its module's (``parent``);
+    the ``autouse`` ones' names kept once, the module's first (a test makes them all)."""
+
+    def __init__(self, own: dict[str, Fixture], parent: Scope | None = None) -> None:
+        self.own, self.parent = own, parent
+        self.inherited: list[str] = list(parent.autouse) if parent is not None else []
+        self.autouse: list[str] = [*self.inherited,
+                                   *(n for n, f in own.items() if f.autouse and n not in self.inherited)]
+
+    def get(self, name: str) -> Fixture | None:
+        found = self.own.get(name)
+        return found if found is not None or self.parent is None else self.parent.get(name)
+
+    def __contains__(self, name: str) -> bool:
+        return self.get(name) is not None
+
+    def __getitem__(self, name: str) -> Fixture:
+        found = self.get(name)
+        if found is None:
+            raise KeyError(name)
+        return found
+
+
 def _dotted(node: ast.expr) -> str:
     return ast.unparse(node.func if isinstance(node, ast.Call) else node)
 
@@ -62,9 +86,10 @@ def _params(values: ast.expr) -> tuple[str, ...] | None:
                  for e in values.elts)
 
 
-def fixtures(body: list[ast.stmt], method: bool = False) -> dict[str, Fixture]:
-    """The fixtures ``body`` defines (a module's, or a class's ``method``\\ s), by the name a test
-    asks for them; one whose ``params=`` is not a literal list is left out."""
+def fixtures(body: list[ast.stmt], method: bool = False, parent: Scope | None = None) -> Scope:
+    """The fixtures ``body`` defines (a module's, or a class's ``method``\\ s, over ``parent``'s),
+    by the name a test asks for them; one whose ``params=`` is not a literal list, or that takes more
+    than ``MAX_FIXTURES`` arguments (no test could make it), is left out."""
     out: dict[str, Fixture] = {}
     for node in body:
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -78,13 +103,15 @@ def fixtures(body: list[ast.stmt], method: bool = False) -> dict[str, Fixture]:
             if "params" in keywords and params is None:
                 break
             args = tuple(a.arg for a in node.args.args[:len(node.args.args) - len(node.args.defaults)])
+            if len(args) > MAX_FIXTURES:
+                break
             autouse = keywords.get("autouse")
             out[name.value if isinstance(name, ast.Constant) and isinstance(name.value, str) else node.name] = Fixture(
                 node.name, args[1:] if method else args,
                 any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node)),
                 isinstance(autouse, ast.Constant) and autouse.value is True, params, method)
             break
-    return out
+    return Scope(out, parent)
 
 
 def fixture_decorators(node: ast.ClassDef) -> list[ast.expr]:
@@ -168,7 +195,7 @@ class _Unresolvable(Exception):
 class _Plan:
     """The statements that make one test's fixtures, each once, in the order pytest makes them."""
 
-    def __init__(self, given: dict[str, Fixture], row: dict[str, str], indirect: set[str],
+    def __init__(self, given: Scope, row: dict[str, str], indirect: set[str],
                  chosen: dict[str, str]) -> None:
         self.given, self.row, self.indirect, self.chosen = given, row, indirect, chosen
         self.lines: list[str] = []
@@ -205,20 +232,23 @@ class _Plan:
         return "sejury_request()" if param is None else f"sejury_request({param})"
 
 
-def _closure(names: list[str], given: dict[str, Fixture]) -> list[str]:
-    """The fixtures ``names`` need, theirs included, in the order first met."""
+def _closure(names: list[str], given: Scope) -> list[str]:
+    """The fixtures ``names`` need, theirs included, in the order first met; raises
+    ``_Unresolvable`` past ``MAX_FIXTURES`` of them (a test makes no more)."""
     out: dict[str, None] = {}
     stack = list(reversed(names))
     while stack:
         name = stack.pop()
-        if name in out or name not in given:
+        if name in out or (fixture := given.get(name)) is None:
             continue
         out[name] = None
-        stack.extend(reversed(given[name].args))
+        if len(out) > MAX_FIXTURES:
+            raise _Unresolvable(name)
+        stack.extend(reversed(fixture.args))
     return list(out)
 
 
-def _plain(required: list[str], row: dict[str, str], given: dict[str, Fixture]) -> dict[str, str] | None:
+def _plain(required: list[str], row: dict[str, str], given: Scope) -> dict[str, str] | None:
     """The arguments written in the call itself, where each comes from the row, a fixture that takes
     nothing, makes no teardown and has no params, or a temporary directory (the form before fixtures
     took fixtures); None where statements are needed."""
@@ -236,28 +266,49 @@ def _plain(required: list[str], row: dict[str, str], given: dict[str, Fixture]) 
     return args
 
 
-def runs(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: dict[str, Fixture], *,
-         method: bool = False) -> list[str] | None:
+def runs(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: Scope, *,
+         method: bool = False, xunit: str | None = None) -> list[str] | None:
     """The statements that run test ``fn`` as pytest would, one text per parametrized row (and per
     value of a fixture's ``params``), each argument given by its row, a fixture of ``given`` or one
     of pytest's; None when ``fn`` needs nothing (the caller calls it bare) or needs what nothing here
-    can give.  ``method``: ``fn`` is a test class's, called on ``_sejury_self`` (the caller makes it).
+    can give.  ``method``: ``fn`` is a test class's, called on ``_sejury_self`` (the caller makes it);
+    ``xunit``: its class's xunit set-up, made after the module's ``autouse`` fixtures and before the
+    class's, as pytest orders them.
     An ``async`` test is never left to be called bare (its coroutine would never run, and it would
     pass whatever the program does): where nothing gives its arguments, it is run without them, and
     fails on the reference."""
-    made = _runs(fn, given, method=method)
+    if isinstance(fn, ast.FunctionDef) and _yields(fn):  # called, it makes a generator and runs nothing
+        return ["raise AssertionError('a test function that yields runs nothing (pytest fails it)')"]
+    try:
+        made = _runs(fn, given, method=method, xunit=xunit)
+    except _Unresolvable:
+        made = None
     if made is None and isinstance(fn, ast.AsyncFunctionDef):
         return [f"sejury_async({_SELF}.{fn.name}())" if method else f"sejury_async({fn.name}())"]
     return made
 
 
-def _runs(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: dict[str, Fixture], *,
-          method: bool = False) -> list[str] | None:
+def _yields(fn: ast.FunctionDef) -> bool:
+    """Does ``fn``'s own body (not a function or class it defines) yield?"""
+    stack: list[ast.AST] = list(fn.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _runs(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: Scope, *,
+          method: bool = False, xunit: str | None = None) -> list[str] | None:
     marks = [d for d in fn.decorator_list if _dotted(d).endswith("parametrize")]
     positional = [a.arg for a in fn.args.args[:len(fn.args.args) - len(fn.args.defaults)]]
     required = positional[1:] if method else positional
     required = required[_injected(fn):]
-    autouse = [name for name, f in given.items() if f.autouse]
+    autouse = given.autouse
+    if len(autouse) > MAX_FIXTURES:
+        raise _Unresolvable(autouse[0])
     target = f"{_SELF}.{fn.name}" if method else fn.name
     awaited = isinstance(fn, ast.AsyncFunctionDef)  # run on the unit's event loop, as pytest-asyncio runs it
 
@@ -285,13 +336,14 @@ def _runs(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: dict[str, Fixture],
                 out.append(call(", ".join(f"{k}={v}" for k, v in args.items())))
                 continue
             plan = _Plan(given, row, indirect, chosen)
-            try:
-                for name in autouse:
-                    plan.value(name)
-                names = [*row, *(n for n in required if n not in row)]  # the row's first, as before
-                given_args = ", ".join(f"{name}={plan.value(name)}" for name in names)
-            except _Unresolvable:
-                return None
+            for name in given.inherited:  # the module's, before a class's xunit set-up and its own
+                plan.value(name)
+            if xunit is not None:
+                plan.lines.append(xunit)
+            for name in autouse:
+                plan.value(name)
+            names = [*row, *(n for n in required if n not in row)]  # the row's first, as before
+            given_args = ", ".join(f"{name}={plan.value(name)}" for name in names)
             out.append("\n".join([*plan.lines, call(given_args)]))
     return out or None
 
@@ -299,23 +351,24 @@ def _runs(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: dict[str, Fixture],
 _XUNIT = ("setup_method", "teardown_method", "setup_class", "teardown_class")
 
 
-def class_runs(node: ast.ClassDef, given: dict[str, Fixture]) -> Callable[[str], list[str]]:
+def class_runs(node: ast.ClassDef, given: Scope) -> Callable[[str], list[str]]:
     """How to run each test of pytest test class ``node`` (``_unittest.units``' ``call``):
     ``Tests().test_x()`` where it needs nothing; else an instance made, pytest's xunit set-up and
     teardown (``setup_class``, ``setup_method``, ...: ``sejury_xunit``), the class's and the
     module's fixtures (the class's ``self``'s own), then the test, a text per parametrized row."""
-    scope = {**given, **fixtures(node.body, method=True)}
+    scope = fixtures(node.body, method=True, parent=given)
     methods = {m.name: m for m in node.body  # a name defined twice: the last
                if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
     xunit = bool(node.bases) or any(name in methods for name in _XUNIT)  # a base may define them
-    autouse = any(f.autouse for f in scope.values())
 
     def run(name: str) -> list[str]:
         fn = methods.get(name)  # None: a test it inherits (its base's fixtures and rows are not read)
-        made = runs(fn, scope, method=True) if fn is not None else None
-        if made is None and not xunit and not autouse:
+        set_up = f"sejury_xunit({_SELF}, {name!r})" if xunit else None
+        made = runs(fn, scope, method=True, xunit=set_up) if fn is not None else None
+        if made is None and not xunit and not scope.autouse:
             return [f"{node.name}().{name}()"]
-        head = [f"{_SELF} = {node.name}()", *([f"sejury_xunit({_SELF}, {name!r})"] if xunit else [])]
-        return ["\n".join([*head, text]) for text in made or [f"{_SELF}.{name}()"]]
+        if made is None:  # (its fixtures could not be made: called without them)
+            return ["\n".join([f"{_SELF} = {node.name}()", *([set_up] if set_up else []), f"{_SELF}.{name}()"])]
+        return [f"{_SELF} = {node.name}()\n{text}" for text in made]
 
     return run

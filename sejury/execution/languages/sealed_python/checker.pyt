@@ -560,6 +560,8 @@ def sejury_case(cls, name):
     if inspect.iscoroutinefunction(getattr(cls, name, None)) and not issubclass(cls, unittest.IsolatedAsyncioTestCase):
         # unittest calls it and passes it without running its body (a coroutine never awaited): no evidence
         raise AssertionError("an async test of a TestCase that is not an IsolatedAsyncioTestCase never runs")
+    if inspect.isgeneratorfunction(getattr(cls, name, None)):  # unittest passes it too, its body never run
+        raise AssertionError("a test that yields runs nothing")
     module_set_up()
     result = First()
     unittest.TestSuite([cls(name)]).run(result)
