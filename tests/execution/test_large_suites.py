@@ -64,13 +64,16 @@ class TestPlain:
         assert f(2) == 2
 '''
     units = split_tests("python", tests).units
-    assert len(units) == 5
-    a, b, c, x, y = units
+    assert len(units) == 6
+    a, b, c, x, run_async, y = units
     assert "def test_b" in a and "def test_c" not in a  # test_a calls test_b: both there
     assert "@unittest.skipIf" in b and "def test_a" not in b and "def test_c" not in b
     assert "def test_c" in c and "def test_b" not in c
     assert x.endswith("TestPlain().test_x()") and "def test_y" not in x and "async" not in x
-    assert y.endswith("TestPlain().test_y()") and "def test_x" not in y  # the async test is not called
+    # the async test runs on its unit's event loop (until RUNNERS_VERSION 53 it was left out: called
+    # bare, its coroutine would never run)
+    assert run_async.endswith("sejury_async(_sejury_self.test_async())") and "def test_x" not in run_async
+    assert y.endswith("TestPlain().test_y()") and "def test_x" not in y
 
 
 def test_a_jest_block_of_two_thousand_tests_gives_one_small_unit_per_test() -> None:
