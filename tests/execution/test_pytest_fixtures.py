@@ -204,14 +204,15 @@ async def test_a_suite_of_fixtures_mocker_and_test_classes_runs_as_pytest_runs_i
     assert "Expected 'helper' to be called once" in wrong.reasons[7], wrong.reasons
 
 
-TEARDOWNS = '''import pytest
-
-@pytest.fixture
+CLOSED = '''@pytest.fixture
 def conn():
     c = Conn()
     yield c
     c.close()
+'''
+TEARDOWNS = '''import pytest
 
+''' + CLOSED + '''
 @pytest.fixture
 def checked():
     c = Conn()
@@ -480,18 +481,7 @@ __main__.unpatch = _die
 '''
 TWO_CLOSED = '''import pytest
 
-@pytest.fixture
-def conn():
-    c = Conn()
-    yield c
-    c.close()
-
-@pytest.fixture
-def other():
-    c = Conn()
-    yield c
-    c.close()
-
+''' + CLOSED + '\n' + CLOSED.replace('conn', 'other') + '''
 def test_both(conn, other):
     conn.send("a")
     assert conn.sent == ["a"]

@@ -56,6 +56,18 @@ class Scope:
         return found
 
 
+def yields(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Does ``fn``'s own body (not a function or class it defines) yield?"""
+    stack: list[ast.AST] = list(fn.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
 def dotted(node: ast.expr) -> str:
     return ast.unparse(node.func if isinstance(node, ast.Call) else node)
 
@@ -88,8 +100,7 @@ def fixtures(body: list[ast.stmt], method: bool = False, parent: Scope | None = 
                 break
             autouse = keywords.get("autouse")
             out[name.value if isinstance(name, ast.Constant) and isinstance(name.value, str) else node.name] = Fixture(
-                node.name, args[1:] if method else args,
-                any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node)),
+                node.name, args[1:] if method else args, yields(node),
                 isinstance(autouse, ast.Constant) and autouse.value is True, params, method)
             break
     return Scope(out, parent)

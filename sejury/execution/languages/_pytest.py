@@ -37,6 +37,7 @@ from sejury.execution.languages._pyfixtures import (
     fixture_decorators,
     fixtures,
     plain,
+    yields,
 )
 
 __all__ = ["MAX_ROWS", "class_runs", "fixture_decorators", "fixtures", "patches", "runs"]
@@ -121,27 +122,22 @@ def runs(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: Scope, *,
     An ``async`` test is never left to be called bare (its coroutine would never run, and it would
     pass whatever the program does): where nothing gives its arguments, it is run without them, and
     fails on the reference."""
-    if isinstance(fn, ast.FunctionDef) and _yields(fn):  # called, it makes a generator and runs nothing
+    if isinstance(fn, ast.FunctionDef) and yields(fn):  # called, it makes a generator and runs nothing
         return ["raise AssertionError('a test function that yields runs nothing (pytest fails it)')"]
     try:
         made = _runs(fn, given, method=method, xunit=xunit)
     except Unresolvable:
         made = None
     if made is None and isinstance(fn, ast.AsyncFunctionDef):
-        return [f"sejury_async({SELF}.{fn.name}())" if method else f"sejury_async({fn.name}())"]
+        return [_call(fn, method, "")]
     return made
 
 
-def _yields(fn: ast.FunctionDef) -> bool:
-    """Does ``fn``'s own body (not a function or class it defines) yield?"""
-    stack: list[ast.AST] = list(fn.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.Yield, ast.YieldFrom)):
-            return True
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(node))
-    return False
+def _call(fn: ast.FunctionDef | ast.AsyncFunctionDef, method: bool, args: str) -> str:
+    """The call of test ``fn`` with ``args``; an ``async`` one's run on the unit's event loop, as
+    pytest-asyncio runs it."""
+    call = f"{SELF}.{fn.name}({args})" if method else f"{fn.name}({args})"
+    return f"sejury_async({call})" if isinstance(fn, ast.AsyncFunctionDef) else call
 
 
 def _runs(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: Scope, *,
@@ -153,14 +149,8 @@ def _runs(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: Scope, *,
     autouse = given.autouse
     if len(autouse) > MAX_FIXTURES:
         raise Unresolvable(autouse[0])
-    target = f"{SELF}.{fn.name}" if method else fn.name
-    awaited = isinstance(fn, ast.AsyncFunctionDef)  # run on the unit's event loop, as pytest-asyncio runs it
-
-    def call(args: str) -> str:
-        return f"sejury_async({target}({args}))" if awaited else f"{target}({args})"
-
     if not marks and not required and not autouse:
-        return [call("")] if awaited else None
+        return [_call(fn, method, "")] if isinstance(fn, ast.AsyncFunctionDef) else None
     tables = [_rows(d) for d in marks]
     if any(t is None for t in tables):
         return None
@@ -177,7 +167,7 @@ def _runs(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: Scope, *,
             chosen = dict(zip(varying, values, strict=True))
             args = None if autouse or varying or method else plain(required, row, given)
             if args is not None:
-                out.append(call(", ".join(f"{k}={v}" for k, v in args.items())))
+                out.append(_call(fn, method, ", ".join(f"{k}={v}" for k, v in args.items())))
                 continue
             plan = Plan(given, row, indirect, chosen)
             for name in given.inherited:  # the module's, before a class's xunit set-up and its own
@@ -188,7 +178,7 @@ def _runs(fn: ast.FunctionDef | ast.AsyncFunctionDef, given: Scope, *,
                 plan.value(name)
             names = [*row, *(n for n in required if n not in row)]  # the row's first, as before
             given_args = ", ".join(f"{name}={plan.value(name)}" for name in names)
-            out.append("\n".join([*plan.lines, call(given_args)]))
+            out.append("\n".join([*plan.lines, _call(fn, method, given_args)]))
     return out or None
 
 

@@ -212,10 +212,7 @@ def awaitable(value):
     """What a call of the program's ``async def`` gives the test: a coroutine of the checker's, whose
     value is the one the program's process computed when it ran the program's coroutine to its end
     (``server.run_awaited``), so ``await f(x)``, ``asyncio.run(f(x))`` and ``gather`` work."""
-    async def awaited():
-        return value
-
-    made = awaited()
+    made = ready(value)
     AWAITED[made] = value
     return made
 
@@ -557,10 +554,11 @@ def sejury_case(cls, name):
 
     import inspect
 
-    if inspect.iscoroutinefunction(getattr(cls, name, None)) and not issubclass(cls, unittest.IsolatedAsyncioTestCase):
+    test = getattr(cls, name, None)
+    if inspect.iscoroutinefunction(test) and not issubclass(cls, unittest.IsolatedAsyncioTestCase):
         # unittest calls it and passes it without running its body (a coroutine never awaited): no evidence
         raise AssertionError("an async test of a TestCase that is not an IsolatedAsyncioTestCase never runs")
-    if inspect.isgeneratorfunction(getattr(cls, name, None)):  # unittest passes it too, its body never run
+    if inspect.isgeneratorfunction(test):  # unittest passes it too, its body never run
         raise AssertionError("a test that yields runs nothing")
     module_set_up()
     result = First()

@@ -29,6 +29,15 @@ _DTYPE = re.compile(r"[<>|=]?[biufcUSMmO]\d{0,3}(\[\w{1,3}\])?")  # '<f8', '|b1'
 _EXTENSION = ("category", "string", "Int64", "Int32", "Float64", "boolean")  # pandas dtypes kept by name
 
 
+def ready(value):
+    """A coroutine that gives ``value``: what one side awaits of a call the other side ran to its end
+    (the program's ``async def`` run in its process, a test's ``AsyncMock`` run in the checker)."""
+    async def awaited():
+        return value
+
+    return awaited()
+
+
 class Opaque:
     """A value that is not plain data (an object of the program's, a function): it equals nothing
     but itself, so no test passes by comparing it."""

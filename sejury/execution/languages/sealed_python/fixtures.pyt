@@ -10,12 +10,11 @@
 
 class _Teardown:
     """What runs when the unit ends: a generator fixture's rest, pytest's ``teardown_method``.  The
-    test's own code: an error there fails the test (pytest errs it), as a failed check would."""
+    test's own code (``checks``): an error there fails the test (pytest errs it), as a failed check
+    would; not so the harness's own (closing the unit's event loop)."""
 
-    checks = True
-
-    def __init__(self, finish):
-        self.undo = finish
+    def __init__(self, finish, checks=True):
+        self.undo, self.checks = finish, checks
         FIXTURES.append(self)
 
 
@@ -50,17 +49,12 @@ def _rest_of(made):
 _LOOP = []  # the unit's event loop: made by its first async test or fixture, closed when the unit ends
 
 
-class _LoopClosing:
-    def __init__(self, loop):
-        self.loop = loop
-        FIXTURES.append(self)
-
-    def undo(self):
-        _LOOP.clear()
-        try:
-            self.loop.run_until_complete(self.loop.shutdown_asyncgens())
-        finally:
-            self.loop.close()
+def _close(loop):
+    _LOOP.clear()
+    try:
+        loop.run_until_complete(loop.shutdown_asyncgens())
+    finally:
+        loop.close()
 
 
 def sejury_async(awaitable):
@@ -70,8 +64,9 @@ def sejury_async(awaitable):
     import asyncio
 
     if not _LOOP:
-        _LOOP.append(asyncio.new_event_loop())
-        _LoopClosing(_LOOP[0])
+        loop = asyncio.new_event_loop()
+        _LOOP.append(loop)
+        _Teardown(lambda: _close(loop), checks=False)
     return _LOOP[0].run_until_complete(awaitable)
 
 
@@ -92,7 +87,7 @@ class FixtureRequest:
         self._finalizers.append(finalizer)
 
     def undo(self):
-        undo_each(self._finalizers, lambda finalizer: finalizer())
+        raise_first(undo_each(self._finalizers, lambda finalizer: finalizer()))
 
 
 def sejury_xunit(test, name):
@@ -103,20 +98,18 @@ def sejury_xunit(test, name):
 
     cls, method = type(test), getattr(test, name)
 
-    def with_method(fn):
+    def on_class(fn):  # a classmethod, or a plain function given the class
+        return fn() if inspect.ismethod(fn) else fn(cls)
+
+    def on_method(fn):  # ``setup_method(self, method)`` or ``setup_method(self)``
         try:
             takes = len(inspect.signature(fn).parameters)
         except (TypeError, ValueError):
             takes = 0
         return fn(method) if takes else fn()
 
-    for set_up, tear_down in (("setup_class", "teardown_class"), ("setup_method", "teardown_method")):
-        if set_up == "setup_class":
-            def run(fn):  # a classmethod, or a plain function given the class
-                return fn() if inspect.ismethod(fn) else fn(cls)
-            owner = cls
-        else:
-            run, owner = with_method, test
+    for owner, set_up, tear_down, run in ((cls, "setup_class", "teardown_class", on_class),
+                                          (test, "setup_method", "teardown_method", on_method)):
         if callable(getattr(owner, set_up, None)):
             run(getattr(owner, set_up))
         if callable(getattr(owner, tear_down, None)):
@@ -212,6 +205,6 @@ class MockerFixture:
 
     def stopall(self):
         self._mocks.clear()
-        undo_each(self._patchers, lambda patcher: patcher.stop())
+        raise_first(undo_each(self._patchers, lambda patcher: patcher.stop()))
 
     undo = stopall

@@ -437,7 +437,7 @@ class MonkeyPatch:
             _share_environ()  # (if this fails, the unit's end undoes the patch started above)
 
     def undo(self):
-        undo_each(self._started, lambda patcher: patcher.stop())
+        raise_first(undo_each(self._started, lambda patcher: patcher.stop()))
 
 
 FIXTURES = []  # what the unit's fixtures undo (monkeypatch, capsys, a fixture's teardown) when it ends
@@ -447,9 +447,9 @@ def undo_each(items, undo):
     """``undo`` each of ``items``, the last first, each under an alarm of its own, whatever the
     others do: undoing a patch asks the program's process too, which may hang or die when asked,
     and one that did must not leave the rest in force here (a patched ``os.path.exists`` passing
-    the next test).  A hang kills the program's process (the next call starts a fresh one).  The
-    first error is raised when all are done."""
-    failed = None
+    the next test).  A hang kills the program's process (it may still be computing: the next call
+    starts a fresh one).  Returns ``(item, error)`` of each that raised, in the order undone."""
+    failed = []
     while items:
         item = items.pop()
         signal.alarm(PER_TEST)
@@ -460,30 +460,28 @@ def undo_each(items, undo):
             signal.alarm(0)
             if isinstance(e, TimeoutError):
                 REMOTE.kill()
-            failed = failed or e
-    if failed is not None:
-        raise failed
+            failed.append((item, e))
+    return failed
+
+
+def raise_first(failed):
+    """Raise the first error ``undo_each`` met, when all are done."""
+    if failed:
+        raise failed[0][1]
 
 
 def stop_patches():
     """A unit's fixtures are undone when the unit ends, the last made first, as pytest undoes them
     after the test (other patchers left running stay, as in one process).  Returns why the test
     fails there, or None: a teardown of the test's own that raised (a fixture's code after its
-    ``yield``, ``teardown_method``, a finalizer), or one that hung (``PER_TEST``'s alarm)."""
-    failed = []
-
-    def undo(fixture):
-        try:
-            fixture.undo()
-        except TimeoutError:
-            REMOTE.kill()  # it may still be computing: the next call starts a fresh one
-            failed.append("TimeoutError in the test's teardown")
-        except BaseException as e:  # a patch that cannot be undone here changes no result
-            if getattr(fixture, "checks", False):
-                failed.append(f"{type(e).__name__} in the test's teardown: {str(e)[:150]}")
-
-    undo_each(FIXTURES, undo)
-    return failed[0] if failed else None
+    ``yield``, ``teardown_method``, a finalizer), or one that hung (``PER_TEST``'s alarm); a patch
+    that cannot be undone here changes no result."""
+    for fixture, e in undo_each(FIXTURES, lambda fixture: fixture.undo()):
+        if isinstance(e, TimeoutError):
+            return "TimeoutError in the test's teardown"
+        if getattr(fixture, "checks", False):
+            return f"{type(e).__name__} in the test's teardown: {str(e)[:150]}"
+    return None
 
 
 def install_patches(base, load):

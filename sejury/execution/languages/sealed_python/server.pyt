@@ -79,15 +79,6 @@ def ask(msg):
     return ready(value) if req.get("awaited") else value  # a test's async mock: the program awaits it
 
 
-def ready(value):
-    """A coroutine that gives ``value``: what the program awaits of a test's ``AsyncMock``, whose
-    call the checker has run to its end."""
-    async def awaited():
-        return value
-
-    return awaited()
-
-
 LOOP = []  # the event loop the program's coroutines run on, made at the first
 
 
