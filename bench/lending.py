@@ -1,6 +1,7 @@
 """The tests' mocks, patches and callbacks, lent to the program (``sealed_python/lending.pyt``,
 ``sealed_python/fixtures.pyt``, ``sealed_js/``): for each suite of
-``tests/execution/test_python_patches.py``, ``test_pytest_fixtures.py`` and ``test_js_callbacks.py``,
+``tests/execution/test_python_patches.py``, ``test_pytest_fixtures.py``, ``test_python_classes.py`` and
+``test_js_callbacks.py``,
 how many tests its right program and its wrong program pass; then what a lent call costs (a Python
 program calling a test's lambda ``n`` times in one test).  No model; the Docker sandbox.
 
@@ -39,6 +40,7 @@ def module(name: str) -> ModuleType:
 
 async def main() -> None:
     p, j, f = module("test_python_patches"), module("test_js_callbacks"), module("test_pytest_fixtures")
+    c = module("test_python_classes")
     cases = [("python", "patches and mocks", p.TESTS, p.RIGHT, p.WRONG),
              ("python", "a class's patch, a setUp patcher, stacked, pytest", p.FORMS, p.FORMS_RIGHT, p.FORMS_WRONG),
              ("python", "objects the tests define", p.FAKE, p.FAKE_RIGHT, p.FAKE_WRONG),
@@ -51,6 +53,7 @@ async def main() -> None:
               f.ASYNC_WRONG),
              ("python", "a program that dies when a mocker patch is undone", f.REPORTS, f.REPORTS_RIGHT,
               f.DIES_ON_UNDO),
+             ("python", "the program's classes: attributes, isinstance, patches, spies", c.TESTS, c.RIGHT, c.WRONG),
              ("javascript", "callbacks and jest.fn", j.TESTS, j.RIGHT, j.WRONG),
              ("javascript", "the console's spies", j.LOGGED, j.LOGGED_RIGHT, j.LOGGED_WRONG)]
     sandbox = DockerSandbox(size=1)

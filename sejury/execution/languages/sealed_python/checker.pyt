@@ -122,9 +122,9 @@ class Remote:
         elif not self.load.get("loaded"):
             self.kill()
         else:  # a fresh process (the last one died or hung): the patches the tests hold apply there too
-            for token, (target, attribute, value) in list(PATCHES.items()):
+            for token, (target, attribute, value, bind) in list(PATCHES.items()):
                 try:
-                    self.call({"patch": [target, attribute, value, token]})
+                    self.call({"patch": [target, attribute, value, token, bind]})
                 except Exception:  # noqa: S110 - as when it was first made: it holds in the tests' process
                     pass
             if ENVIRON[0]:
@@ -242,7 +242,8 @@ class Handle:
 
     @property
     def __class__(self):
-        found = claimed(object.__getattribute__(self, "_kind"))
+        kind = object.__getattribute__(self, "_kind")
+        found = PROGRAM_CLASSES.get(kind) or claimed(kind)
         return found if found is not None else Handle
 
     def __len__(self):
@@ -351,6 +352,58 @@ def stub(name):
     return call
 
 
+class ProgramClass(type):
+    """The kind of the tests' stand-in for a class the program defines: calling it makes an object in
+    the program's process (a ``Handle``, as the class's stub does); an attribute it does not hold here
+    is read there (``Calculator.MAX``, ``Calculator.from_text``; a function is called there with the
+    ``self`` it is given), so a test reads it, calls it and patches it as in one process
+    (``patch.object(Calculator, "add")``, ``mocker.spy``: the patch is made there too, ``_where``).
+    ``isinstance`` answers for the program's objects by their class.  The tests cannot derive from it
+    (their subclass would make the program's objects, not theirs)."""
+
+    def __new__(mcs, name, bases, namespace, made=False):
+        if not made:
+            raise TypeError(f"a class of the program's ({bases[0].__name__ if bases else name}) cannot be "
+                            "subclassed in the tests")
+        return super().__new__(mcs, name, bases, namespace)
+
+    def __init__(cls, name, bases, namespace, made=False):
+        super().__init__(name, bases, namespace)
+
+    def __call__(cls, *args, **kwargs):
+        return type.__getattribute__(cls, "_sejury_new")(*args, **kwargs)
+
+    def __getattr__(cls, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return REMOTE.call({"attr": [type.__getattribute__(cls, "_sejury_ref"), name]})
+
+    def __repr__(cls):
+        return f"<class '{cls.__name__}' of the program>"
+
+
+PROGRAM_CLASSES = {}  # a class's name -> its stand-in
+
+
+def program_classes(classes):
+    """The stand-ins of the program's classes (``{name: [ref, [its program bases' names]]}``, as its
+    process loaded them), each derived from its bases' where it can be."""
+    pending = {n: v for n, v in classes.items() if type(n) is str and n.isidentifier() and isinstance(v, list)
+               and len(v) == 2 and type(v[0]) is int and isinstance(v[1], list)}
+    while pending:
+        ready_ = [n for n, (_, bases) in pending.items() if all(b not in pending or b == n for b in bases)] \
+            or list(pending)[:1]  # (a cycle cannot be: the first of what is left, with no bases)
+        for n in ready_:
+            ref, bases = pending.pop(n)
+            made = [PROGRAM_CLASSES[b] for b in bases if b in PROGRAM_CLASSES and b != n]
+            body = {"_sejury_new": staticmethod(stub(n)), "_sejury_ref": ref, "__module__": "solution"}
+            try:
+                PROGRAM_CLASSES[n] = ProgramClass(n, tuple(made), body, made=True)
+            except TypeError:  # (an order of bases Python cannot make: the class alone)
+                PROGRAM_CLASSES[n] = ProgramClass(n, (), body, made=True)
+    return PROGRAM_CLASSES
+
+
 # methods that would ask the program's process whether its value equals one the checker holds
 # (``result.equals(expected)``): the answer would be the program's, so they are not called
 _ASKS_EQUAL = frozenset({"equals", "equal", "identical", "isclose", "allclose", "array_equal", "compare",
@@ -388,8 +441,9 @@ for alias, module in load.get("modules", {}).items():
         base[alias] = __import__(module, fromlist=["_"])
     except BaseException:
         pass
+classes = program_classes(load.get("classes") if isinstance(load.get("classes"), dict) else {})
 for name in load.get("callables", []):
-    base[name] = stub(name)
+    base[name] = classes[name] if name in classes else stub(name)
 for name, value in load.get("values", {}).items():
     try:
         base[name] = dec(value, handle)

@@ -122,6 +122,8 @@ def enc(v, handles=None, _budget=None, _depth=0):
             return ["H", len(handles) - 1, f"{module}:{t.__qualname__}"]
     elif t.__name__ == "Handle":  # the checker's side: an object of the program's, sent back to it
         return ["H", object.__getattribute__(v, "_ref"), ""]
+    elif t.__name__ == "ProgramClass":  # the checker's side: a class of the program's, as itself
+        return ["H", type.__getattribute__(v, "_sejury_ref"), ""]
     else:  # the checker's side: a mock or a function of the tests' is lent (``lend``), else it is opaque
         lent = lend(v)
         if lent is not None:

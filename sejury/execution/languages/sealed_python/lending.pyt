@@ -66,7 +66,7 @@ def _tests_class(t):
     import unittest
 
     return (isinstance(t, type) and t.__module__ == "solution" and not issubclass(t, (BaseException, unittest.TestCase))
-            and t not in (Handle, Opaque))
+            and t not in (Handle, Opaque) and type(t) is not ProgramClass)
 
 
 def lendable(v):
@@ -197,6 +197,10 @@ def _where(target):
     the program's own names) or a class's ``module:qualname``; None where it cannot."""
     if isinstance(target, types.ModuleType):
         return target.__name__
+    if type(target) is ProgramClass:  # one of the program's classes, or one of its objects
+        return f"solution:{target.__name__}"
+    if type(target) is Handle and ":" not in object.__getattribute__(target, "_kind"):
+        return f"solution#{object.__getattribute__(target, '_ref')}"
     if isinstance(target, type) and "<" not in target.__qualname__ and target.__module__ not in ("solution", "__main__"):
         return f"{target.__module__}:{target.__qualname__}"
     return None
@@ -210,8 +214,10 @@ def _share(patcher):
     if sent[0] == "O":  # neither plain data nor lendable (a library's function): it holds here alone
         return
     token = str(next(_PATCH_TOKENS))
-    REMOTE.call({"patch": [where, patcher.attribute, sent, token]})
-    PATCHES[token] = (where, patcher.attribute, sent)
+    # a function put on a class is a method there (it binds ``self``): a mock is not
+    bind = type(patcher.target) is ProgramClass and type(getattr(patcher.target, patcher.attribute)) is types.FunctionType
+    REMOTE.call({"patch": [where, patcher.attribute, sent, token, bind]})
+    PATCHES[token] = (where, patcher.attribute, sent, bind)
     patcher._sejury_token = token
 
 

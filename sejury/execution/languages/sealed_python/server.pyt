@@ -160,18 +160,41 @@ for _name in _LENT_DUNDERS:
 PATCHED = {}  # token -> (the object patched, the attribute, what it held, whether it held one)
 
 
-def patch(target, attribute, value, token):
+BEFORE = {}  # (id of a program's class or object, attribute) -> what it held before the tests patched it
+
+
+def _bound(lent):
+    """A function standing in for a ``Lent`` function put on a class: a method, it binds ``self``
+    (the checker's stand-in was a function: an autospec, ``mocker.spy``, a test's own ``def``)."""
+    def stand_in(*args, **kwargs):
+        return lent(*args, **kwargs)
+
+    return stand_in
+
+
+def patch(target, attribute, value, token, bind=False):
     """Put ``value`` (decoded: plain data or a ``Lent``) at ``target.attribute`` (a module, or a class
-    by ``module:qualname``; ``solution``: the program's own names), as the checker's patch did there."""
+    by ``module:qualname``; ``solution``: the program's own names, ``solution:Name`` one of its
+    classes, ``solution#ref`` one of its objects), as the checker's patch did there."""
     module, _, qualname = target.partition(":")
     if module == "solution" and not qualname:
         held = attribute in ns
         PATCHED[token] = (ns, attribute, ns.get(attribute), held)
         ns[attribute] = value
         return
-    obj = importlib.import_module(module)
-    for part in qualname.split(".") if qualname else ():
-        obj = getattr(obj, part)
+    if module.startswith("solution#") or module == "solution":
+        obj = HANDLES[int(module[9:])] if module != "solution" else ns[qualname.split(".")[0]]
+        for part in qualname.split(".")[1:] if module == "solution" else ():
+            obj = getattr(obj, part)
+        if getattr(type(obj) if not isinstance(obj, type) else obj, "__module__", None) != "solution":
+            raise TypeError("not an object of the program's")
+        BEFORE.setdefault((id(obj), attribute), getattr(obj, attribute, None))
+        if bind and isinstance(obj, type) and isinstance(value, Lent):
+            value = _bound(value)
+    else:
+        obj = importlib.import_module(module)
+        for part in qualname.split(".") if qualname else ():
+            obj = getattr(obj, part)
     held = attribute in vars(obj)
     PATCHED[token] = (obj, attribute, vars(obj).get(attribute), held)
     setattr(obj, attribute, value)
@@ -218,7 +241,19 @@ for name, value in list(ns.items()):
 # side_effect=...)``, ``mocker.spy``) puts its stand-in where the program's own code finds it, while a
 # side effect that calls the original must reach the original, not the stand-in again
 AS_LOADED = {name: ns[name] for name in callables}
-send({"id": 0, "loaded": True, "callables": callables, "values": values, "modules": modules})
+# the program's classes, each held as an object the tests may read and patch (``Calculator.add``,
+# ``Calculator.MAX``, ``patch.object(Calculator, "add")``): its reference and its own classes' bases
+classes = {}
+for name in callables[:1000]:
+    value = ns[name]
+    if isinstance(value, type):
+        try:
+            bases = [str(b.__name__) for b in value.__bases__ if b.__module__ == "solution"][:16]
+        except Exception:
+            continue
+        classes[name] = [len(HANDLES), bases]
+        HANDLES.append(value)
+send({"id": 0, "loaded": True, "callables": callables, "values": values, "modules": modules, "classes": classes})
 
 def answer_of(req):
     rid = req["id"]
@@ -227,8 +262,8 @@ def answer_of(req):
         if "render" in req:  # the differential record's picture of a handle (``render``)
             return {"id": rid, "ok": render(HANDLES[int(req["render"])])}
         if "patch" in req:  # a test's patch, made here too (``patch``); or undone
-            target, attribute, value, token = req["patch"]
-            patch(str(target), str(attribute), dec(value, own), str(token))
+            target, attribute, value, token = req["patch"][:4]
+            patch(str(target), str(attribute), dec(value, own), str(token), req["patch"][4:5] == [True])
             return {"id": rid, "ok": ["N"]}
         if "unpatch" in req:
             unpatch(str(req["unpatch"]))
@@ -240,14 +275,14 @@ def answer_of(req):
         if "attr" in req:
             ref, name = req["attr"]
             got = getattr(HANDLES[ref], name)
-            if callable(got) and getattr(got, "__self__", None) is HANDLES[ref]:
-                return {"id": rid, "ok": ["M", ref, name]}
+            if callable(got) and (getattr(got, "__self__", None) is HANDLES[ref] or isinstance(HANDLES[ref], type)):
+                return {"id": rid, "ok": ["M", ref, name]}  # (a class's: its function, called with ``self``)
             result = got
         else:
             args, kwargs = dec(req["args"], own), dec(req["kwargs"], own)
             if "method" in req:
-                ref, name = req["method"]
-                fn = getattr(HANDLES[ref], name)
+                ref, name = req["method"]  # (a method read before a test patched it stays the one it was)
+                fn = BEFORE.get((id(HANDLES[ref]), name)) or getattr(HANDLES[ref], name)
             else:
                 fn = AS_LOADED[req["call"]] if req["call"] in AS_LOADED else ns[req["call"]]
                 if "random" in req:  # the test's own random state, which it seeded or drew from
