@@ -207,3 +207,212 @@ async def test_the_bundled_cart_pair_by_the_users_own_tests() -> None:
     assert wrong.score == pytest.approx(85.71, abs=0.01), wrong.detail
     assert got["right"].passed is True and got["wrong"].passed is False
     assert "test_total_adds_tax" in " ".join(got["wrong"].against)
+
+
+# Programs that try to pass what they fail (the review of the first version of this, which trusted the
+# names the program's process gave): each by pytest fails every test below; so must the harness
+IMPOSTORS = '''from enum import Enum
+
+class Shape:
+    pass
+
+def make_shape():
+    class Shape:  # a local class of the same name
+        pass
+    return Shape()
+
+class _Fake:
+    pass
+_Fake.__name__ = "Shape"
+
+def make_fake():
+    return _Fake()
+
+class Node:
+    pass
+
+class Tree:
+    class Node:  # a nested class of the same name
+        pass
+
+    def __init__(self):
+        self.root = Tree.Node()
+
+class Animal:
+    pass
+
+class Meta(type):
+    @property
+    def __bases__(cls):
+        return (Animal,)
+
+class Dog(metaclass=Meta):  # says it derives from Animal
+    pass
+
+class Impostor:
+    pass
+Impostor.__name__ = "Animal"
+
+class Cat(Impostor):
+    pass
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+
+class Light:
+    def __init__(self):
+        self.color = Color.RED
+
+    def next(self):
+        return self.color  # never changes
+
+class Shop:
+    OPEN = True
+
+    def can_buy(self, item):
+        return not self.OPEN  # inverted
+'''
+IMPOSTOR_TESTS = '''from solution import *
+
+def test_local_class():
+    assert isinstance(make_shape(), Shape)
+
+def test_renamed_class():
+    assert isinstance(make_fake(), Shape) or make_fake().__class__ is Shape
+
+def test_nested_class():
+    assert isinstance(Tree().root, Node)
+
+def test_metaclass_bases():
+    assert issubclass(Dog, Animal) or isinstance(Dog(), Animal)
+
+def test_renamed_base():
+    assert issubclass(Cat, Animal) or isinstance(Cat(), Animal)
+
+def test_changes():
+    assert Light().next() != Color.RED
+
+def test_not_in():
+    assert Light().next() not in (Color.RED,)
+
+def test_closed_by_the_class():
+    Shop.OPEN = False
+    try:
+        assert Shop().can_buy("apple") is False
+    finally:
+        Shop.OPEN = True
+
+def test_closed_by_the_object():
+    shop = Shop()
+    shop.OPEN = False
+    assert shop.can_buy("apple") is False
+'''
+
+
+@pytest.mark.docker
+async def test_a_program_gains_nothing_by_naming_its_classes_or_by_objects_that_equal_nothing(
+        sandbox: DockerSandbox) -> None:
+    """A class is known by identity (its process's registry of the program's names, type's own
+    slots), not by the name it gives; an object sent twice is one handle (``!=``, ``not in`` as in
+    one process); a test's ``Shop.OPEN = False`` is made on the program's class, where it reads it.
+    Each of these tests passed the program above in the review's run."""
+    report = await run_suite(sandbox, "python", IMPOSTORS, split_tests("python", IMPOSTOR_TESTS, IMPOSTORS),
+                             timeout=60)
+    assert report.loaded, report.load_error
+    assert report.passed == [False] * 9, report.reasons
+
+
+FORMS = '''import pytest
+from unittest.mock import patch
+from solution import *
+
+def test_one_object_one_handle():
+    light = Light()
+    assert light.color == Color.RED and light.color is Color.RED and Color(2) is Color.GREEN
+
+def test_settings_reach_the_program():
+    shop = Shop()
+    shop.OPEN = False
+    assert shop.can_buy("apple") is False and shop.OPEN is False
+
+def test_a_method_read_before_a_patch_stays_the_original():
+    c = Calculator()
+    add = c.add
+    with patch.object(Calculator, "add", return_value=0):
+        assert add(1, 2) == 3 and c.total([5]) == 0
+
+def test_wraps_the_original():
+    c = Calculator()
+    with patch.object(Calculator, "add", wraps=c.add) as add:
+        assert c.total([1, 2]) == 3
+        assert add.call_count == 2
+
+def test_the_programs_exceptions():
+    with pytest.raises(InsufficientFunds, match="no money"):
+        Account().withdraw(1000)
+    with pytest.raises(BankError):
+        Account().withdraw(1000)
+    assert issubclass(InsufficientFunds, Exception)
+
+def test_except_clause():
+    try:
+        Account().freeze()
+    except InsufficientFunds:
+        raise AssertionError("a Frozen is not an InsufficientFunds")
+    except BankError:
+        pass
+'''
+FORMS_RIGHT = '''from enum import Enum
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+
+class Light:
+    def __init__(self):
+        self.color = Color.RED
+
+class Shop:
+    OPEN = True
+
+    def can_buy(self, item):
+        return self.OPEN
+
+class Calculator:
+    def add(self, a, b):
+        return a + b
+
+    def total(self, xs):
+        t = 0
+        for x in xs:
+            t = self.add(t, x)
+        return t
+
+class BankError(Exception):
+    pass
+
+class InsufficientFunds(BankError):
+    pass
+
+class Frozen(BankError):
+    pass
+
+class Account:
+    def withdraw(self, amount):
+        raise InsufficientFunds("no money")
+
+    def freeze(self):
+        raise Frozen("frozen")
+'''
+
+
+@pytest.mark.docker
+async def test_identity_settings_methods_read_before_a_patch_and_the_programs_exceptions(
+        sandbox: DockerSandbox) -> None:
+    """Each as pytest runs it (the right program passes all six there; the harness splits the fifth's
+    three checks into units of their own): before the review's fixes
+    the first two failed (a new handle per read; a setting kept in the tests' process), the third and
+    fourth called the patch (or recursed), and the program's exceptions were ``CandidateError``s."""
+    report = await run_suite(sandbox, "python", FORMS_RIGHT, split_tests("python", FORMS, FORMS_RIGHT), timeout=60)
+    assert report.passed == [True] * 8, report.reasons

@@ -16,7 +16,8 @@ with ``params=[...]`` runs the tests that use it once per value (``request.param
 ``indirect`` parametrize row; a generator fixture's teardown runs when the test ends
 (``sejury_fixture`` in ``sealed_python/lending.pyt``; an error there changes no result).  A
 fixture's decorator is dropped with the rest of its source line range (the suite's setup defines
-it as a plain function).  Not here: fixtures' scopes (each test makes its own),
+it as a plain function).  A module's ``setup_module``/``setup_function`` and their teardowns run as
+pytest runs them (``python.py`` and ``fixtures.pyt``).  Not here: fixtures' scopes (each test makes its own),
 ``request.getfixturevalue``, fixtures of a ``conftest.py`` the suite does not hold.
 """
 

@@ -179,6 +179,9 @@ def split(tests: str, names: set[str]) -> Suite:
     cases, copies = _unittest.cases(tree), Copies()
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     derived_from = _unittest.bases(tree)
+    # pytest's ``setup_function``/``teardown_function``: run around each module-level test (fixtures.pyt)
+    xunit = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in ("setup_function",
+                                                                                  "teardown_function")]
 
     # every unit is made within ``copies``, its steps included: the text units repeat (a class, a
     # table loop's body, the steps before a check) stays bounded, whatever the tests' size
@@ -187,7 +190,9 @@ def split(tests: str, names: set[str]) -> Suite:
             before = steps.for_check(node)
             units.extend(copies.keep(_pysteps.with_steps(before, u) for u in srcs))
 
-    def in_function(srcs: Iterable[str]) -> None:
+    def in_function(srcs: Iterable[str], test: str | None = None) -> None:
+        if xunit and test is not None:
+            srcs = (f"sejury_xunit_function({test!r}, globals())\n{u}" for u in srcs)
         kept = copies.keep(srcs)
         in_functions.update(range(len(units), len(units) + len(kept)))
         units.extend(kept)
@@ -202,14 +207,14 @@ def split(tests: str, names: set[str]) -> Suite:
             # its patches are kept: they reach the program's process too
             src = "".join(f"@{source.segment(d)}\n" for d in _pytest.patches(node)) + src
             if (rows := _pytest.runs(node, given)) is not None:
-                in_function(f"{src}\n{call}" for call in rows)  # pytest's parametrize rows and fixtures
+                in_function((f"{src}\n{call}" for call in rows), node.name)  # pytest's parametrize rows and fixtures
             elif node.body and all(isinstance(s, ast.Assert) for s in node.body) and not node.args.args \
                     and not node.decorator_list:
-                in_function(source.segment(s) for s in node.body)  # one unit per assert
+                in_function((source.segment(s) for s in node.body), node.name)  # one unit per assert
             elif (split_up := _checks_as_units(node)) is not None:
-                in_function(split_up)
+                in_function(split_up, node.name)
             else:
-                in_function([f"{src}\n{node.name}()"])
+                in_function([f"{src}\n{node.name}()"], node.name)
         elif called in helpers:
             top_level(node, [src])
         elif called and (called.startswith("test") or called in checks):
@@ -247,16 +252,19 @@ def split(tests: str, names: set[str]) -> Suite:
                 tables[node.targets[0].id] = node.value
             setup.append(src)
     done = Copies()  # and again with a test function's steps, which come last
-    return Suite("\n".join(setup), done.keep(_function_steps(steps, u) if i in in_functions else u
+    return Suite("\n".join(setup), done.keep(_function_steps(steps, u, xunit) if i in in_functions else u
                                              for i, u in enumerate(units)))
 
 
-def _function_steps(steps: _pysteps.Steps, unit: str) -> str:
-    """A test function's unit after the script's steps it needs (none when it does not parse alone)."""
+def _function_steps(steps: _pysteps.Steps, unit: str, xunit: list[ast.FunctionDef]) -> str:
+    """A test function's unit after the script's steps it needs (none when it does not parse alone),
+    and those its ``setup_function``/``teardown_function`` (``xunit``) need, which run in the unit."""
     try:
         tree = ast.parse(unit)
     except _pysource.UNPARSEABLE:
         return unit
+    if xunit and unit.startswith("sejury_xunit_function("):
+        tree.body.extend(xunit)
     return _pysteps.with_steps(steps.for_function(tree), unit)
 
 

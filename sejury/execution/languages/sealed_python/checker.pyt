@@ -100,6 +100,7 @@ class Remote:
         self.load = None
 
     def start(self):
+        SEEN.clear()  # (a fresh process: its objects are new ones)
         log = _OPEN("candidate.log", "ab")
         self.proc = _POPEN([sys.executable, "-I", "-B", "server.py"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=log, close_fds=True, pass_fds=())
@@ -193,7 +194,10 @@ class Remote:
             if name in ("SystemExit", "KeyboardInterrupt", "GeneratorExit"):
                 raise CandidateExited(f"the program raised {name} during the call")
             made = None
-            if isinstance(kind, type) and issubclass(kind, Exception):
+            own = BY_REF.get(reply.get("cls")) if type(reply.get("cls")) is int else None
+            if own is not None and issubclass(own, Exception):  # the program's exception class, by identity
+                made = type.__call__(own, msg)
+            elif isinstance(kind, type) and issubclass(kind, Exception):
                 try:
                     made = kind(msg)
                 except TypeError:  # an exception class that wants other arguments
@@ -231,19 +235,23 @@ class Handle:
     tests loaded that library.  The differential record shows only its class: what a plot draws
     beyond what the problem states (a title, the bins) is the reference's choice, not a duty."""
 
-    def __init__(self, ref, kind):
+    def __init__(self, ref, kind, cls=-1):
         object.__setattr__(self, "_ref", ref)
         object.__setattr__(self, "_kind", kind)
+        object.__setattr__(self, "_cls", cls)  # a program's object: its class's reference, by identity
 
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
         return REMOTE.call({"attr": [self._ref, name]})
 
+    def __setattr__(self, name, value):  # (a patch's own: made here, and there by ``_share``)
+        if SHARING[0] or not set_there(self, object.__getattribute__(self, "_ref"), name, value):
+            object.__setattr__(self, name, value)
+
     @property
     def __class__(self):
-        kind = object.__getattribute__(self, "_kind")
-        found = PROGRAM_CLASSES.get(kind) or claimed(kind)
+        found = BY_REF.get(object.__getattribute__(self, "_cls")) or claimed(object.__getattribute__(self, "_kind"))
         return found if found is not None else Handle
 
     def __len__(self):
@@ -313,16 +321,38 @@ def claimed(kind):
     return None if found is CLAIMS_DATA else found
 
 
+SEEN = {}  # reference -> the handle of the program's object (one object, one handle: ``is``, ``==``)
+
+
 def handle(ref, kind, method_=False, **kw):
     if kw.get("lent"):  # an object the tests lent the program, back here: itself
         if not 0 <= ref < len(LENT):
             raise ValueError("no such object")
         return LENT[ref]
     if kw.get("method") or method_:
-        return method(ref, kind)
+        return method(ref, kind, read=True)
     if named_class(kind) is CLAIMS_DATA:
         return Opaque(kind.split("|")[0].rpartition(":")[2])  # a handle that claims to be data: refused
-    return Handle(ref, kind)
+    if ref not in SEEN:
+        SEEN[ref] = Handle(ref, kind, kw.get("cls", -1))
+    return SEEN[ref]
+
+
+SHARING = [False]  # a patch is being made or undone (``install_patches``): it goes there by ``_share``
+
+
+def set_there(obj, ref, name, value):
+    """A test's ``Shop.OPEN = False`` or ``cart.limit = 3`` made on the program's own class or object,
+    where its code reads it (kept here too, the value would go stale as the program changes it):
+    True when sent.  A function put on a class binds ``self`` there, as in one process."""
+    if name.startswith("_") or (type(obj) is Handle and ":" in object.__getattribute__(obj, "_kind")):
+        return False  # (a library's object: its attributes are its library's business)
+    sent = enc(value)
+    if sent[0] == "O":  # neither data nor lendable: it holds here alone
+        return False
+    bind = type(obj) is ProgramClass and type(value) is types.FunctionType
+    REMOTE.call({"setattr": [ref, name, sent, bind]})
+    return True
 
 
 def stub(name):
@@ -378,30 +408,45 @@ class ProgramClass(type):
             raise AttributeError(name)
         return REMOTE.call({"attr": [type.__getattribute__(cls, "_sejury_ref"), name]})
 
+    def __setattr__(cls, name, value):  # (a patch's own: made here, and there by ``_share``)
+        if SHARING[0] or not set_there(cls, type.__getattribute__(cls, "_sejury_ref"), name, value):
+            type.__setattr__(cls, name, value)
+
     def __repr__(cls):
         return f"<class '{cls.__name__}' of the program>"
 
 
-PROGRAM_CLASSES = {}  # a class's name -> its stand-in
+BY_REF = {}  # a class's reference -> its stand-in
+MAX_CLASSES = 1000
 
 
 def program_classes(classes):
-    """The stand-ins of the program's classes (``{name: [ref, [its program bases' names]]}``, as its
-    process loaded them), each derived from its bases' where it can be."""
-    pending = {n: v for n, v in classes.items() if type(n) is str and n.isidentifier() and isinstance(v, list)
-               and len(v) == 2 and type(v[0]) is int and isinstance(v[1], list)}
+    """The stand-ins of the program's classes, by name (``{name: [ref, [its bases' refs], the builtin
+    exception it derives from]}``, as its process loaded them, by identity): one per class (two names
+    of one class are one stand-in), each derived from its bases' where it can be; an exception's is an
+    exception of this process too (``pytest.raises(InsufficientFunds)``, ``except``)."""
+    rows = {}
+    for n, v in list(classes.items())[:MAX_CLASSES]:
+        if type(n) is str and n.isidentifier() and isinstance(v, list) and len(v) == 3 and type(v[0]) is int \
+                and isinstance(v[1], list) and all(type(b) is int for b in v[1]) and type(v[2]) is str:
+            rows.setdefault(v[0], [n, v[1][:16], v[2]])
+    pending = dict(rows)
     while pending:
-        ready_ = [n for n, (_, bases) in pending.items() if all(b not in pending or b == n for b in bases)] \
+        ready_ = [r for r, (_, bases, _) in pending.items() if not any(b in pending and b != r for b in bases)] \
             or list(pending)[:1]  # (a cycle cannot be: the first of what is left, with no bases)
-        for n in ready_:
-            ref, bases = pending.pop(n)
-            made = [PROGRAM_CLASSES[b] for b in bases if b in PROGRAM_CLASSES and b != n]
-            body = {"_sejury_new": staticmethod(stub(n)), "_sejury_ref": ref, "__module__": "solution"}
+        for r in ready_:
+            n, bases, builtin = pending.pop(r)
+            made = [BY_REF[b] for b in bases if b in BY_REF and b != r]
+            error = getattr(builtins, builtin, None) if builtin else None
+            if not made and isinstance(error, type) and issubclass(error, BaseException):
+                made = [error]
+            body = {"_sejury_new": staticmethod(stub(n)), "_sejury_ref": r, "__module__": "solution"}
             try:
-                PROGRAM_CLASSES[n] = ProgramClass(n, tuple(made), body, made=True)
+                BY_REF[r] = ProgramClass(n, tuple(made), body, made=True)
             except TypeError:  # (an order of bases Python cannot make: the class alone)
-                PROGRAM_CLASSES[n] = ProgramClass(n, (), body, made=True)
-    return PROGRAM_CLASSES
+                BY_REF[r] = ProgramClass(n, (), body, made=True)
+    return {n: BY_REF[v[0]] for n, v in classes.items() if isinstance(v, list) and v and v[0] in BY_REF
+            and type(n) is str}
 
 
 # methods that would ask the program's process whether its value equals one the checker holds
@@ -411,7 +456,9 @@ _ASKS_EQUAL = frozenset({"equals", "equal", "identical", "isclose", "allclose", 
                          "issuperset", "isdisjoint"})
 
 
-def method(ref, name):
+def method(ref, name, read=False):
+    """A call of the program's object's ``name``; ``read``: ``ref`` is the method itself, as a test
+    read it (a patch made after does not change it, as in one process)."""
     if name in _ASKS_EQUAL or name.startswith("assert"):
         def refused(*args, **kwargs):
             raise TypeError(f"{name}() of the program's object is not asked: the checker compares values itself")
@@ -419,7 +466,8 @@ def method(ref, name):
         return refused
 
     def call(*args, **kwargs):
-        return REMOTE.call({"method": [ref, name], "args": enc(list(args)), "kwargs": enc(kwargs)})
+        payload = {"method": [ref, name], "args": enc(list(args)), "kwargs": enc(kwargs)}
+        return REMOTE.call({**payload, "read": 1} if read else payload)
 
     call.__name__ = name
     return call
@@ -645,13 +693,17 @@ base["sejury_capsys"] = CaptureFixture  # pytest's capsys and caplog (lending.py
 base["sejury_caplog"] = LogCapture
 base.update(sejury_fixture=sejury_fixture, sejury_request=FixtureRequest, sejury_xunit=sejury_xunit,  # pytest's
             sejury_tmp_path_factory=TempPathFactory, sejury_mocker=MockerFixture,  # (fixtures.py, _pytest.py)
-            sejury_async=sejury_async)
+            sejury_async=sejury_async, sejury_xunit_function=sejury_xunit_function)
 try:
     exec(compile(SUITE["setup"], "setup", "exec"), base)  # noqa: S102
 except BaseException as e:
     emit(f"@@SETUP FAIL {type(e).__name__} {str(e)[:300]}")
+MODULE_ERROR = module_xunit("setup")  # pytest's ``setup_module`` (fixtures.py)
 SETUP_FAULT = FAULT[0]
 for i, src in SUITE["units"]:
+    if MODULE_ERROR is not None:
+        emit(f"@@T {i} FAIL {type(MODULE_ERROR).__name__} in setup_module: {str(MODULE_ERROR)[:180]}")
+        continue
     env = dict(base)
     _unit[:] = [i, 0, 0]
     NET[:] = [False, False]
@@ -683,5 +735,7 @@ if _MODULE.get("error", 0) is None and callable(base.get("tearDownModule")):  # 
     except BaseException:  # noqa: S110 - every test has reported; a cleanup's failure changes none
         pass
     signal.alarm(0)
+if MODULE_ERROR is None:
+    module_xunit("teardown")  # every test has reported: it changes none
 REMOTE.kill()
 emit("@@DONE")

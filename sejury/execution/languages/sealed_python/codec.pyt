@@ -111,15 +111,13 @@ def enc(v, handles=None, _budget=None, _depth=0):
         module = getattr(t, "__module__", "") or ""
         if module == "solution" and (plain := _scalar_value(v)) is not None:
             return enc(plain, handles, budget, d)
-        if module == "solution" and not callable(v):
-            handles.append(v)
-            return ["H", len(handles) - 1, t.__name__]
+        if module == "solution" and not callable(v):  # (its class by identity, when the program's names hold it)
+            return ["H", keep(handles, v), t.__name__, globals().get("CLASS_REFS", {}).get(id(t), -1)]
         if module.split(".")[0] in _LIBRARIES and not callable(v) and not isinstance(v, type):
-            handles.append(v)
-            return ["H", len(handles) - 1, _class_name(t)]
+            return ["H", keep(handles, v), _class_name(t)]
         if module not in ("solution", "builtins", "__main__") and _is_object(v):  # any other library's object
-            handles.append(v)  # (a Flask app, a regex match): asked there, shown by ``render``
-            return ["H", len(handles) - 1, f"{module}:{t.__qualname__}"]
+            # (a Flask app, a regex match): asked there, shown by ``render``
+            return ["H", keep(handles, v), f"{module}:{t.__qualname__}"]
     elif t.__name__ == "Handle":  # the checker's side: an object of the program's, sent back to it
         return ["H", object.__getattribute__(v, "_ref"), ""]
     elif t.__name__ == "ProgramClass":  # the checker's side: a class of the program's, as itself
@@ -129,6 +127,19 @@ def enc(v, handles=None, _budget=None, _depth=0):
         if lent is not None:
             return lent
     return ["O", t.__name__]
+
+
+_KEPT = {}  # the program's side: id of an object sent -> its reference
+
+
+def keep(handles, v):
+    """``v``'s reference among ``handles`` (the program's side): the one it already has, so an object
+    sent twice is one object in the tests' process too (``Color.RED is Color.RED``, ``!=``)."""
+    ref = _KEPT.get(id(v))
+    if ref is None or ref >= len(handles) or handles[ref] is not v:
+        handles.append(v)
+        ref = _KEPT[id(v)] = len(handles) - 1
+    return ref
 
 
 def lend(v):
@@ -450,10 +461,10 @@ def dec(v, handle=None, _depth=0):
             return _dec_library(tag, v, handle, d)
         except ImportError:  # a library this side cannot load
             return Opaque(tag)
-    if tag == "H" and handle is not None:
-        return handle(int(v[1]), str(v[2]))
+    if tag == "H" and handle is not None:  # (a program's object: and its class's reference)
+        return handle(int(v[1]), str(v[2]), cls=v[3] if len(v) > 3 and type(v[3]) is int else -1)
     if tag == "CO" and handle is not None:  # an object the checker lent (a mock): there, or its stand-in here
         return handle(int(v[1]), "", lent=True)
-    if tag == "M" and handle is not None:
+    if tag == "M" and handle is not None:  # a method (or a class's function), as read then
         return handle(int(v[1]), str(v[2]), method=True)
     return Opaque(str(v[1]) if len(v) > 1 else "object")

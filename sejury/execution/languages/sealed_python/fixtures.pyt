@@ -90,6 +90,18 @@ class FixtureRequest:
         raise_first(undo_each(self._finalizers, lambda finalizer: finalizer()))
 
 
+def _with_optional(fn, arg):
+    """An xunit function called as pytest calls it: given ``arg`` (its module, class or test) when it
+    takes an argument, else bare."""
+    import inspect
+
+    try:
+        takes = len(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        takes = 0
+    return fn(arg) if takes else fn()
+
+
 def sejury_xunit(test, name):
     """pytest's xunit set-up of test ``name`` of a test class's instance ``test``: its class's
     ``setup_class`` then its ``setup_method``, their teardowns run when the unit ends (each unit makes
@@ -101,19 +113,77 @@ def sejury_xunit(test, name):
     def on_class(fn):  # a classmethod, or a plain function given the class
         return fn() if inspect.ismethod(fn) else fn(cls)
 
-    def on_method(fn):  # ``setup_method(self, method)`` or ``setup_method(self)``
-        try:
-            takes = len(inspect.signature(fn).parameters)
-        except (TypeError, ValueError):
-            takes = 0
-        return fn(method) if takes else fn()
-
     for owner, set_up, tear_down, run in ((cls, "setup_class", "teardown_class", on_class),
-                                          (test, "setup_method", "teardown_method", on_method)):
+                                          (test, "setup_method", "teardown_method",
+                                           lambda fn: _with_optional(fn, method))):
         if callable(getattr(owner, set_up, None)):
             run(getattr(owner, set_up))
         if callable(getattr(owner, tear_down, None)):
             _Teardown(lambda fn=getattr(owner, tear_down), run=run: run(fn))
+
+
+def _suites_own(name):
+    """The suite's own module-level function ``name`` (its text's, not the program's), or None."""
+    fn = base.get(name)
+    return fn if type(fn) is types.FunctionType and fn.__code__.co_filename == "setup" else None
+
+
+def sejury_xunit_function(name, unit):
+    """pytest's ``setup_function`` before a module-level test ``name`` (``python.py`` writes the call
+    first in each of its units, with the unit's namespace), its ``teardown_function`` when the unit
+    ends, once the set-up has not raised (pytest's order).  Each is given a function of the test's
+    name, and reads the unit's names (the suite's steps, ``store = Store()``, are made in each unit)."""
+    set_up, tear_down = (_in(_suites_own(f"{which}_function"), unit) for which in ("setup", "teardown"))
+
+    def function():
+        pass
+
+    function.__name__ = function.__qualname__ = name
+    if set_up is not None:
+        _with_optional(set_up, function)
+    if tear_down is not None:
+        _Teardown(lambda: _with_optional(tear_down, function))
+
+
+def _in(fn, unit):
+    """``fn`` reading the names of ``unit`` (a unit's namespace) instead of the suite's."""
+    if fn is None:
+        return None
+    return types.FunctionType(fn.__code__, unit, fn.__name__, fn.__defaults__, fn.__closure__)
+
+
+class _Module:
+    """The module pytest gives ``setup_module(module)``: the suite's own names (``module.store = ...``
+    sets one for every test)."""
+
+    def __getattr__(self, name):
+        try:
+            return base[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name, value):
+        base[name] = value
+
+
+def module_xunit(which):
+    """The suite's ``setup_module`` (``which``: ``"setup"``), run once before its first test in the
+    suite's own namespace, so each test sees what it made; or its ``teardown_module``, after the last.
+    None, or the error it raised (pytest errs every test of the module with a set-up's; a teardown's
+    changes no result).  Under the test's time limit: it may call the program, which may hang."""
+    fn = _suites_own(f"{which}_module")
+    if fn is None:
+        return None
+    signal.alarm(PER_TEST)
+    try:
+        _with_optional(fn, _Module())
+        signal.alarm(0)
+    except BaseException as e:
+        signal.alarm(0)
+        if isinstance(e, TimeoutError):
+            REMOTE.kill()
+        return e
+    return None
 
 
 class TempPathFactory:

@@ -198,7 +198,7 @@ def _where(target):
     if isinstance(target, types.ModuleType):
         return target.__name__
     if type(target) is ProgramClass:  # one of the program's classes, or one of its objects
-        return f"solution:{target.__name__}"
+        return f"solution#{type.__getattribute__(target, '_sejury_ref')}"
     if type(target) is Handle and ":" not in object.__getattribute__(target, "_kind"):
         return f"solution#{object.__getattribute__(target, '_ref')}"
     if isinstance(target, type) and "<" not in target.__qualname__ and target.__module__ not in ("solution", "__main__"):
@@ -504,23 +504,33 @@ def install_patches(base, load):
     patch_dict, unpatch_dict = um._patch_dict._patch_dict, um._patch_dict._unpatch_dict
 
     def __enter__(self):
-        new = enter(self)
+        SHARING[0] = True
+        try:
+            new = enter(self)
+        finally:
+            SHARING[0] = False
         self._sejury_token = None
         try:
             _share(self)
         except Exception:  # noqa: S110 - the program's process cannot make it (a module it lacks): it holds here
             pass
         except BaseException:  # the program's process died or hung when asked: the test fails, and the
-            leave(self, None, None, None)  # patch is undone here too (no ``__exit__`` will come to undo it)
+            SHARING[0] = True  # patch is undone here too (no ``__exit__`` will come to undo it)
+            try:
+                leave(self, None, None, None)
+            finally:
+                SHARING[0] = False
             raise
         return new
 
     def __exit__(self, *exc):
         token = getattr(self, "_sejury_token", None)
         self._sejury_token = None
+        SHARING[0] = True
         try:
             return leave(self, *exc)
         finally:
+            SHARING[0] = False
             if token is not None:
                 _unshare(token)
 

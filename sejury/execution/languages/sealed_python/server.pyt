@@ -2,6 +2,7 @@
 # the program and answers calls: arguments in, the returned value (or the exception) out, as
 # plain data (codec.py).  It sees no test, no expected value and no result line; what it prints
 # goes to a log, never to the channel the results travel on.
+import builtins
 import importlib
 import json
 import os
@@ -160,9 +161,6 @@ for _name in _LENT_DUNDERS:
 PATCHED = {}  # token -> (the object patched, the attribute, what it held, whether it held one)
 
 
-BEFORE = {}  # (id of a program's class or object, attribute) -> what it held before the tests patched it
-
-
 def _bound(lent):
     """A function standing in for a ``Lent`` function put on a class: a method, it binds ``self``
     (the checker's stand-in was a function: an autospec, ``mocker.spy``, a test's own ``def``)."""
@@ -174,21 +172,18 @@ def _bound(lent):
 
 def patch(target, attribute, value, token, bind=False):
     """Put ``value`` (decoded: plain data or a ``Lent``) at ``target.attribute`` (a module, or a class
-    by ``module:qualname``; ``solution``: the program's own names, ``solution:Name`` one of its
-    classes, ``solution#ref`` one of its objects), as the checker's patch did there."""
+    by ``module:qualname``; ``solution``: the program's own names, ``solution#ref`` one of its classes
+    or objects), as the checker's patch did there."""
     module, _, qualname = target.partition(":")
     if module == "solution" and not qualname:
         held = attribute in ns
         PATCHED[token] = (ns, attribute, ns.get(attribute), held)
         ns[attribute] = value
         return
-    if module.startswith("solution#") or module == "solution":
-        obj = HANDLES[int(module[9:])] if module != "solution" else ns[qualname.split(".")[0]]
-        for part in qualname.split(".")[1:] if module == "solution" else ():
-            obj = getattr(obj, part)
+    if module.startswith("solution#"):
+        obj = HANDLES[int(module[9:])]
         if getattr(type(obj) if not isinstance(obj, type) else obj, "__module__", None) != "solution":
             raise TypeError("not an object of the program's")
-        BEFORE.setdefault((id(obj), attribute), getattr(obj, attribute, None))
         if bind and isinstance(obj, type) and isinstance(value, Lent):
             value = _bound(value)
     else:
@@ -242,17 +237,32 @@ for name, value in list(ns.items()):
 # side effect that calls the original must reach the original, not the stand-in again
 AS_LOADED = {name: ns[name] for name in callables}
 # the program's classes, each held as an object the tests may read and patch (``Calculator.add``,
-# ``Calculator.MAX``, ``patch.object(Calculator, "add")``): its reference and its own classes' bases
+# ``Calculator.MAX``, ``patch.object(Calculator, "add")``): by name, its reference, its bases among them
+# and, for an exception, the builtin one it derives from; all by identity (type's own slots, not what
+# a metaclass or a renamed class says), so its objects answer ``isinstance`` by their real class
+CLASS_REFS = {}  # id(class) -> its reference
+_BASES, _MRO, _NAME = (type.__dict__[k] for k in ("__bases__", "__mro__", "__name__"))
+for name in callables[:1000]:
+    if issubclass(type(ns[name]), type):  # (``type()``, which no object can fake)
+        CLASS_REFS.setdefault(id(ns[name]), keep(HANDLES, ns[name]))
+
+
+def _builtin_base(cls):
+    for b in _MRO.__get__(cls, type)[:64]:
+        if isinstance(b, type) and issubclass(b, BaseException) and getattr(builtins, _NAME.__get__(b, type), None) is b:
+            return _NAME.__get__(b, type)
+    return ""
+
+
 classes = {}
 for name in callables[:1000]:
-    value = ns[name]
-    if isinstance(value, type):
+    if id(ns[name]) in CLASS_REFS:
         try:
-            bases = [str(b.__name__) for b in value.__bases__ if b.__module__ == "solution"][:16]
+            cls = ns[name]
+            bases = [CLASS_REFS[id(b)] for b in _BASES.__get__(cls, type) if id(b) in CLASS_REFS][:16]
+            classes[name] = [CLASS_REFS[id(cls)], bases, _builtin_base(cls)]
         except Exception:
             continue
-        classes[name] = [len(HANDLES), bases]
-        HANDLES.append(value)
 send({"id": 0, "loaded": True, "callables": callables, "values": values, "modules": modules, "classes": classes})
 
 def answer_of(req):
@@ -265,6 +275,13 @@ def answer_of(req):
             target, attribute, value, token = req["patch"][:4]
             patch(str(target), str(attribute), dec(value, own), str(token), req["patch"][4:5] == [True])
             return {"id": rid, "ok": ["N"]}
+        if "setattr" in req:  # a test's ``Shop.OPEN = False``, ``c.limit = 3``: on the program's own
+            ref, attribute, value, bind = req["setattr"]
+            obj, value = HANDLES[int(ref)], dec(value, own)
+            if getattr(obj if isinstance(obj, type) else type(obj), "__module__", None) != "solution":
+                raise TypeError("not an object of the program's")
+            setattr(obj, str(attribute), _bound(value) if bind is True and isinstance(obj, type) else value)
+            return {"id": rid, "ok": ["N"]}
         if "unpatch" in req:
             unpatch(str(req["unpatch"]))
             return {"id": rid, "ok": ["N"]}
@@ -276,13 +293,15 @@ def answer_of(req):
             ref, name = req["attr"]
             got = getattr(HANDLES[ref], name)
             if callable(got) and (getattr(got, "__self__", None) is HANDLES[ref] or isinstance(HANDLES[ref], type)):
-                return {"id": rid, "ok": ["M", ref, name]}  # (a class's: its function, called with ``self``)
+                # the method as read now (a class's: its function, called with ``self``): a test's patch
+                # made later does not change it, as in one process (a spy's original is the original)
+                return {"id": rid, "ok": ["M", keep(HANDLES, got), name]}
             result = got
         else:
             args, kwargs = dec(req["args"], own), dec(req["kwargs"], own)
             if "method" in req:
-                ref, name = req["method"]  # (a method read before a test patched it stays the one it was)
-                fn = BEFORE.get((id(HANDLES[ref]), name)) or getattr(HANDLES[ref], name)
+                ref, name = req["method"]  # a method as read (``"read"``), or the object's ``name`` now
+                fn = HANDLES[ref] if req.get("read") else getattr(HANDLES[ref], name)
             else:
                 fn = AS_LOADED[req["call"]] if req["call"] in AS_LOADED else ns[req["call"]]
                 if "random" in req:  # the test's own random state, which it seeded or drew from
@@ -298,7 +317,7 @@ def answer_of(req):
             msg = str(e)[:300]
         except BaseException:
             msg = ""
-        return {"id": rid, "raise": type(e).__name__, "msg": msg}
+        return {"id": rid, "raise": type(e).__name__, "msg": msg, "cls": CLASS_REFS.get(id(type(e)), -1)}
 
 
 CAPTURE = 1 << 20  # the characters of a call's printed output sent with its answer
