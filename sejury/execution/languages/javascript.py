@@ -56,6 +56,11 @@ suite.units.forEach(([i, src]) => {
 '''
 _DEFINES = re.compile(r"^(?:export\s+)?(?:async\s+)?(?:function\s*\*?\s*(\w+)|class\s+(\w+)|"
                       r"(?:const|let|var)\s+(\w+)\s*=)")
+# the tests' own names, never the program's (``sealed_js/checker.js``'s ``HARNESS``): a test statement
+# defining one (``const assert = require('assert')``) is the test's, not a copy of the program's
+HARNESS_NAMES = frozenset({"assert", "expect", "describe", "context", "suite", "it", "test", "specify", "beforeAll",
+                           "afterAll", "beforeEach", "afterEach", "before", "after", "jest", "vi", "require",
+                           "module", "exports", "console"})
 
 
 def split(tests: str, names: set[str]) -> Suite:
@@ -69,10 +74,10 @@ def split(tests: str, names: set[str]) -> Suite:
                 units.extend(_bdd.units(stmt, copies))
             elif _bdd.CHECK.match(stmt):
                 units.append(stmt)  # an assert beside the blocks: a test of its own
-            elif not ((m := _DEFINES.match(stmt)) and {g for g in m.groups() if g} & names):  # not a copy
+            elif not ((m := _DEFINES.match(stmt)) and {g for g in m.groups() if g} & (names - HARNESS_NAMES)):
                 setup.append(_ESM_IMPORT.sub(_import_as_require, stmt))
         return Suite("\n".join(setup), units)
-    return _clike.split_c_like(tests, names, entry=re.compile(r"(?!)"),  # scripts have no entry point
+    return _clike.split_c_like(tests, names - HARNESS_NAMES, entry=re.compile(r"(?!)"),  # scripts have no entry point
                                defines=_DEFINES, check=re.compile(r"assert|throw"))
 
 

@@ -120,8 +120,6 @@ function rpc(req) {
 const LENT = [], LENT_REFS = new Map(), MAX_USES = 100000;
 let uses = 0, lending = false;
 hooks.lend = (fn) => {
-  if (REMOTE_FNS.has(fn)) return ["HF", REMOTE_FNS.get(fn)];  // the program's own function, given back
-  if (fn && fn[REF] !== undefined && CLASS_STANDS.has(fn[REF])) return ["HF", fn[REF]];  // its class
   let ref = LENT_REFS.get(fn);
   if (ref === undefined) { ref = LENT.push(fn) - 1; LENT_REFS.set(fn, ref); }
   return ["FN", ref];
@@ -162,90 +160,17 @@ function replay(reply) {
     if (Array.isArray(args) && typeof console[entry[0]] === "function") console[entry[0]](...args);
   }
 }
-function ask(request) {
+function call(name, args) {
   if (lending) throw fault(new CandidateExited("a function of the tests called the program while the program was calling it"));
   const spied = watched();
-  const reply = rpc({ ...request, ...(spied.length ? { console: spied } : {}) });
+  const reply = rpc({ call: name, args: enc(args), ...(spied.length ? { console: spied } : {}) });
   replay(reply);
   if (reply && "raise" in reply) {
     const kind = STANDARD[reply.raise];
-    const e = kind ? new kind(String(reply.msg)) : new Error(`${reply.raise}: ${reply.msg}`);
-    if (Number.isInteger(reply.cls) && CLASSES.has(reply.cls)) e[CLASS] = reply.cls;  // the program's error class
-    throw e;
+    throw kind ? new kind(String(reply.msg)) : new Error(`${reply.raise}: ${reply.msg}`);
   }
   if (!reply || !("ok" in reply)) throw fault(new CandidateExited("the program broke the protocol"));
   return dec(reply.ok);
-}
-const call = (name, args) => ask({ call: name, args: enc(args) });
-// The program's objects and functions, as the tests see them: an object of its class is a stand-in
-// (``Handle``) whose properties are read, set and called in the program's process; a function it
-// returns is called there; a class is a stand-in that ``new`` makes objects with, whose static
-// members are the class's, and ``instanceof`` answers by the program's classes, known by identity
-// (an object's class as its process found it among the program's names, and their bases).
-const CLASS = Symbol("sejury.class"), REF = Symbol.for("sejury.ref"), CLASSES = new Map();  // class ref -> its base's
-const HANDLES = new Map(), REMOTE_FNS = new WeakMap();
-const derives = (cls, want) => {
-  for (let c = cls, n = 0; Number.isInteger(c) && c >= 0 && n < 64; c = CLASSES.get(c), n++) if (c === want) return true;
-  return false;
-};
-function remoteFunction(ref, self) {  // a function of the program's: called there, on the stand-in it was read from
-  const stand = function (...args) {
-    const on = this !== undefined && this !== null && this[REF] !== undefined ? this[REF] : self;
-    return ask({ apply: [ref, on], args: enc(args) });
-  };
-  REMOTE_FNS.set(stand, ref);
-  return stand;
-}
-const NOT_ASKED = new Set(["then", "toJSON", "asymmetricMatch", "$$typeof", "nodeType", "constructor"]);
-function handleOf(v) {
-  const ref = Number(v[1]);
-  if (v[0] === "HF") return remoteFunction(ref, -1);
-  if (HANDLES.has(ref)) return HANDLES.get(ref);  // one object, one stand-in (``toBe``, ``!==``)
-  const name = String(v[2] || "object"), cls = Number.isInteger(v[3]) ? v[3] : -1;
-  const target = {}, proto = Object.create(null);  // (its own: deep-equal to nothing but itself)
-  const handle = new Proxy(target, {
-    get(_, prop) {
-      if (prop === REF) return ref;
-      if (prop === CLASS) return cls;
-      if (prop === Symbol.toStringTag) return name;
-      if (prop === Symbol.toPrimitive) return () => `<${name} object of the program>`;
-      if (typeof prop === "symbol" || NOT_ASKED.has(prop)) return undefined;  // (``await`` asks ``then``)
-      const got = ask({ get: [ref, prop] });
-      return typeof got === "function" && REMOTE_FNS.has(got) ? remoteFunction(REMOTE_FNS.get(got), ref) : got;
-    },
-    set(_, prop, value) {
-      if (typeof prop === "symbol") return false;
-      ask({ set: [ref, prop, enc(value)] });
-      return true;
-    },
-    getPrototypeOf() { return proto; },
-  });
-  HANDLES.set(ref, handle);
-  return handle;
-}
-hooks.handleOf = handleOf;
-const CLASS_STANDS = new Map();  // class ref -> the tests' stand-in for it
-function programClass(name, ref, fallback) {  // ``new Cart()``, ``Cart.TAX``, ``Cart.fromItems(...)``, instanceof
-  const target = function (...args) { return fallback(...args); };
-  Object.defineProperty(target, "name", { value: name });
-  const stand = new Proxy(target, {
-    construct(_, args) { return ask({ make: name, args: enc(args) }); },
-    get(t, prop) {
-      if (prop === Symbol.hasInstance) return (v) => v !== null && (typeof v === "object" || typeof v === "function") && derives(v[CLASS], ref);
-      if (prop === REF) return ref;
-      if (prop === "name" || prop === "length" || typeof prop === "symbol" || NOT_ASKED.has(prop)
-          || prop === "call" || prop === "apply" || prop === "bind") return Reflect.get(t, prop);
-      const got = ask({ get: [ref, prop] });
-      return typeof got === "function" && REMOTE_FNS.has(got) ? remoteFunction(REMOTE_FNS.get(got), ref) : got;
-    },
-    set(_, prop, value) {
-      if (typeof prop === "symbol") return false;
-      ask({ set: [ref, prop, enc(value)] });
-      return true;
-    },
-  });
-  CLASS_STANDS.set(ref, stand);
-  return stand;
 }
 let load;
 try { load = rpc({ load: true }); } catch (e) { load = { loaded: false, error: String(e) }; }
@@ -258,22 +183,21 @@ emit("@@LOAD OK");
 globalThis.assert = require("assert");
 globalThis.module = { exports: {} }; globalThis.exports = module.exports;
 console.assert = (c, ...m) => { if (!c) throw Object.assign(new Error("assertion failed " + m.join(" ")), { [CHECK]: true }); };
-let known = { names: {}, bases: {} };
-try { known = JSON.parse(call.length >= 0 ? ask({ classes: SUITE.names }) : "{}"); } catch (e) { /* none: plain stubs */ }
-for (const [ref, base] of Object.entries(known.bases || {})) {
-  if (Number.isInteger(Number(ref)) && Number.isInteger(base)) CLASSES.set(Number(ref), base);
-}
+// Jest's, Mocha's and node:test's forms (bdd.js): describe/it/test, their hooks, expect
+const bdd = require("./bdd.js");
+// The program's names are the tests' globals, except a name the tests' world already has: the
+// harness's own (expect, assert, test, ...) and JavaScript's and node's (Number, JSON, isNaN, ...).
+// A program defining `function expect() {...}` or `function assert() {}` would otherwise answer
+// the tests' checks itself; it stays reachable by `require('./program')`.
+const HARNESS = new Set([...Object.keys(bdd.api), "assert", "module", "exports", "require", "console",
+  "sejury_rec", "sejuryReset", "sejuryTest", "globalThis", "global"]);
 for (const name of SUITE.names) {
   const stub = (...args) => call(name, args);
   Object.defineProperty(stub, "name", { value: name });
-  const ref = known.names && known.names[name];
-  const value = Number.isInteger(ref) && CLASSES.has(ref) ? programClass(name, ref, stub) : stub;
-  globalThis[name] = value;
-  module.exports[name] = value;
+  if (!HARNESS.has(name) && !(name in globalThis)) globalThis[name] = stub;
+  module.exports[name] = stub;
 }
-// Jest's, Mocha's and node:test's forms (bdd.js): describe/it/test, their hooks, expect
-const bdd = require("./bdd.js");
-for (const [name, value] of Object.entries(bdd.api)) if (!SUITE.names.includes(name)) globalThis[name] = value;
+for (const [name, value] of Object.entries(bdd.api)) globalThis[name] = value;
 globalThis.sejuryReset = bdd.reset;
 globalThis.sejuryTest = bdd.run;
 // the tests' require: the program under test (a relative path: `require('./rle')`) is its stubs, a
@@ -285,7 +209,6 @@ globalThis.require = (path) => (typeof path === "string" && /^\.{1,2}\//.test(pa
   ? (only ? Object.assign((...args) => only(...args), module.exports) : module.exports)
   : TEST_RUNNERS.has(path) ? bdd.api : path === "chai" ? require("./chai.js") : require(path));
 const sejuryShow = (v) => {
-  if (v !== null && typeof v === "object" && v[REF] !== undefined) return String(v[Symbol.toPrimitive]());  // by class
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
   if (typeof v === "string") return JSON.stringify(v);
   if (v === null || v === undefined || typeof v !== "object") return String(v);

@@ -19,7 +19,6 @@ function enc(v, budget = { n: MAX_ITEMS }, depth = 0) {
   if (t === "bigint") return ["I", v.toString()];
   if (t === "string") return ["S", v];
   if (t === "function" && hooks.lend) return hooks.lend(v);  // the checker's: a test's function, lent
-  if (t === "function" && hooks.handle) return hooks.handle(v);  // the program's: one of its functions
   if (t !== "object") return ["O", t];
   const proto = Object.getPrototypeOf(v);
   if (proto === Array.prototype && Array.isArray(v)) {
@@ -38,7 +37,6 @@ function enc(v, budget = { n: MAX_ITEMS }, depth = 0) {
     }
     return ["D", out];
   }
-  if (hooks.handle) return hooks.handle(v);  // the program's: an object of its classes, kept there
   return ["O", (proto && proto.constructor && proto.constructor.name) || "object"];
 }
 function dec(v, depth = 0) {
@@ -61,8 +59,6 @@ function dec(v, depth = 0) {
     }
     case "FN": if (hooks.standIn) return hooks.standIn(Number(v[1]));  // the program's: a stand-in for it
     // falls through
-    case "H": case "HF": if (hooks.handleOf) return hooks.handleOf(v);  // an object or function of the program's
-    // falls through
     default: return new Opaque(String(v[1] || "object"));
   }
 }
@@ -70,15 +66,12 @@ function dec(v, depth = 0) {
 function raised(e) {
   let name = "Error", msg = "";
   try { name = String((e && e.constructor && e.constructor.name) || typeof e); msg = String(e && e.message !== undefined ? e.message : e); } catch (_) {}
-  const cls = hooks.classOf ? hooks.classOf(e) : -1;  // the program's: its error class's reference
-  return { raise: name, msg: msg.slice(0, 300), ...(cls >= 0 ? { cls } : {}) };
+  return { raise: name, msg: msg.slice(0, 300) };
 }
 // the errors either side raises again as their own class (any other name: a plain Error)
 const STANDARD = { Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError };
 const MAX_LOGGED = 10000;  // console calls of the program's sent with one answer (server.js), replayed (checker.js)
 // each side's own: the checker lends the tests' functions (``lend``: a value to ["FN", ref]), the
 // program's process calls them from afar (``standIn``: a reference to a function that asks)
-// and the program's objects and functions stay in its process (``handle``: a value to ["H", ref, its
-// class's name, its class's reference] or ["HF", ref]; ``handleOf``: back to the object, or to a stand-in)
-const hooks = { lend: null, standIn: null, handle: null, handleOf: null, classOf: null };
+const hooks = { lend: null, standIn: null };
 module.exports = { enc, dec, Opaque, hooks, raised, STANDARD, MAX_LOGGED };

@@ -39,32 +39,7 @@ hooks.standIn = (ref) => {
   STAND_INS.set(standIn, ref);
   return standIn;
 };
-hooks.lend = (fn) => (STAND_INS.has(fn) ? ["FN", STAND_INS.get(fn)] : hooks.handle(fn));  // (its own: kept here)
-// The program's objects (an instance of its class, a function it returns) stay here: the tests get a
-// reference (["H", ref, class name, class ref] or ["HF", ref]) and read, set and call through it.  Its
-// classes are known by identity (``CLASS_OF``: a class's prototype object -> the class's reference).
-const HANDLES = [], KEPT = new Map(), CLASS_OF = new Map();
-const keep = (v) => { let r = KEPT.get(v); if (r === undefined) { r = HANDLES.push(v) - 1; KEPT.set(v, r); } return r; };
-function classOf(v) {
-  try {
-    for (let p = Object.getPrototypeOf(v), n = 0; p !== null && n < 64; p = Object.getPrototypeOf(p), n++) {
-      if (CLASS_OF.has(p)) return CLASS_OF.get(p);
-    }
-  } catch (e) {}
-  return -1;
-}
-hooks.handle = (v) => {
-  if (typeof v === "function") return ["HF", keep(v)];
-  let name = "object";
-  try { const c = Object.getPrototypeOf(v).constructor; name = typeof c === "function" ? String(c.name) : name; } catch (e) {}
-  return ["H", keep(v), name.slice(0, 100), classOf(v)];
-};
-hooks.handleOf = (v) => {
-  const ref = Number(v[1]);
-  if (!Number.isInteger(ref) || ref < 0 || ref >= HANDLES.length) throw new TypeError("no such object of the program's");
-  return HANDLES[ref];
-};
-hooks.classOf = (e) => (e !== null && typeof e === "object" ? classOf(e) : -1);
+hooks.lend = (fn) => (STAND_INS.has(fn) ? ["FN", STAND_INS.get(fn)] : ["O", "function"]);
 globalThis.assert = require("assert");
 globalThis.module = { exports: {} }; globalThis.exports = module.exports; globalThis.require = require;
 try {
@@ -96,46 +71,9 @@ function callOf(request) {
   if (watched.logged.length) reply.console = watched.logged;
   return reply;
 }
-function named(name) {  // one of the program's names, as its script defined it (or exported it)
-  try { return vm.runInThisContext(String(name)); } catch (e) { return module.exports && module.exports[name]; }
-}
-function classes(names) {  // its classes (and functions a test may ``new``), by identity, and their bases
-  const out = {};
-  for (const name of Array.isArray(names) ? names.slice(0, 1000) : []) {
-    const C = named(name);
-    if (typeof C !== "function" || C.prototype === undefined || C.prototype === null) continue;
-    const ref = keep(C);
-    if (!CLASS_OF.has(C.prototype)) CLASS_OF.set(C.prototype, ref);
-    out[name] = ref;
-  }
-  const bases = {};
-  for (const ref of Object.values(out)) {
-    const base = Object.getPrototypeOf(HANDLES[ref].prototype);
-    bases[ref] = base !== null && CLASS_OF.has(base) ? CLASS_OF.get(base) : -1;
-  }
-  return { names: out, bases };
-}
-function held(ref) {
-  if (!Number.isInteger(ref) || ref < 0 || ref >= HANDLES.length) throw new TypeError("no such object of the program's");
-  return HANDLES[ref];
-}
 function answerOf(request) {
   let result;
   try {
-    if (request.classes) return { id: request.id, ok: ["S", JSON.stringify(classes(request.classes))] };
-    if (request.make) {  // ``new Cart(...)``
-      const C = named(request.make);
-      return { id: request.id, ok: enc(new C(...dec(request.args))) };
-    }
-    if (request.get) return { id: request.id, ok: enc(held(request.get[0])[String(request.get[1])]) };
-    if (request.set) {
-      held(request.set[0])[String(request.set[1])] = dec(request.set[2]);
-      return { id: request.id, ok: ["U"] };
-    }
-    if (request.apply) {  // a function of the program's, on the object the test called it on
-      const [fn, self] = request.apply;
-      return { id: request.id, ok: enc(held(fn).apply(self >= 0 ? held(self) : undefined, dec(request.args))) };
-    }
     let fn;
     try { fn = vm.runInThisContext(request.call); } catch (e) { fn = module.exports && module.exports[request.call]; }
     if (typeof fn !== "function" && module.exports && typeof module.exports[request.call] === "function") {
