@@ -56,11 +56,13 @@ suite.units.forEach(([i, src]) => {
 '''
 _DEFINES = re.compile(r"^(?:export\s+)?(?:async\s+)?(?:function\s*\*?\s*(\w+)|class\s+(\w+)|"
                       r"(?:const|let|var)\s+(\w+)\s*=)")
-# the tests' own names, never the program's (``sealed_js/checker.js``'s ``HARNESS``): a test statement
-# defining one (``const assert = require('assert')``) is the test's, not a copy of the program's
+# the tests' own names, never the program's: a test statement defining one (``const assert =
+# require('assert')``) is the test's, not a copy of the program's, and the checker never makes the
+# program's name of one the tests' global (``sealed_js/checker.js``, sent as ``"harness"``)
 HARNESS_NAMES = frozenset({"assert", "expect", "describe", "context", "suite", "it", "test", "specify", "beforeAll",
                            "afterAll", "beforeEach", "afterEach", "before", "after", "jest", "vi", "require",
-                           "module", "exports", "console"})
+                           "module", "exports", "console", "globalThis", "global", "sejury_rec", "sejuryReset",
+                           "sejuryTest"})
 
 
 def split(tests: str, names: set[str]) -> Suite:
@@ -109,7 +111,8 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     script = script_of(program)
     names = sorted(_clike.defined_names(_DEFINES, script))
     return Harness({"solution.js": script, "seal": key, **SEALED_FILES,
-                    "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items()), "names": names})},
+                    "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items()), "names": names,
+                                              "harness": sorted(HARNESS_NAMES)})},
                    f"{interpreter('node')} checker.js {per_test}", seal=key)
 
 

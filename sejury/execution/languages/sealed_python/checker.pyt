@@ -341,6 +341,22 @@ def handle(ref, kind, method_=False, **kw):
 SHARING = [False]  # a patch is being made or undone (``install_patches``): it goes there by ``_share``
 
 
+def sharing(fn, *args):
+    """``fn(*args)`` as a patch's own making or undoing: what it sets on the program's stand-ins is
+    set here only (``_share`` makes the patch there)."""
+    SHARING[0] = True
+    try:
+        return fn(*args)
+    finally:
+        SHARING[0] = False
+
+
+def binds(target, value):
+    """Does ``value`` put on ``target`` bind ``self`` in the program's process?  A function put on
+    one of its classes is a method there (an autospec, a spy, a test's own ``def``); a mock is not."""
+    return type(target) is ProgramClass and type(value) is types.FunctionType
+
+
 def set_there(obj, ref, name, value):
     """A test's ``Shop.OPEN = False`` or ``cart.limit = 3`` made on the program's own class or object,
     where its code reads it (kept here too, the value would go stale as the program changes it):
@@ -350,8 +366,7 @@ def set_there(obj, ref, name, value):
     sent = enc(value)
     if sent[0] == "O":  # neither data nor lendable: it holds here alone
         return False
-    bind = type(obj) is ProgramClass and type(value) is types.FunctionType
-    REMOTE.call({"setattr": [ref, name, sent, bind]})
+    REMOTE.call({"setattr": [ref, name, sent, binds(obj, value)]})
     return True
 
 
@@ -729,12 +744,7 @@ for i, src in SUITE["units"]:
         outcome = f"FAIL {torn}"
     emit(f"@@T {i} {outcome}")
 if _MODULE.get("error", 0) is None and callable(base.get("tearDownModule")):  # after setUpModule, as unittest
-    signal.alarm(PER_TEST)
-    try:
-        base["tearDownModule"]()
-    except BaseException:  # noqa: S110 - every test has reported; a cleanup's failure changes none
-        pass
-    signal.alarm(0)
+    timed(base["tearDownModule"])  # every test has reported: a cleanup's failure changes none
 if MODULE_ERROR is None:
     module_xunit("teardown")  # every test has reported: it changes none
 REMOTE.kill()

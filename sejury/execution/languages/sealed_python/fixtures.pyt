@@ -172,18 +172,7 @@ def module_xunit(which):
     None, or the error it raised (pytest errs every test of the module with a set-up's; a teardown's
     changes no result).  Under the test's time limit: it may call the program, which may hang."""
     fn = _suites_own(f"{which}_module")
-    if fn is None:
-        return None
-    signal.alarm(PER_TEST)
-    try:
-        _with_optional(fn, _Module())
-        signal.alarm(0)
-    except BaseException as e:
-        signal.alarm(0)
-        if isinstance(e, TimeoutError):
-            REMOTE.kill()
-        return e
-    return None
+    return None if fn is None else timed(lambda: _with_optional(fn, _Module()))
 
 
 class TempPathFactory:

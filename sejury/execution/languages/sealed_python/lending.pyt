@@ -214,8 +214,7 @@ def _share(patcher):
     if sent[0] == "O":  # neither plain data nor lendable (a library's function): it holds here alone
         return
     token = str(next(_PATCH_TOKENS))
-    # a function put on a class is a method there (it binds ``self``): a mock is not
-    bind = type(patcher.target) is ProgramClass and type(getattr(patcher.target, patcher.attribute)) is types.FunctionType
+    bind = binds(patcher.target, getattr(patcher.target, patcher.attribute))
     REMOTE.call({"patch": [where, patcher.attribute, sent, token, bind]})
     PATCHES[token] = (where, patcher.attribute, sent, bind)
     patcher._sejury_token = token
@@ -458,16 +457,24 @@ def undo_each(items, undo):
     failed = []
     while items:
         item = items.pop()
-        signal.alarm(PER_TEST)
-        try:
-            undo(item)
-            signal.alarm(0)
-        except BaseException as e:
-            signal.alarm(0)
-            if isinstance(e, TimeoutError):
-                REMOTE.kill()
+        if (e := timed(lambda: undo(item))) is not None:
             failed.append((item, e))
     return failed
+
+
+def timed(fn):
+    """``fn()`` under an alarm of its own (``PER_TEST``): the error it raised, or None.  A hang kills
+    the program's process (it may still be computing: the next call starts a fresh one)."""
+    signal.alarm(PER_TEST)
+    try:
+        fn()
+        signal.alarm(0)
+    except BaseException as e:
+        signal.alarm(0)
+        if isinstance(e, TimeoutError):
+            REMOTE.kill()
+        return e
+    return None
 
 
 def raise_first(failed):
@@ -504,33 +511,23 @@ def install_patches(base, load):
     patch_dict, unpatch_dict = um._patch_dict._patch_dict, um._patch_dict._unpatch_dict
 
     def __enter__(self):
-        SHARING[0] = True
-        try:
-            new = enter(self)
-        finally:
-            SHARING[0] = False
+        new = sharing(enter, self)
         self._sejury_token = None
         try:
             _share(self)
         except Exception:  # noqa: S110 - the program's process cannot make it (a module it lacks): it holds here
             pass
         except BaseException:  # the program's process died or hung when asked: the test fails, and the
-            SHARING[0] = True  # patch is undone here too (no ``__exit__`` will come to undo it)
-            try:
-                leave(self, None, None, None)
-            finally:
-                SHARING[0] = False
+            sharing(leave, self, None, None, None)  # patch is undone here too (no ``__exit__`` will come)
             raise
         return new
 
     def __exit__(self, *exc):
         token = getattr(self, "_sejury_token", None)
         self._sejury_token = None
-        SHARING[0] = True
         try:
-            return leave(self, *exc)
+            return sharing(leave, self, *exc)
         finally:
-            SHARING[0] = False
             if token is not None:
                 _unshare(token)
 

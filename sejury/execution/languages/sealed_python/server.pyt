@@ -161,11 +161,22 @@ for _name in _LENT_DUNDERS:
 PATCHED = {}  # token -> (the object patched, the attribute, what it held, whether it held one)
 
 
-def _bound(lent):
-    """A function standing in for a ``Lent`` function put on a class: a method, it binds ``self``
-    (the checker's stand-in was a function: an autospec, ``mocker.spy``, a test's own ``def``)."""
+def _programs(ref):
+    """The program's own class or object at ``ref`` (a test patches or sets nothing else there)."""
+    obj = HANDLES[ref]
+    if getattr(obj if isinstance(obj, type) else type(obj), "__module__", None) != "solution":
+        raise TypeError("not an object of the program's")
+    return obj
+
+
+def _placed(obj, value, bind):
+    """What goes on ``obj`` for ``value``: with ``bind`` (the checker's ``binds``: a test's function
+    put on a class), a function standing in for the ``Lent``, so it binds ``self`` as a method."""
+    if not (bind is True and isinstance(obj, type) and isinstance(value, Lent)):
+        return value
+
     def stand_in(*args, **kwargs):
-        return lent(*args, **kwargs)
+        return value(*args, **kwargs)
 
     return stand_in
 
@@ -181,11 +192,8 @@ def patch(target, attribute, value, token, bind=False):
         ns[attribute] = value
         return
     if module.startswith("solution#"):
-        obj = HANDLES[int(module[9:])]
-        if getattr(type(obj) if not isinstance(obj, type) else obj, "__module__", None) != "solution":
-            raise TypeError("not an object of the program's")
-        if bind and isinstance(obj, type) and isinstance(value, Lent):
-            value = _bound(value)
+        obj = _programs(int(module[9:]))
+        value = _placed(obj, value, bind)
     else:
         obj = importlib.import_module(module)
         for part in qualname.split(".") if qualname else ():
@@ -277,10 +285,8 @@ def answer_of(req):
             return {"id": rid, "ok": ["N"]}
         if "setattr" in req:  # a test's ``Shop.OPEN = False``, ``c.limit = 3``: on the program's own
             ref, attribute, value, bind = req["setattr"]
-            obj, value = HANDLES[int(ref)], dec(value, own)
-            if getattr(obj if isinstance(obj, type) else type(obj), "__module__", None) != "solution":
-                raise TypeError("not an object of the program's")
-            setattr(obj, str(attribute), _bound(value) if bind is True and isinstance(obj, type) else value)
+            obj = _programs(int(ref))
+            setattr(obj, str(attribute), _placed(obj, dec(value, own), bind))
             return {"id": rid, "ok": ["N"]}
         if "unpatch" in req:
             unpatch(str(req["unpatch"]))
