@@ -6,9 +6,9 @@ agent tool (``sejury.agent``, at its own threshold) all say the same thing.  A v
 when fewer jurors scored than the policy asks, when they disagree, when its score rests on the
 model's opinion alone, when the evidence contradicts the opinion, when it passes although executed
 tests fail, when it fails only on empty inputs the problem does not show, when the executed tests
-are weak, when the sample's own tests could not be run, when a program's outputs were compared on a
-problem that accepts several answers, or when the harness suspected the candidate of tampering with
-the run.
+are weak, when the sample's own tests could not be run or fail only in the sealed harness, when a
+program's outputs were compared on a problem that accepts several answers, or when the harness
+suspected the candidate of tampering with the run.
 """
 
 from __future__ import annotations
@@ -119,6 +119,13 @@ def several_answers(results: dict[str, StrategyResult]) -> bool:
     return False
 
 
+def _unconfirmed(result: StrategyResult) -> bool:
+    """Did the sealed harness fail some of the sample's tests that a plain run of the candidate
+    passed (``evidence.confirm_failures``: the harness may be at fault)?"""
+    ex = TestExecution.from_artifact(result.artifacts.get("execution"))
+    return bool(ex is not None and ex.candidate is not None and ex.candidate.unconfirmed)
+
+
 def _members(verdict: Verdict) -> list[StrategyResult]:
     team = {s.value for s in verdict.team}
     return [r for name, r in verdict.strategies.items() if r.in_team and name in team]
@@ -167,6 +174,8 @@ def review_reasons(verdict: Verdict, policy: ReviewPolicy | None = None) -> list
     own = verdict.strategies.get("sample_tests")
     if own is not None and own.in_team and own.status is Status.UNSCORED:
         out.append(f"the sample's own tests did not count: {own.detail or 'unscored'}")
+    elif own is not None and own.in_team and own.detail and _unconfirmed(own):
+        out.append(own.detail)
     if several_answers(verdict.strategies):
         out.append("the problem accepts several answers: outputs were compared with the reference's, so a "
                    "different right answer counts as a mismatch")

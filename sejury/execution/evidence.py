@@ -10,6 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from sejury.execution import languages
+from sejury.execution.confirm import Plain, confirm_failures
 from sejury.execution.differential import HELPER, DifferentialRun, compare, record_calls, renumber, unrecord
 from sejury.execution.domain import MAX_SHOWN, Domain
 from sejury.execution.languages import Suite
@@ -29,6 +30,7 @@ class UnitOutcome(BaseModel):
     test: str  # its source (cut at MAX_UNIT_CHARS)
     passed: bool
     why: str = ""  # why it failed
+    plain: str = ""  # a failed unit run again in the program's own process (``confirm.py``): "pass", "fail: <why>"
 
 
 class SuiteRun(BaseModel):
@@ -46,20 +48,28 @@ class SuiteRun(BaseModel):
     stderr_tail: str = ""
     sealed: bool = False  # the tests ran outside the candidate's process (the sealed harness)
     tampering: list[str] = Field(default_factory=list)  # what the sealed harness saw the program do
+    # units the sealed harness failed that pass in the program's own process (``confirm.py``)
+    unconfirmed: list[int] = Field(default_factory=list)
 
     @classmethod
-    def of(cls, report: RunReport, units: list[str]) -> SuiteRun:
+    def of(cls, report: RunReport, units: list[str], plain: Plain | None = None) -> SuiteRun:
+        """``plain``: failed units' outcomes in a plain run (failures it confirmed are listed first)."""
         units = [unrecord(u) for u in units]  # as written: without differential testing's recorder
         report = report.model_copy(update={"reasons": [unrecord(r) for r in report.reasons],
                                            "stdout_tail": unrecord(report.stdout_tail)})
-        fails = [{"test": u, "why": why} for u, ok, why in zip(units, report.passed, report.reasons, strict=True)
-                 if not ok][:MAX_FAILURES_SHOWN]
-        outcomes = [UnitOutcome(test=u[:MAX_UNIT_CHARS], passed=ok, why=why[:MAX_UNIT_CHARS])
-                    for u, ok, why in zip(units, report.passed, report.reasons, strict=True)][:MAX_OUTCOMES_KEPT]
+        plain = plain or {}
+        again = {i: "pass" if ok else f"fail: {why}" for i, (ok, why) in plain.items()}
+        fails = [{"test": u, "why": why, **({"plain": again[i]} if i in again else {})}
+                 for i, (u, ok, why) in enumerate(zip(units, report.passed, report.reasons, strict=True)) if not ok]
+        fails.sort(key=lambda f: f.get("plain") == "pass")
+        outcomes = [UnitOutcome(test=u[:MAX_UNIT_CHARS], passed=ok, why=why[:MAX_UNIT_CHARS],
+                                plain=again.get(i, "")[:MAX_UNIT_CHARS])
+                    for i, (u, ok, why) in enumerate(zip(units, report.passed, report.reasons, strict=True))]
         return cls(loaded=report.loaded, total=len(units), passed=report.n_passed, status=report.status.value,
-                   seconds=round(report.seconds, 3), failures=fails, load_error=report.load_error[-600:],
-                   outcomes=outcomes, stdout_tail=report.stdout_tail, stderr_tail=report.stderr_tail,
-                   sealed=report.sealed, tampering=report.tampering)
+                   seconds=round(report.seconds, 3), failures=fails[:MAX_FAILURES_SHOWN],
+                   load_error=report.load_error[-600:], outcomes=outcomes[:MAX_OUTCOMES_KEPT],
+                   stdout_tail=report.stdout_tail, stderr_tail=report.stderr_tail, sealed=report.sealed,
+                   tampering=report.tampering, unconfirmed=sorted(i for i, (ok, _) in plain.items() if ok))
 
 
 ExecutionStatus = Literal["ran", "skipped", "not_requested"]
@@ -285,7 +295,9 @@ async def load_alone(provider: SandboxProvider, ex: TestExecution, candidate: st
 
 
 async def run_on_candidate(provider: SandboxProvider, ex: TestExecution, valid: Suite, candidate: str | None,
-                           why_not: str = "", probe: Probe | None = None) -> TestExecution:
+                           why_not: str = "", probe: Probe | None = None, *, confirm: bool = False) -> TestExecution:
+    """``valid`` on the candidate (with ``probe``: S5-diff's values too); ``confirm``: its failures run
+    again in a plain run (``confirm_failures``: a sample's own tests with no reference to check them)."""
     if candidate is None:  # nothing to run (a patch that does not apply): it passes nothing
         run = SuiteRun(loaded=False, total=len(valid.units), passed=0, status="not run", seconds=0.0,
                        load_error=why_not)
@@ -295,7 +307,8 @@ async def run_on_candidate(provider: SandboxProvider, ex: TestExecution, valid: 
     if probe is not None:
         return await _run_with_probe(provider, ex, valid, candidate, probe)
     report = await run_suite(provider, ex.language, candidate, valid, timeout=candidate_timeout(ex))
-    run = SuiteRun.of(report, valid.units)
+    plain = await confirm_failures(provider, ex.language, candidate, valid, report) if confirm else None
+    run = SuiteRun.of(report, valid.units, plain)
     if (gap := _library_gap(ex, report)) is not None:
         return gap.model_copy(update={"candidate": run})
     return ex.model_copy(update={"candidate": run, "executable": report.loaded, "tampering": report.tampering,

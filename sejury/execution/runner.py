@@ -26,7 +26,7 @@ from sejury.sandbox.base import ExecResult, ExecStatus, SandboxProvider
 
 # Part of the cache key of S5 with execution: bump it when how programs and tests are built or
 # read changes, so cached pass ratios computed the old way are not reused.
-RUNNERS_VERSION = "57"
+RUNNERS_VERSION = "58"
 
 
 class RunReport(BaseModel):
@@ -120,6 +120,20 @@ async def run_suite(sandbox: SandboxProvider, language: str, program: str, suite
                       lambda setup, active: lang.harness(program, dataclasses.replace(suite, setup=setup), active, 5))
 
 
+async def run_plain(sandbox: SandboxProvider, language: str, program: str, suite: Suite, *,
+                    timeout: float | None = None) -> RunReport | None:
+    """``run_suite`` on the language's plain harness (the tests in the program's own process), or
+    None where the language has none.  A unit fails here if any line says so or none says it passed:
+    the program can print result lines of its own, so only its failures are worth anything."""
+    lang = _language(language)
+    plain = lang.plain_harness
+    if plain is None:
+        return None
+    return await _run(sandbox, suite, timeout or lang.timeout,
+                      lambda setup, active: plain(program, dataclasses.replace(suite, setup=setup), active, 5),
+                      failures_stick=True)
+
+
 async def load_program(sandbox: SandboxProvider, language: str, program: str) -> RunReport:
     """Does ``program`` load (compile) at all, with no test: a compiled language's load step alone
     (``load_step``: the test programs are not built), else its harness run with no test."""
@@ -130,8 +144,9 @@ async def load_program(sandbox: SandboxProvider, language: str, program: str) ->
 
 
 async def _run(sandbox: SandboxProvider, suite: Suite, limit: float,
-               harness_of: Callable[[str, dict[int, str]], Harness]) -> RunReport:
-    """``run_suite``'s runs: ``harness_of`` the setup and the units still active builds each."""
+               harness_of: Callable[[str, dict[int, str]], Harness], *, failures_stick: bool = False) -> RunReport:
+    """``run_suite``'s runs: ``harness_of`` the setup and the units still active builds each.
+    ``failures_stick``: a unit's first FAIL line is its outcome, whatever lines follow it."""
     active = dict(enumerate(suite.units))
     setup = suite.setup
     reasons = {i: "" for i in active}
@@ -173,7 +188,11 @@ async def _run(sandbox: SandboxProvider, suite: Suite, limit: float,
         break
     assert res is not None
     # every harness reports units by their index in the suite
-    got = {int(m.group(1)): (m.group(2) == "PASS", m.group(3)) for m in _RESULT.finditer(out)}
+    got: dict[int, tuple[bool, str]] = {}
+    for m in _RESULT.finditer(out):
+        i, ok = int(m.group(1)), m.group(2) == "PASS"
+        if not failures_stick or i not in got or got[i][0]:
+            got[i] = (ok, m.group(3))
     passed = []
     for i in range(len(suite.units)):
         if i in got:

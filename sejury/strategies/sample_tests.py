@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from sejury.context import JudgeContext
 from sejury.execution import languages
-from sejury.execution.evidence import TestExecution, run_on_candidate, validate_on_reference
+from sejury.execution.evidence import SuiteRun, TestExecution, run_on_candidate, validate_on_reference
 from sejury.execution.patching import PatchError
 from sejury.execution.programs import programs
 from sejury.execution.reference import load_error_line
@@ -69,12 +69,27 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, feed: StrategyRe
             return Outcome(None, detail="no test could be read from the sample's tests")
         ex = TestExecution(status="ran", language=lang.name, generated=len(valid.units), valid=len(valid.units),
                            sandbox=ctx.sandbox.isolation, reason="not checked on a reference (the sample has none)")
-    done = await run_on_candidate(ctx.sandbox, ex, valid, candidate, why_not)
+    # no reference checked the tests: a failure may be the sealed harness's own, so the candidate's
+    # failures run again as the user's own runner has them (``evidence.confirm_failures``)
+    done = await run_on_candidate(ctx.sandbox, ex, valid, candidate, why_not, confirm=not sample.reference)
     rec.sandbox_event("run_candidate", done.candidate)
     if done.pass_ratio is None:  # the candidate needs a library the image lacks
         return Outcome(None, detail=done.reason, artifacts={"execution": _dump(done)})
-    return Outcome(ParsedReply(score=round(100 * done.pass_ratio, 2)), artifacts={"execution": _dump(done)},
-                   against=against(done))
+    out = Outcome(ParsedReply(score=round(100 * done.pass_ratio, 2)), artifacts={"execution": _dump(done)},
+                  against=against(done))
+    if done.candidate is not None and done.candidate.unconfirmed:
+        out.detail = unconfirmed_note(done.candidate, lang.name)
+    return out
+
+
+def unconfirmed_note(run: SuiteRun, language: str) -> str:
+    """Why failures of the sample's tests are not definitive: the sealed harness failed them, a
+    plain run of the candidate passed them (which it could forge)."""
+    first = next((f for f in run.failures if f.get("plain") == "pass"), None)
+    shown = f", first: {languages.test_name(language, first['test'])[:120]} ({first['why'][:120]})" if first else ""
+    return (f"{len(run.unconfirmed)} of the sample's {run.total} tests fail only in the sealed harness{shown}; "
+            "they pass with the tests in the candidate's own process, where the candidate could forge a pass: "
+            "the harness may be at fault, so they are not definitive and still count as failed")
 
 
 async def _run_program(sample: Sample, ctx: JudgeContext, rec: Recorder) -> Outcome:
@@ -105,10 +120,17 @@ def against(ex: TestExecution, tests: str = "the sample's {} tests") -> str | No
     run = ex.candidate
     if run is None or run.passed >= run.total:
         return None
-    first = run.failures[0] if run.failures else {"test": "", "why": ""}
-    why = f" ({first['why'][:120]})" if first.get("why") else ""
+    failing = run.total - run.passed - len(run.unconfirmed)  # a failure a plain run did not confirm is not definitive
+    if failing <= 0:
+        return None
+    first = run.failures[0] if run.failures else {"test": "", "why": ""}  # the confirmed ones come first
+    plain = first.get("plain", "").removeprefix("fail: ")
+    said = first.get("why", "") + (f"; with the tests in its own process: {plain[:120]}"
+                                   if plain and plain != first.get("why") else "")
+    why = f" ({said[:240]})" if said else ""
     name = languages.test_name(ex.language, first["test"])
-    return f"fails {run.total - run.passed} of {tests.format(run.total)}, first: {name[:200]}{why}"
+    more = f"; {len(run.unconfirmed)} more fail only in the sealed harness" if run.unconfirmed else ""
+    return f"fails {failing} of {tests.format(run.total)}, first: {name[:200]}{why}{more}"
 
 
 
@@ -124,7 +146,9 @@ def detail_lines(result: StrategyResult) -> list[str]:
                if ex.reference is not None else ex.reason)
     loads = "" if ex.executable else " (the candidate does not load)"
     source = result.artifacts.get("source") or "the sample's tests"
-    return [f"candidate passed {ex.candidate.passed}/{ex.valid} of {source}{loads}; {checked}"]
+    again = ex.candidate.unconfirmed
+    plain = f" ({len(again)} of its failures pass with the tests in its own process)" if again else ""
+    return [f"candidate passed {ex.candidate.passed}/{ex.valid} of {source}{loads}{plain}; {checked}"]
 
 
 SPEC = register(StrategySpec(

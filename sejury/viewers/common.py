@@ -120,7 +120,9 @@ def suite_rows(reference: SuiteRun | None, candidate: SuiteRun | None) -> tuple[
     if reference is None and candidate is not None and candidate.total and not cand_out:
         return _failure_rows(candidate, reference=False), old
     if reference is None:
-        rows = [ExecutedTest(test=o.test, on_reference=None, on_candidate=o.passed, why=o.why) for o in cand_out]
+        rows = [ExecutedTest(test=o.test, on_reference=None, on_candidate=o.passed,  # a plain run's word too
+                             why=o.why + (f" · with the tests in its own process: {o.plain}" if o.plain else ""))
+                for o in cand_out]
     else:
         queue = iter(cand_out)
         for o in ref_out:

@@ -183,6 +183,11 @@ class Language:
     # {path: content} -> statements, put before the tests, that write those data files in the test's
     # folder before each test (the files S5's tests read and never wrote: ``strategies/_test_files``)
     write_files: Callable[[dict[str, str]], str] | None = None
+    # the tests in the program's own process, as a user's own runner has them (the harness before
+    # sealing): a second run of the units the sealed harness failed when no reference checked the
+    # tests (``evidence.confirm_failures``); the program can forge its passes there, so a unit that
+    # fails it is confirmed as failing, and one that passes it is only "not confirmed"; None: no such run
+    plain_harness: Callable[[str, Suite, dict[int, str], int], Harness] | None = None
 
     def parser(self) -> Parser:
         """The one tree-sitter parser of this language's grammar (``grammar_parser``)."""

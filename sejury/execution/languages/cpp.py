@@ -1,7 +1,8 @@
 """C++: g++ checks the program compiles, then the sealed harness (``sealed_cpp/``) builds the program
 into a process of its own and the tests into a checker that runs each unit, ``assert`` turned into
-a throwing check so one failure does not end the rest.  It has no unsealed form (the tests in the
-program's process), as Python and JavaScript keep for comparison."""
+a throwing check so one failure does not end the rest.  Its plain form (``plain_harness``: the tests
+and the program in one binary) runs again what the sealed one failed, where no reference checked the
+tests."""
 
 from __future__ import annotations
 
@@ -157,7 +158,18 @@ def _stub(name: str, ret: str, params: list[str]) -> str:
 def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
     """The program with a dispatcher over its functions (``sejury_srv``), the tests with stubs of the
     functions they call (``chk``), built apart; the checker starts the program's process."""
-    key = new_seal()
+    return _harness(program, suite, active, plain=False)
+
+
+def plain_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
+    """The same tests with the program compiled into their file (its ``main`` renamed), as the user's
+    own build has them: a second run of the units the sealed harness failed, whose failures alone
+    count (``Language.plain_harness``; ``checker.hpp``'s ``sejury_plain``: no key, no program process)."""
+    return _harness(program, suite, active, plain=True)
+
+
+def _harness(program: str, suite: Suite, active: dict[int, str], *, plain: bool) -> Harness:
+    key = "" if plain else new_seal()
     said = suite.setup + "\n" + "\n".join(active.values())
     sigs = {n: s for n, s in signatures(program).items() if re.search(rf"\b{re.escape(n)}\b", said)}
     # the program's function, not a standard one of the same name (``unique``, ``max_element``, ``strlen``:
@@ -168,8 +180,10 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
     recorder = [ln.replace('printf("@@V %d %d %s|%zu\\n", i, k, s.substr(0, 1000).c_str(), s.size());',
                            'sejury::emit("@@V " + std::to_string(i) + " " + std::to_string(k) + " " + '
                            's.substr(0, 1000) + "|" + std::to_string(s.size()));') for ln in RECORDER]
-    head = ["#include <bits/stdc++.h>", "using namespace std;", '#include "codec.hpp"', '#include "checker.hpp"',
-            *"\n".join(_stub(n, r, p) for n, (r, p) in sigs.items()).splitlines(), "#undef assert",
+    program_lines = ["#define main sejury_candidate_main", '#include "solution.cpp"', "#undef main"]
+    head = ["#include <bits/stdc++.h>", *(program_lines if plain else []), "using namespace std;",
+            '#include "codec.hpp"', *(["#define sejury_plain"] if plain else []), '#include "checker.hpp"',
+            *([] if plain else "\n".join(_stub(n, r, p) for n, (r, p) in sigs.items()).splitlines()), "#undef assert",
             '#define assert(c) do { if (!(c)) throw std::runtime_error("assertion failed: " #c); } while (0)',
             *recorder, *_SEALED["gtest.hpp"].splitlines()]
     parts, setup = _cpp_scope.split_setup(suite.setup)
@@ -180,7 +194,7 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
         part_lines[(at + 1, at + size)] = part
         head.append(part)
         at += size
-    head += ["int main(int sejury_argc, char** sejury_argv) {", "  sejury::setup(sejury_argv[0]);"]
+    head += ["int main(int sejury_argc, char** sejury_argv) {", "" if plain else "  sejury::setup(sejury_argv[0]);"]
     head += ["  " + ln for ln in setup.splitlines()]
     body, spans = wrap_units(active, head, "  ", lambda i, u: (
         f"sejury_unit = {i}; sejury_auto = 0; sejury::begin();\ntry {{\n{textwrap.indent(u, '  ')}\n"
@@ -189,20 +203,25 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
         f"catch (std::exception& e) {{ sejury::emit(std::string(\"@@T {i} FAIL \") + e.what()); }} "
         f"catch (...) {{ sejury::emit(\"@@T {i} FAIL exception\"); }}"))
     body += "\n  sejury::kill_server();\n  sejury::emit(\"@@DONE\");\n  return 0;\n}\n"
+    files = {"solution.cpp": source(program), "codec.hpp": _SEALED["codec.hpp"], "checker.hpp": _SEALED["checker.hpp"],
+             "test_main.cpp": body}
+    if plain:
+        command = (f"({cxx.SYNTAX} solution.cpp 2>&1 || {{ echo '@@LOAD FAIL'; exit 3; }}) && echo '@@LOAD OK' && "
+                   f"({cxx.PROGRAM} -o t test_main.cpp 2>&1 || {{ echo '@@TESTS NOCOMPILE'; exit 4; }}) && ./t")
+        return Harness(files, command, spans, "test_main.cpp", setup_parts=part_lines)
     server = _SEALED["server"].replace("      /*DISPATCH*/", dispatch)
     command = (f"({cxx.SYNTAX} solution.cpp 2>&1 || "
                "{ echo '@@LOAD FAIL'; exit 3; }) && echo '@@LOAD OK' && "
                f"({cxx.PROGRAM} -o sejury_srv srv.cpp 2>&1 && {cxx.BUILD} -o chk test_main.cpp 2>&1 || "
                "{ echo '@@TESTS NOCOMPILE'; exit 4; }) && rm -f srv.cpp && ./chk")
-    return Harness({"solution.cpp": source(program), "codec.hpp": _SEALED["codec.hpp"],
-                    "checker.hpp": _SEALED["checker.hpp"], "srv.cpp": server, "test_main.cpp": body, "seal": key},
+    return Harness({**files, "srv.cpp": server, "seal": key},
                    command, spans, "test_main.cpp", seal=key, setup_parts=part_lines,
                    plain_markers=("@@LOAD OK", "@@LOAD FAIL", "@@TESTS NOCOMPILE"))
 
 
 LANGUAGE = Language(name="cpp", aliases=("c++",), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=sealed_harness,
-                    assemble=_clike.assemble_c_like,
+                    plain_harness=plain_harness, assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"\bassert\s*\("), timeout=90.0, codebleu="cpp",
                     program_error=re.compile(r"^solution\.cpp:\d+:\d+: error: ", re.M),
                     reference_setting=reference_setting, test_name=_clike.titled_name,

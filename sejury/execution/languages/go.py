@@ -336,6 +336,7 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
 
 LANGUAGE = Language(name="go", aliases=("golang",), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=sealed_harness,
+                    plain_harness=harness,
                     assemble=assemble,
                     test_line=re.compile(r"t\.(Errorf|Error|Fatalf|Fatal)\(|" + _TESTIFY.pattern), timeout=90.0,
                     codebleu="go",

@@ -199,6 +199,7 @@ def _escape(ch: str) -> str | None:
 
 LANGUAGE = Language(name="java", aliases=(), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=sealed_harness,
+                    plain_harness=harness,
                     assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"AssertionError|\bassert\w*\("), timeout=90.0, codebleu="java",
                     program_error=re.compile(r"^(?!Sejury)\w+\.java:\d+: error: ", re.M),

@@ -116,6 +116,18 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
                    f"{interpreter('node')} checker.js {per_test}", seal=key)
 
 
+def plain_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
+    """The sealed checker's tests' world (Jest's, Mocha's, chai's forms) with the program loaded in the
+    same process, as the user's own runner has it (``checker.js``'s plain mode): a second run of the
+    units the sealed harness failed, whose failures alone count (``Language.plain_harness``)."""
+    script = script_of(program)
+    names = sorted(_clike.defined_names(_DEFINES, script))
+    return Harness({"solution.js": script, **SEALED_FILES,
+                    "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items()), "names": names,
+                                              "harness": sorted(HARNESS_NAMES)})},
+                   f"node checker.js {per_test} plain")
+
+
 def unsealed_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
     """The tests in the program's own process (the harness before sealing), for comparison only."""
     return Harness({"solution.js": script_of(program),
@@ -126,7 +138,7 @@ def unsealed_harness(program: str, suite: Suite, active: dict[int, str], per_tes
 
 LANGUAGE = Language(name="javascript", aliases=("js", "node"), split=split,
                     defined_names=lambda program: _clike.defined_names(_DEFINES, program), harness=harness,
-                    test_name=_bdd.named,
+                    plain_harness=plain_harness, test_name=_bdd.named,
                     assemble=_clike.assemble_c_like,
                     test_line=re.compile(r"console\.assert\(|\bassert(\.\w+)?\("), timeout=20.0,
                     codebleu="javascript", grammar="tree_sitter_javascript", stdio=_stdio.javascript,

@@ -83,6 +83,11 @@ inline std::string key;
 inline int seq = 0;
 inline void emit(std::string line) {
   for (auto& c : line) if (c == '\n' || c == '\r') c = ' ';
+#ifdef sejury_plain  // the tests in the program's own binary (cpp.py's plain_harness): no key; only failures count
+  printf("%s\n", line.c_str());
+  fflush(stdout);
+  return;
+#endif
   std::string mac = hmac_hex(key, std::to_string(seq) + "|" + line);
   printf("@@M %d %s %s\n", seq, mac.c_str(), line.c_str());
   fflush(stdout);
