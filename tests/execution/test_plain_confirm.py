@@ -1,6 +1,7 @@
 """A user's own tests with no reference: what the sealed harness fails runs again with the tests in the
 program's own process (``execution/confirm.py``), so a test the harness cannot run is told apart from
-one the candidate fails.  The bundled class pairs (``examples/classes/cart_{js,java,go,cpp}_*``): a
+one the candidate fails.  The bundled class pairs (``examples/classes/cart_{js,go,cpp}_*``, and
+``list_java_*``, whose tests read a program's object's fields): a
 right program's failures are "not confirmed" (not definitive, the verdict needs review), a wrong
 one's failure is confirmed with the assertion the user's own runner shows.  A program that forges
 passes in the plain run gains nothing: those still count as failed."""
@@ -20,7 +21,7 @@ from sejury.strategies.sample_tests import against
 from sejury.viewers.common import suite_rows
 from tests.helpers.examples import example, judge_pair, judge_samples
 
-PAIRS = {"javascript": "cart_js", "java": "cart_java", "go": "cart_go", "cpp": "cart_cpp"}
+PAIRS = {"javascript": "cart_js", "java": "list_java", "go": "cart_go", "cpp": "cart_cpp"}
 
 # wrong programs (a line's quantity ignored, as the bundled wrong ones) that also rewrite the plain run's
 # result lines into passes, each the way its language allows
@@ -30,7 +31,7 @@ const sejuryFs = require("fs"), sejuryWrite = sejuryFs.writeSync;
 sejuryFs.writeSync = (fd, s, ...rest) =>
   sejuryWrite(fd, typeof s === "string" ? s.replace(/ FAIL.*/, " PASS") : s, ...rest);
 '''),
-    "java": ("s += line[0] * line[1];", "s += line[0];", '''
+    "java": ("while (head != null) {", "while (head != null && head.next != null) {", '''
 class Forger {
     static {
         java.io.PrintStream real = System.out;
@@ -72,8 +73,8 @@ def _forger(language: str) -> Sample:
     was, now, extra = FORGERS[language]
     code = right.candidate.replace(was, now)
     if language == "java":
-        code = code.replace("    static final double TAX = 0.2;", "    static final double TAX = 0.2;\n"
-                            "    static { new Forger(); }") + extra
+        code = code.replace("    static Node reverse(Node head) {", "    static { new Forger(); }\n\n"
+                            "    static Node reverse(Node head) {") + extra
     elif language == "go":
         code = code.replace('import "math"', 'import (\n\t"bufio"\n\t"fmt"\n\t"math"\n\t"os"\n\t"regexp"\n)') + extra
     else:
@@ -98,8 +99,8 @@ async def test_a_test_the_harness_cannot_run_is_told_from_the_candidates_failure
     assert right.needs_review and any("fail only in the sealed harness" in r for r in right.review_reasons)
     assert right.passed is False  # not confirmed is not passed: a plain run's pass can be forged
     assert wrong.passed is False and wrong.grounds == "definitive"
-    # the assertion the user's own runner shows (C++'s assert names its expression, the others 1.8 for 3.6)
-    shown = "cart.total() == 3.6" if language == "cpp" else "1.8"
+    # the assertion the user's own runner shows (C++'s assert names its expression, the carts 1.8 for 3.6)
+    shown = {"cpp": "cart.total() == 3.6", "java": "expected 2 but was 1"}.get(language, "1.8")
     assert "with the tests in its own process" in wrong.against[0] and shown in wrong.against[0], wrong.against
 
 

@@ -1,13 +1,15 @@
 // JUnit's assertions for tests written against JUnit 4 or 5: the generated test main extends this class.
+package sejury;
+
 import java.util.*;
 public class SejuryAssert {
   public static class Never extends RuntimeException {}  // what a test's `catch (AssertionError e)` is made to catch
-  static String show(Object o) { return o instanceof Object[] a ? Arrays.deepToString(a) : String.valueOf(o); }
-  static boolean same(Object a, Object b) {
+  public static String show(Object o) { return o instanceof Object[] a ? Arrays.deepToString(a) : String.valueOf(o); }
+  public static boolean same(Object a, Object b) {
     if (a instanceof Object[] x && b instanceof Object[] y) return Arrays.deepEquals(x, y);
     if (a instanceof Number x && b instanceof Number y && !(a instanceof Double || a instanceof Float
         || b instanceof Double || b instanceof Float)) return x.longValue() == y.longValue();
-    return Objects.equals(a, b);
+    return a == null ? b == null : a.equals(b);  // as JUnit: equals even on one object (no == first)
   }
   public static void fail(String m) { throw new AssertionError(m); }
   public static void fail() { fail("failed"); }
@@ -20,7 +22,7 @@ public class SejuryAssert {
   // a number written plainly against a boxed one (assertEquals(0, pair.getValue0()) on a
   // Pair<Integer, Integer>): JUnit's overloads make it ambiguous, so such a test never compiles;
   // these are exact matches without boxing, so javac picks them first.  Compared by value.
-  static boolean sameNumber(double e, boolean whole, Number a) {
+  public static boolean sameNumber(double e, boolean whole, Number a) {
     return a != null && (whole && !(a instanceof Double || a instanceof Float) ? (long) e == a.longValue()
                                                                                 : Math.abs(e - a.doubleValue()) <= 1e-9);
   }
@@ -37,6 +39,11 @@ public class SejuryAssert {
   public static void assertFalse(boolean c, String m) { if (c) fail(m); }
   public static void assertNull(Object o) { if (o != null) fail("expected null but was " + show(o)); }
   public static void assertNotNull(Object o) { if (o == null) fail("expected a value but was null"); }
+  public static void assertSame(Object e, Object a) { if (e != a) fail("expected the same object as " + show(e) + " but was " + show(a)); }
+  public static void assertSame(Object e, Object a, String m) { if (e != a) fail(m); }
+  public static void assertNotSame(Object e, Object a) { if (e == a) fail("expected another object than " + show(a)); sejuryNotSame(e, a); }
+  public static void assertNotSame(Object e, Object a, String m) { if (e == a) fail(m); sejuryNotSame(e, a); }
+  static void sejuryNotSame(Object e, Object a) {}  // the sealed harness's: Sejury.notSame
   public interface Executable { void execute() throws Throwable; }
   public static <T extends Throwable> T assertThrows(Class<T> type, Executable run) {
     try { run.execute(); } catch (Throwable t) {
@@ -54,7 +61,7 @@ public class SejuryAssert {
     for (int i = 0; i < e.length; i++) assertEquals(e[i], a[i], d);
   }
   // differential testing: the value of a call, shown alike for reference and candidate, returned unchanged
-  static String sejuryShow(Object o) {
+  public static String sejuryShow(Object o) {
     if (o == null) return "null";
     if (o instanceof Double || o instanceof Float) return String.format("%.6g", ((Number) o).doubleValue());
     if (o instanceof String s) return "\"" + s + "\"";
@@ -77,8 +84,8 @@ public class SejuryAssert {
     if (o instanceof Optional<?> op) return op.isPresent() ? "Optional[" + sejuryShow(op.get()) + "]" : "Optional.empty";
     return String.valueOf(o);
   }
-  static int sejuryUnit = -1, sejuryAuto = 0;  // the unit running, and its helpers' calls recorded so far
-  static void sejuryPrint(int i, int k, String s) {
+  public static int sejuryUnit = -1, sejuryAuto = 0;  // the unit running, and its helpers' calls recorded so far
+  public static void sejuryPrint(int i, int k, String s) {
     if (i < 0) { i = sejuryUnit; k = 1000 + sejuryAuto++; }  // a helper's call, under the running unit
     s = s.replace("\n", "\\n");
     System.out.println("@@V " + i + " " + k + " " + (s.length() > 1000 ? s.substring(0, 1000) : s) + "|" + s.length());

@@ -290,6 +290,9 @@ INSTANCE_CLOSE = "}}.sejuryRun();"
 _TITLE = re.compile(r"^\{\n// (\w+(?:\.\w+)+(?:\[\d+\])?)\n")
 
 
+_DECLARES = re.compile(r"^\s*(?:final\s+)?[\w.]+(?:<[^;=()]*>)?(?:\[\])*\s+\w+\s*=(?!=)")
+
+
 def titled_units(title: str, before: list[str], body: str, check: re.Pattern[str], copies: Copies,
                  as_check: Callable[[str], str] = lambda stmt: stmt) -> list[str]:
     """The units of one named test (a JUnit method, a GoogleTest ``TEST``): for each statement of
@@ -300,8 +303,11 @@ def titled_units(title: str, before: list[str], body: str, check: re.Pattern[str
     for stmt in balanced_statements(body):
         if not check.search(stmt):
             before.append(stmt)
-        elif copies.take(unit := "{\n" + "\n".join([f"// {title}", *before, as_check(stmt)]) + "\n}"):
+            continue
+        if copies.take(unit := "{\n" + "\n".join([f"// {title}", *before, as_check(stmt)]) + "\n}"):
             units.append(unit)
+        if _DECLARES.match(stmt):  # a check naming its value (``var e = assertThrows(...)``): later ones read it
+            before.append(stmt)
     return units
 
 

@@ -7,10 +7,7 @@ import re
 import textwrap
 from pathlib import Path
 
-from sejury.execution.languages import _clike
 from sejury.execution.languages._java_repairs import (
-    CLASS,
-    NOT_TYPES,
     PACKAGE,
     fix_calls,
     methods_of,
@@ -18,6 +15,7 @@ from sejury.execution.languages._java_repairs import (
     value_equality,
     wrap_list_arguments,
 )
+from sejury.execution.languages._java_stubs import cleaned, object_stubs, stubs
 from sejury.execution.languages.base import Harness, Suite, compile_then_run, wrap_units
 from sejury.execution.sealed import interpreter, new_seal, resource_files
 from sejury.sandbox import jvm
@@ -39,8 +37,8 @@ CLASSPATH = "out:/usr/share/java/javatuples.jar"
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
     program = PACKAGE.sub("", program)
     cls = _class_of(program)
-    methods = methods_of(program)
-    returns = returns_of(program)
+    methods = methods_of(cleaned(program))  # names and types read where comments and literals cannot pose as code
+    returns = returns_of(cleaned(program))
 
     def repaired(code: str) -> str:  # the slips small models make, before compiling
         return _JUNIT_PREFIX.sub("", fix_calls(value_equality(wrap_list_arguments(code), returns), methods))
@@ -48,7 +46,9 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     active = {i: repaired(u) for i, u in active.items()}
     own = (m.strip() for m in re.findall(r"^[ \t]*import\s+(?:static\s+)?[\w.*]+\s*;", program, re.M))
     imports = dict.fromkeys(["import java.util.*;", "import java.util.stream.*;", *own])  # and the program's own
-    head = [*imports, "public class SejuryTestMain extends SejuryAssert {",
+    # the harness's classes are in a package of their own (``sejury``), so no class of the program's
+    # (``Math``, ``Objects``, ``Files``) stands for a JDK one in the harness's code
+    head = [*imports, "import sejury.SejuryAssert;", "public class SejuryTestMain extends SejuryAssert {",
             "  public static void main(String[] args) throws Exception {"]
     head += ["    " + ln for ln in repaired(suite.setup).splitlines()]
     body, spans = wrap_units(active, head, "    ", lambda i, u: (
@@ -69,58 +69,6 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
 # ---- the sealed harness (``sealed_java/``): the tests in a checker, the program in a process of its own
 
 _SEALED = resource_files("sealed_java", {n: n for n in ("SejuryCodec.java", "SejuryServer.java", "Sejury.java")})
-_SIGNATURE = re.compile(r"^\s*(?P<mods>(?:(?:public|private|protected|static|final|synchronized)\s+)*)"
-                        r"(?P<gen><[^>]+>\s+)?(?P<ret>[\w<>\[\],.?\s]+?)\s+(?P<name>\w+)\s*\((?P<params>.*?)\)\s*"
-                        r"(?:throws\s+[\w\s,.]+)?\{")
-
-
-def _params(text: str) -> list[tuple[str, str]]:
-    """A Java parameter list as (type, name) pairs (commas inside <> kept)."""
-    out, depth, start = [], 0, 0
-    for i, ch in enumerate(text + ","):
-        if ch in "<([":
-            depth += 1
-        elif ch in ">)]":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            p = re.sub(r"\bfinal\s+", "", text[start:i].strip())
-            start = i + 1
-            if p:
-                m = re.match(r"^(.*\S)\s+(\w+)$", p)
-                if m is None:
-                    return []
-                out.append((m.group(1), m.group(2)))
-    return out
-
-
-def stubs(program: str) -> str:
-    """Each top-level class of the program with its methods as stubs that call the program's
-    process (``Sejury.call``) and read the answer by the method's declared generic return type."""
-    classes = []
-    for m in CLASS.finditer(program):
-        cls = m.group(1)
-        body = _clike.block_bodies(program[m.start():], re.compile(r"\{"))[:1]
-        methods, depth = [], 0
-        for line in (body[0] if body else "").splitlines():
-            d = depth
-            depth += _clike.brace_balance(line)
-            s = _SIGNATURE.match(line) if d == 0 else None
-            if s is None or s.group("name") in (cls, "main") or set(s.group("ret").split()) & NOT_TYPES:
-                continue
-            params = _params(s.group("params"))
-            static = "static" in s.group("mods").split()
-            ret = s.group("ret").strip()
-            call = (f'Sejury.call("{cls}", "{s.group("name")}", {str(static).lower()}, new Object[]{{'
-                    + ", ".join(n for _, n in params)
-                    + "}, new Object(){}.getClass().getEnclosingMethod().getGenericReturnType())")
-            head = f"  {s.group('mods')}{s.group('gen') or ''}{ret} {s.group('name')}(" + \
-                ", ".join(f"{t} {n}" for t, n in params) + ") {"
-            statement = f"{call};" if ret == "void" else f"return ({ret}) {call};"
-            methods.append(f"{head}\n    {statement}\n  }}")
-        classes.append(f"class {cls} {{\n" + "\n".join(methods) + "\n}")
-    return "\n".join(classes)
-
-
 def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
     """The program with a server over its classes (``srv/``), the tests with stubs of its methods
     (``chk/``, loaded then deleted before the program starts), run on an execute-only copy of the JVM
@@ -132,24 +80,33 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
     tests = plain.files["SejuryTestMain.java"]
     tests = tests.replace("public static void main(String[] args) throws Exception {",
                           "public static void main(String[] args) throws Exception { Sejury.setup();", 1)
+    tests = tests.replace("import sejury.SejuryAssert;", "import sejury.SejuryAssert;\nimport sejury.Sejury;", 1)
     tests = re.sub(r"^(\s*)sejuryUnit = (\d+); sejuryAuto = 0;",  # each unit starts with no fault (Sejury.java)
                    r"\1sejuryUnit = \2; sejuryAuto = 0; Sejury.begin();", tests, flags=re.M)
     tests = re.sub(r'System\.out\.println\("@@T (\d+) PASS"\);', r'Sejury.passed(\1);', tests)  # unless a fault
     tests = re.sub(r'System\.out\.println\("@@T (\d+) FAIL " \+ e\);', r'Sejury.emit("@@T \1 FAIL " + e);', tests)
     tests = tests.rstrip()[:-1].rstrip()[:-1] + "  Sejury.kill();\n    Sejury.emit(\"@@DONE\");\n  }\n}\n"
-    assertions = ASSERTIONS.replace('System.out.println("@@V "', 'Sejury.emit("@@V "')
+    assertions = ASSERTIONS.replace('System.out.println("@@V "', 'Sejury.emit("@@V "').replace(
+        "static void sejuryNotSame(Object e, Object a) {}",
+        "static void sejuryNotSame(Object e, Object a) { Sejury.notSame(e, a); }")
     own = "\n".join(dict.fromkeys(m.strip() for m in re.findall(r"^[ \t]*import\s+(?:static\s+)?[\w.*]+\s*;", program,
                                                                  re.M)))
-    stub = f"import java.util.*;\nimport java.util.stream.*;\n{own}\n{stubs(program)}\n"
+    head = f"import java.util.*;\nimport java.util.stream.*;\n{own}\nimport sejury.Sejury;\n"
     jt = "/usr/share/java/javatuples.jar"
+    checker = "SejuryCodec.java Sejury.java SejuryAssert.java SejuryTestMain.java"
     command = (
         f"mkdir -p srv chk && ({jvm.JAVAC} -cp {jt} -d srv {cls}.java SejuryCodec.java SejuryServer.java 2>&1 || "
         "{ echo '@@LOAD FAIL'; exit 3; }) && echo '@@LOAD OK' && "
-        f"({jvm.JAVAC} -cp {jt} -d chk stub/Stubs.java SejuryCodec.java Sejury.java SejuryAssert.java "
-        "SejuryTestMain.java 2>&1 || { echo '@@TESTS NOCOMPILE'; exit 4; }) && "
-        "rm -rf stub SejuryTestMain.java SejuryAssert.java Sejury.java && "
+        # the stubs with the program's objects; where they do not compile (a class header they cannot
+        # copy), the stubs of its methods alone, as before objects, and that compile's diagnostics
+        f"({jvm.JAVAC} -cp {jt} -d chk stub/Stubs.java {checker} >rich.log 2>&1 || "
+        "{ if grep -q '^stub/Stubs.java:' rich.log; then rm -rf chk && mkdir chk && "
+        f"{jvm.JAVAC} -cp {jt} -d chk flat/Stubs.java {checker} 2>&1; else cat rich.log; false; fi; }} || "
+        "{ echo '@@TESTS NOCOMPILE'; exit 4; }) && "
+        "rm -rf stub flat rich.log SejuryTestMain.java SejuryAssert.java Sejury.java && "
         f"{interpreter('java')} -ea -Xss16m -XX:+UseSerialGC -cp chk:{jt} SejuryTestMain")
     return Harness({f"{cls}.java": plain.files[f"{cls}.java"], "SejuryAssert.java": assertions,
-                    "SejuryTestMain.java": tests, "stub/Stubs.java": stub, "seal": key, **_SEALED},
+                    "SejuryTestMain.java": tests, "stub/Stubs.java": head + object_stubs(program) + "\n",
+                    "flat/Stubs.java": head + stubs(program) + "\n", "seal": key, **_SEALED},
                    command, plain.unit_lines, "SejuryTestMain.java", seal=key,
                    plain_markers=("@@LOAD OK", "@@LOAD FAIL", "@@TESTS NOCOMPILE"))

@@ -10,7 +10,7 @@ import re
 import textwrap
 
 from sejury.execution.languages import _adapt, _clike, _dummies, _junit_class, _junit_params, _literals, _stdio
-from sejury.execution.languages._java_harness import ASSERTIONS, CLASSPATH, harness, sealed_harness, stubs
+from sejury.execution.languages._java_harness import ASSERTIONS, CLASSPATH, harness, sealed_harness
 from sejury.execution.languages._java_repairs import (
     NOT_TYPES,
     PACKAGE,
@@ -21,6 +21,7 @@ from sejury.execution.languages._java_repairs import (
     value_equality,
     wrap_list_arguments,
 )
+from sejury.execution.languages._java_stubs import stubs
 from sejury.execution.languages.base import Copies, Language, Suite
 
 __all__ = ["ASSERTIONS", "CLASSPATH", "LANGUAGE", "Method", "adapt_reference", "call", "fix_calls", "harness",

@@ -1,11 +1,29 @@
 // The sealed Java harness's plain data (JDK only), compiled into both sides: values travel as
 // JSON-like text, written by their runtime kind (numbers, booleans, characters, strings, collections,
 // maps, optionals, arrays, javatuples) and read back by the declared (generic) type.
+package sejury;
+
 import java.lang.reflect.*;
 import java.util.*;
 
 public final class SejuryCodec {
   private SejuryCodec() {}
+
+  // the program's objects travel as handles, ``@<id>:<class>``: each side says how it writes one
+  // (null: not such an object) and reads one back for a declared type (Sejury.java, SejuryServer.java)
+  public interface Handles {
+    String write(Object v);
+
+    Object read(int id, String cls, Type declared) throws Exception;
+  }
+
+  public static Handles handles;
+
+  public static Class<?> raw(Type t) {
+    if (t instanceof Class) return (Class<?>) t;
+    if (t instanceof ParameterizedType) return (Class<?>) ((ParameterizedType) t).getRawType();
+    return Object.class;
+  }
 
   public static String enc(Object v) {
     StringBuilder o = new StringBuilder();
@@ -61,7 +79,24 @@ public final class SejuryCodec {
       o.append(']');
       return;
     }
+    String h = handles == null ? null : handles.write(v);
+    if (h != null) { o.append(h); return; }
     throw new IllegalArgumentException("not plain data: " + v.getClass().getName());
+  }
+
+  static Object handle(In in, Type t) throws Exception {
+    in.expect('@');
+    int j = in.i;
+    while (j < in.s.length() && Character.isDigit(in.s.charAt(j))) j++;
+    int id = Integer.parseInt(in.s.substring(in.i, j));
+    in.i = j;
+    in.expect(':');
+    j = in.i;
+    while (j < in.s.length() && (Character.isJavaIdentifierPart(in.s.charAt(j)) || in.s.charAt(j) == '.')) j++;
+    String cls = in.s.substring(in.i, j);
+    in.i = j;
+    if (handles == null || cls.isEmpty()) throw new IllegalArgumentException("not plain data: " + cls);
+    return handles.read(id, cls, t);
   }
 
   public static final class In {
@@ -131,6 +166,7 @@ public final class SejuryCodec {
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   public static Object dec(In in, Type t) throws Exception {
+    if (in.peek() == '@') return handle(in, t);
     if (t instanceof Class) {
       Class<?> c = (Class<?>) t;
       if (c.isPrimitive() || Number.class.isAssignableFrom(c) || c == Boolean.class || c == Character.class
