@@ -269,17 +269,6 @@ WRONG = {"forger": (FORGER, FORGER_TESTS), "math": (MATH, MATH_TESTS), "equals":
 
 
 @pytest.mark.docker
-@pytest.mark.parametrize("name", sorted(WRONG))
-async def test_a_wrong_program_fails_every_test_real_junit_fails(sandbox: DockerSandbox, name: str) -> None:
-    program, tests = WRONG[name]
-    suite = split_tests("java", tests, program)
-    report = await run_suite(sandbox, "java", program, suite, timeout=120)
-    assert report.loaded, report.load_error
-    assert suite.units and not any(report.passed), report.reasons
-    assert not report.tampering
-
-
-@pytest.mark.docker
 async def test_a_copy_that_is_the_same_object_is_not_taken_for_a_copy(sandbox: DockerSandbox) -> None:
     """Values from the program's process are copies in the checker: ``assertNotSame`` on two of them
     cannot be decided, and fails, rather than pass for a program returning its argument."""
@@ -518,21 +507,21 @@ class StackTest {
 
 
 @pytest.mark.docker
-@pytest.mark.parametrize("name", sorted(SECOND))
-async def test_a_wrong_program_fails_every_test_real_junit_fails_second_review(sandbox: DockerSandbox,
-                                                                                 name: str) -> None:
-    program, tests = SECOND[name]
-    suite = split_tests("java", tests, program)
-    report = await run_suite(sandbox, "java", program, suite, timeout=120)
-    assert report.loaded, report.load_error
-    assert suite.units and not any(report.passed), report.reasons
-    assert not report.tampering
-
-
-@pytest.mark.docker
 async def test_an_indented_program_class_is_the_programs(sandbox: DockerSandbox) -> None:
     """``    class Stack<T> {``: its stub is made, so the tests' ``Stack`` is the program's, not
     java.util's; the wrong ``pop`` fails, its ``size`` (right) passes, as in one JVM."""
     suite = split_tests("java", INDENTED_TESTS, INDENTED)
     report = await run_suite(sandbox, "java", INDENTED, suite, timeout=120)
     assert report.passed == [False, True], report.reasons
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("name", sorted(WRONG) + sorted(SECOND))
+async def test_a_wrong_program_fails_every_test_real_junit_fails(sandbox: DockerSandbox, name: str) -> None:
+    """The first review's programs (``WRONG``) and the second's (``SECOND``)."""
+    program, tests = {**WRONG, **SECOND}[name]
+    suite = split_tests("java", tests, program)
+    report = await run_suite(sandbox, "java", program, suite, timeout=120)
+    assert report.loaded, report.load_error
+    assert suite.units and not any(report.passed), report.reasons
+    assert not report.tampering

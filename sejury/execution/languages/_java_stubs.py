@@ -20,19 +20,15 @@ _ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u+([0-9a-fA-F]{4})")
 _SAFE = re.compile(r"[\w\s.,<>\[\]?&]*")
 
 
-def _literal_end(text: str, i: int, quote: str) -> int:
-    """Where the literal opened at ``i`` by ``quote`` (``"``, ``'`` or a text block's three) ends."""
-    j, n = i + len(quote), len(text)
-    while j < n:
-        if text[j] == "\\":
-            j += 2
-        elif text.startswith(quote, j):
-            return j + len(quote)
-        elif text[j] == "\n" and len(quote) == 1:
-            return j
-        else:
-            j += 1
-    return n
+_OPENS = re.compile(r"//|/\*|\"|'")  # what opens a comment or a literal
+
+
+def _text_block_end(text: str, i: int) -> int:
+    """Where the text block opened at ``i`` (``\"\"\"``) ends: after its closing quotes (escapes skipped)."""
+    j = i + 3
+    while j < len(text) and not text.startswith('"""', j):
+        j += 2 if text[j] == "\\" else 1
+    return min(len(text), j + 3)
 
 
 def cleaned(program: str) -> str:
@@ -40,29 +36,23 @@ def cleaned(program: str) -> str:
     else: ``\\u007b`` is a ``{``), then every comment and string, character and text-block literal
     blanked (spaces; its line breaks kept)."""
     text = _ESCAPE.sub(lambda m: m.group(1) + chr(int(m.group(2), 16)), program)
-    out, i, n = [], 0, len(text)
-    while i < n:
-        if text.startswith("//", i):
+    out, i = [], 0
+    while (m := _OPENS.search(text, i)) is not None:
+        out.append(text[i:m.start()])
+        i = m.start()
+        if m.group() == "//":
             j = text.find("\n", i)
-            j = n if j < 0 else j
-        elif text.startswith("/*", i):
+            j = len(text) if j < 0 else j
+        elif m.group() == "/*":
             j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-        elif text[i] in "\"'":
-            j = _literal_end(text, i, '"""' if text.startswith('"""', i) else text[i])
+            j = len(text) if j < 0 else j + 2
+        elif text.startswith('"""', i):
+            j = _text_block_end(text, i)
         else:
-            j = i + 1
-            while j < n and text[j] not in "/\"'":
-                j += 1
-            if j == i + 1 and text[i] == "/":
-                out.append("/")
-                i += 1
-                continue
-            out.append(text[i:j])
-            i = j
-            continue
+            j = _clike.string_end(text, i) + 1
         out.append(re.sub(r"[^\n]", " ", text[i:j]))
         i = j
+    out.append(text[i:])
     return "".join(out)
 
 
@@ -164,23 +154,27 @@ _OBJECT_METHODS = {"equals", "hashCode", "toString", "main", "getClass", "wait",
 _DECLARES_TYPE = re.compile(r"\b(?:class|interface|record|enum)\s+(\w+)")
 
 
-def _declared(program: str) -> set[str]:
-    """The names of every top-level type the (cleaned) program declares, however its header reads."""
-    names, depth, at = set(), 0, 0
-    for m in _DECLARES_TYPE.finditer(program):
+def _at_top(program: str, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+    """The matches of ``pattern`` at the (cleaned) program's top level: outside every brace, the
+    depth counted on from one match to the next."""
+    depth, at = 0, 0
+    for m in pattern.finditer(program):
         depth += _clike.brace_balance(program[at:m.start()])
         at = m.start()
         if depth == 0:
-            names.add(m.group(1))
-    return names
+            yield m
+
+
+def _declared(program: str) -> set[str]:
+    """The names of every top-level type the (cleaned) program declares, however its header reads."""
+    return {m.group(1) for m in _at_top(program, _DECLARES_TYPE)}
 
 
 def _top_level(program: str) -> Iterator[tuple[re.Match[str], str]]:
     """Each type declared at the program's top level, with its body."""
-    for m in _TYPE.finditer(program):
-        if _clike.brace_balance(program[:m.start()]) == 0:
-            body = _clike.block_bodies(program[m.end() - 1:], re.compile(r"\{"))[:1]
-            yield m, body[0] if body else ""
+    for m in _at_top(program, _TYPE):
+        body = _clike.block_bodies(program[m.end() - 1:], re.compile(r"\{"))[:1]
+        yield m, body[0] if body else ""
 
 
 def _erased(kind: str) -> str:
@@ -210,10 +204,11 @@ def object_stubs(program: str) -> str:
     """The program's top-level classes, interfaces and records as stubs: each object of one is a
     handle of the program's object (``Sejury.Ref``; the root stub keeps it, one stub per object),
     made by the program's constructors, its methods and static methods called in the program's
-    process, its static final constants read from there once; ``equals`` and ``hashCode`` by the
-    object's fields as data where the program's class defines ``equals`` (else identity), ``toString``
-    the program's.  Instance fields, enums and nested types are not stubbed: a test using them does
-    not compile."""
+    process, its static final data constants read from there when first used; ``equals`` the
+    program's where the objects' fields as data agree (``Sejury.same``), ``hashCode`` and
+    ``toString`` the program's.  Instance fields and nested types are not stubbed, and an enum or a
+    type whose header is not of the strict form gets a stub that cannot be used: a test using them
+    does not compile."""
     program = cleaned(program)
     found = [(m, body) for m, body in _top_level(program) if not m.group("name").startswith("Sejury")
              and _safe(m.group("params"), m.group("base"), m.group("ifaces"))
@@ -251,9 +246,8 @@ def object_stubs(program: str) -> str:
             k = _CONSTANT.match(line) if kind != "interface" else None
             if k and {"static", "final"} <= set(k.group("mods").split()) and _DATA.fullmatch(k.group("type").strip()):
                 t, n = k.group("type").strip(), k.group("name")
-                members.append(f"  private static {t} sejury_{n}() {{\n    return ({t}) "
-                               f'Sejury.call("{cls}", "#{n}", null, new Object[]{{}}, '
-                               "new Object(){}.getClass().getEnclosingMethod().getGenericReturnType());\n  }\n"
+                read = _call(cls, "#" + n, "null", [])  # the server reads ``#NAME`` as a static field
+                members.append(f"  private static {t} sejury_{n}() {{\n    return ({t}) {read};\n  }}\n"
                                f"  {k.group('mods').strip()} {t} {n} = sejury_{n}();")
         if kind == "interface":
             extends = f" extends {m.group('base')}" if m.group("base") else ""

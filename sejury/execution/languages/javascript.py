@@ -108,24 +108,24 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     """The sealed harness (``sealed_js/``): the tests run in a checker process, the calls of the names
     the program defines in one program process that sees only the arguments; results authenticated."""
     key = new_seal()
+    return Harness({**_checker_files(program, suite, active), "seal": key},
+                   f"{interpreter('node')} checker.js {per_test}", seal=key)
+
+
+def _checker_files(program: str, suite: Suite, active: dict[int, str]) -> dict[str, str]:
+    """The checker's files, sealed or plain: the program as a script, the tests and the names."""
     script = script_of(program)
     names = sorted(_clike.defined_names(_DEFINES, script))
-    return Harness({"solution.js": script, "seal": key, **SEALED_FILES,
-                    "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items()), "names": names,
-                                              "harness": sorted(HARNESS_NAMES)})},
-                   f"{interpreter('node')} checker.js {per_test}", seal=key)
+    return {"solution.js": script, **SEALED_FILES,
+            "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items()), "names": names,
+                                      "harness": sorted(HARNESS_NAMES)})}
 
 
 def plain_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
     """The sealed checker's tests' world (Jest's, Mocha's, chai's forms) with the program loaded in the
     same process, as the user's own runner has it (``checker.js``'s plain mode): a second run of the
     units the sealed harness failed, whose failures alone count (``Language.plain_harness``)."""
-    script = script_of(program)
-    names = sorted(_clike.defined_names(_DEFINES, script))
-    return Harness({"solution.js": script, **SEALED_FILES,
-                    "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items()), "names": names,
-                                              "harness": sorted(HARNESS_NAMES)})},
-                   f"node checker.js {per_test} plain")
+    return Harness(_checker_files(program, suite, active), f"node checker.js {per_test} plain")
 
 
 def unsealed_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:

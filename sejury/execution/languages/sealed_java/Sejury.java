@@ -191,7 +191,10 @@ public final class Sejury {
 
   static Ref refOf(Object o) {
     if (!(o instanceof Obj)) throw fault("not an object of the program's: " + o.getClass().getName());
-    Ref r = ((Obj) o).sejuryRef();
+    return live(((Obj) o).sejuryRef());
+  }
+
+  static Ref live(Ref r) {  // a handle of this process's object, not of one that ended
     if (r == null || r.gen != gen) throw fault("the program's process restarted: its object of " + (r == null ? "?" : r.cls) + " is gone");
     return r;
   }
@@ -231,8 +234,7 @@ public final class Sejury {
   }
 
   public static String message(Ref r) {  // an exception object's message, for its stub's constructor
-    if (r.gen != gen) throw fault("the program's process restarted: its object of " + r.cls + " is gone");
-    return (String) ask(r.cls, "#message", "@" + r.id, new Object[0], String.class);
+    return (String) ask(r.cls, "#message", "@" + live(r).id, new Object[0], String.class);
   }
 
   static String state(Obj o) { return (String) call(o.sejuryRef().cls, "#state", o, new Object[0], String.class); }
