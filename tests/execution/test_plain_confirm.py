@@ -1,7 +1,8 @@
 """A user's own tests with no reference: what the sealed harness fails runs again with the tests in the
 program's own process (``execution/confirm.py``), so a test the harness cannot run is told apart from
-one the candidate fails.  The bundled class pairs (``examples/classes/cart_{js,go,cpp}_*``, and
-``list_java_*``, whose tests read a program's object's fields): a
+one the candidate fails.  The bundled class pairs (``examples/classes/cart_{go,cpp}_*``,
+``cart_spy_js_*``, whose tests spy on a method of the program's class's prototype, and ``list_java_*``,
+whose tests read a program's object's fields): a
 right program's failures are "not confirmed" (not definitive, the verdict needs review), a wrong
 one's failure is confirmed with the assertion the user's own runner shows.  A program that forges
 passes in the plain run gains nothing: those still count as failed."""
@@ -21,7 +22,7 @@ from sejury.strategies.sample_tests import against
 from sejury.viewers.common import suite_rows
 from tests.helpers.examples import example, judge_pair, judge_samples
 
-PAIRS = {"javascript": "cart_js", "java": "list_java", "go": "cart_go", "cpp": "cart_cpp"}
+PAIRS = {"javascript": "cart_spy_js", "java": "list_java", "go": "cart_go", "cpp": "cart_cpp"}
 
 # wrong programs (a line's quantity ignored, as the bundled wrong ones) that also rewrite the plain run's
 # result lines into passes, each the way its language allows
@@ -87,8 +88,9 @@ def _forger(language: str) -> Sample:
 @pytest.mark.parametrize("language", sorted(PAIRS))
 async def test_a_test_the_harness_cannot_run_is_told_from_the_candidates_failure(language: str) -> None:
     """Until ``RUNNERS_VERSION`` 58 both programs failed every test the harness cannot run (``new Cart()``,
-    ``Cart.TAX``, a method of the program's type) and the right one was rejected "on definitive
-    evidence"; now only the wrong one is, for the test the user's own runner fails."""
+    ``Cart.TAX``, a method of the program's type; in JavaScript now a spy on its class's prototype) and
+    the right one was rejected "on definitive evidence"; now only the wrong one is, for the test the
+    user's own runner fails."""
     got = await judge_pair("classes", PAIRS[language])
     right, wrong = got["right"], got["wrong"]
     own = right.strategies["sample_tests"]

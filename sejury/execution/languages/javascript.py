@@ -10,7 +10,8 @@ from sejury.execution.languages.base import Copies, Harness, Language, Suite
 from sejury.execution.sealed import interpreter, new_seal, resource_files
 
 SEALED_FILES = resource_files("sealed_js", {"checker.js": "checker.js", "server.js": "server.js",
-                                            "codec.js": "codec.js", "bdd.js": "bdd.js", "chai.js": "chai.js"})
+                                            "codec.js": "codec.js", "bdd.js": "bdd.js", "chai.js": "chai.js",
+                                            "handles.js": "handles.js"})
 
 _HARNESS = r'''
 const fs = require("fs"), vm = require("vm");

@@ -118,7 +118,8 @@ function defined(v) {  // toEqual leaves out properties whose value is undefined
   }
   return v;
 }
-const show = (v) => util.inspect(v, { depth: 6, breakLength: Infinity });
+let shownAs = (v) => v;  // checker.js's: the program's objects as their fields (handles.js)
+const show = (v) => util.inspect(shownAs(v), { depth: 6, breakLength: Infinity });
 function matchesObject(actual, expected) {
   if (Array.isArray(expected)) {
     return Array.isArray(actual) && actual.length === expected.length && expected.every((x, i) => matchesObject(actual[i], x));
@@ -195,11 +196,11 @@ const MOCK = Symbol("sejury.mock");
 function fn(impl) {
   const once = [];
   let body = impl, name = "jest.fn()";
-  const mock = (...args) => {
+  const mock = function (...args) {  // (a spy on a method calls it with the object it was called on)
     mock.mock.calls.push(args);
     const run = once.length ? once.shift() : body;
     try {
-      const value = run ? run(...args) : undefined;
+      const value = run ? run.apply(this, args) : undefined;
       mock.mock.results.push({ type: "return", value });
       return value;
     } catch (e) {
@@ -283,4 +284,5 @@ const api = {
   beforeAll: hook("beforeAll"), afterAll: hook("afterAll"), beforeEach: hook("beforeEach"), afterEach: hook("afterEach"),
   before: hook("beforeAll"), after: hook("afterAll"), expect, jest, vi: jest,
 };
-module.exports = { api, reset, run };
+const shownBy = (f) => { shownAs = f; };
+module.exports = { api, reset, run, shownBy };

@@ -36,14 +36,16 @@ let deadline = Date.now() + 20000;
 // answer, so the tests stay synchronous and a call that hangs is killed (the next call gets a fresh
 // process) without stopping the suite.
 const { Worker, MessageChannel, receiveMessageOnPort } = require("worker_threads");
-const SIGNAL = new Int32Array(new SharedArrayBuffer(4));
+// SIGNAL[0]: the driver's answers so far; SIGNAL[1]: the program processes ended so far (a stand-in of
+// an object made before one ended is gone, handles.js)
+const SIGNAL = new Int32Array(new SharedArrayBuffer(8));
 const { port1: answers, port2: answerPort } = new MessageChannel();
 const DRIVER = `
 const { workerData } = require("worker_threads"), cp = require("child_process");
 const { signal, port, node } = workerData;
-let child = null, ready = null, loadError = "", queued = null, pending = null, buf = "";
+let child = null, ready = null, loadError = "", queued = null, pending = null, nested = [], buf = "";
 const reply = (m) => { port.postMessage(m); Atomics.add(signal, 0, 1); Atomics.notify(signal, 0); };
-function stop() { if (child) { try { child.kill("SIGKILL"); } catch (e) {} } child = null; ready = null; pending = null; queued = null; }
+function stop() { if (child) { try { child.kill("SIGKILL"); } catch (e) {} Atomics.add(signal, 1, 1); } child = null; ready = null; pending = null; queued = null; nested = []; }
 function spawn() {
   const me = cp.spawn(node, ["server.js"], { stdio: ["pipe", "ignore", "ignore", "pipe", "pipe"] });
   child = me; ready = null; buf = "";
@@ -59,8 +61,10 @@ function spawn() {
   });
   me.on("exit", () => {
     if (child !== me) return;
-    const id = pending !== null ? pending : queued ? queued.id : null;
-    child = null; ready = null; pending = null; queued = null;
+    Atomics.add(signal, 1, 1);
+    const id = pending !== null ? pending : queued ? queued.id : null, inner = nested;
+    child = null; ready = null; pending = null; queued = null; nested = [];
+    for (const n of inner.reverse()) reply({ id: n, exited: true });
     if (id !== null) reply({ id, exited: true });
   });
 }
@@ -72,7 +76,8 @@ function heard(line) {
     if (queued) { const q = queued; queued = null; send(q); }
     return;
   }
-  if (pending !== null && m && m.cb !== undefined && m.id === undefined) { reply({ id: pending, lent: m }); return; }
+  if (pending !== null && m && m.cb !== undefined && m.id === undefined) { reply({ id: nested.length ? nested[nested.length - 1] : pending, lent: m }); return; }
+  if (nested.length && m && m.id === nested[nested.length - 1]) { nested.pop(); reply(m); return; }
   if (pending === null || !m || m.id !== pending) { const id = pending; stop(); if (id !== null) reply({ id, broke: true }); return; }
   pending = null;
   reply(m);
@@ -85,6 +90,11 @@ function send(req) {
 }
 require("worker_threads").parentPort.on("message", (m) => {
   if (m.answer) { if (child && pending !== null) child.stdio[4].write(JSON.stringify(m.answer) + "\\n"); return; }
+  if (m.nested) {  // a request of a test's function the program is calling: it goes with the answers
+    if (child && pending !== null && nested.length < 100) { nested.push(m.nested.id); child.stdio[4].write(JSON.stringify(m.nested) + "\\n"); }
+    else reply({ id: m.nested.id, exited: true });
+    return;
+  }
   if (m.kill || pending !== null) stop();  // a call the checker gave up on (its test timed out) ends its process
   if (m.kill) return;
   if (!child) spawn();
@@ -93,15 +103,26 @@ require("worker_threads").parentPort.on("message", (m) => {
 `;
 const driver = PLAIN ? null : new Worker(DRIVER, { eval: true, workerData: { signal: SIGNAL, port: answerPort, node: process.execPath },
                                     transferList: [answerPort] });
-let lastId = 0;
+let lastId = 0, waiting = 0, killed = 0;  // waiting: requests posted and not answered (nested ones too)
+// A test the vm's timeout stopped mid-request (no finally ran) left its request waiting: the program's
+// process, busy with it, is ended before the next unit asks anything
+function reap() {
+  if (waiting > 0 || lending > 0) { driver.postMessage({ kill: true }); killed++; waiting = 0; lending = 0; }
+}
+const life = () => Atomics.load(SIGNAL, 1) + killed;
 function rpc(req) {
   const id = ++lastId;
   let seen = Atomics.load(SIGNAL, 0);
-  driver.postMessage({ req: { ...req, id } });
+  driver.postMessage(lending ? { nested: { ...req, id } } : { req: { ...req, id } });
+  waiting++;
+  try { return answerTo(id, seen); } finally { waiting--; }
+}
+function answerTo(id, seen) {
   for (;;) {
     const left = deadline - Date.now();
     if (left <= 0 || Atomics.wait(SIGNAL, 0, seen, left) === "timed-out") {
       driver.postMessage({ kill: true });
+      killed++;
       throw fault(Object.assign(new Error("test took too long"), { [FAULT]: true }));
     }
     seen = Atomics.load(SIGNAL, 0);
@@ -123,7 +144,7 @@ function rpc(req) {
 // calls lent functions more than MAX_USES times fails; a lent function that calls the program again
 // fails the unit (the program's process is busy with the call that called it).
 const LENT = [], LENT_REFS = new Map(), MAX_USES = 100000;
-let uses = 0, lending = false;
+let uses = 0, lending = 0;  // lending: how deep in the tests' functions the program is calling
 hooks.lend = (fn) => {
   let ref = LENT_REFS.get(fn);
   if (ref === undefined) { ref = LENT.push(fn) - 1; LENT_REFS.set(fn, ref); }
@@ -141,14 +162,14 @@ function answerLent(m) {
   let args;
   try { args = dec(m.args); } catch (e) { return { cb, raise: "TypeError", msg: "not a call" }; }
   if (!Array.isArray(args)) return { cb, raise: "TypeError", msg: "not a call" };
-  lending = true;
+  lending++;
   try {
     return { cb, ok: enc(LENT[m.ref](...args)) };
   } catch (e) {
     if (e && e[FAULT]) throw e;
     if (e && (e[CHECK] || e.code === "ERR_ASSERTION")) fault(e);  // the test's own check failed in the call
     return { cb, ...raised(e) };
-  } finally { lending = false; }
+  } finally { lending--; }
 }
 // console, as the tests see it: what they log goes nowhere (never the result channel); a method a test
 // replaces (jest.spyOn(console, "log"), console.log = jest.fn()) is watched in the program's process
@@ -166,17 +187,37 @@ function replay(reply) {
   }
 }
 function call(name, args) {
-  if (lending) throw fault(new CandidateExited("a function of the tests called the program while the program was calling it"));
+  return ask({ call: name, args: enc(args) });
+}
+// a request to the program's process (a call, or a read, write or call of one of its objects,
+// handles.js) and its answer: the value, a method's number, a promise of an async call's value, or
+// the exception, of the program's own error class where it threw one (handles.js's stand-in of it)
+function ask(req) {
   const spied = watched();
-  const reply = rpc({ call: name, args: enc(args), ...(spied.length ? { console: spied } : {}) });
+  const reply = rpc({ ...req, ...(spied.length ? { console: spied } : {}) });
   replay(reply);
+  if (reply && Number.isInteger(reply.method) && !reply.awaited) return { [H.METHOD]: reply.method };
   if (reply && "raise" in reply) {
-    const kind = STANDARD[reply.raise];
-    throw kind ? new kind(String(reply.msg)) : new Error(`${reply.raise}: ${reply.msg}`);
+    const e = raisedHere(reply);
+    if (reply.awaited) return Promise.reject(e);
+    throw e;
   }
   if (!reply || !("ok" in reply)) throw fault(new CandidateExited("the program broke the protocol"));
-  return dec(reply.ok);
+  const value = dec(reply.ok);
+  return reply.awaited ? Promise.resolve(value) : value;
 }
+function raisedHere(reply) {
+  const kind = STANDARD[reply.raise];
+  let cls = null;
+  try { cls = Array.isArray(reply.cls) ? dec(reply.cls) : null; } catch (e) { cls = null; }
+  if (cls === null || !H.isStandIn(cls)) return kind ? new kind(String(reply.msg)) : new Error(`${reply.raise}: ${reply.msg}`);
+  const e = new Error(String(reply.msg));  // the program's error class: `instanceof` it answers true
+  Object.setPrototypeOf(e, cls.prototype);
+  Object.defineProperty(e, "name", { value: String(reply.raise), writable: true, configurable: true });
+  return e;
+}
+const H = require("./handles.js")(ask, life,
+  () => fault(new CandidateExited("the program's object is gone: its process ended after the object was made")));
 let load, loaded = null;  // loaded: the program's own module.exports, in a plain run
 if (PLAIN) {
   globalThis.module = { exports: {} }; globalThis.exports = module.exports; globalThis.require = require;
@@ -199,6 +240,7 @@ globalThis.module = { exports: {} }; globalThis.exports = module.exports;
 console.assert = (c, ...m) => { if (!c) throw Object.assign(new Error("assertion failed " + m.join(" ")), { [CHECK]: true }); };
 // Jest's, Mocha's and node:test's forms (bdd.js): describe/it/test, their hooks, expect
 const bdd = require("./bdd.js");
+bdd.shownBy(H.shown);  // a failure's message shows the program's objects by their fields
 // The program's names are the tests' globals, except a name the tests' world already has: the
 // harness's own (expect, assert, test, ...) and JavaScript's and node's (Number, JSON, isNaN, ...).
 // A program defining `function expect() {...}` or `function assert() {}` would otherwise answer
@@ -207,10 +249,21 @@ const HARNESS = new Set([...Object.keys(bdd.api), ...SUITE.harness]);  // (javas
 const own = (name) => {  // a plain run: the program's own value of a name it defines
   try { return vm.runInThisContext(name); } catch (e) { return loaded && loaded[name]; }
 };
+// each name as the program's process answers it (a class, a function or an object: a stand-in of it,
+// handles.js; other values as data); a name it does not answer is called by name, as before
+let values = [];
+if (!PLAIN) {
+  try { values = ask({ op: "names", names: SUITE.names }); } catch (e) { values = []; }
+}
+const answeredNames = new Map(Array.isArray(values) ? values.filter((x) => Array.isArray(x) && x.length === 2) : []);
 for (const name of SUITE.names) {
   if (PLAIN) { module.exports[name] = own(name); continue; }  // its declarations are this context's already
-  const stub = (...args) => call(name, args);
-  Object.defineProperty(stub, "name", { value: name });
+  let stub;
+  try { stub = answeredNames.has(name) ? H.named(name, answeredNames.get(name), call) : undefined; } catch (e) { stub = undefined; }
+  if (stub === undefined) {
+    stub = (...args) => call(name, args);
+    Object.defineProperty(stub, "name", { value: name });
+  }
   if (!HARNESS.has(name) && !(name in globalThis)) globalThis[name] = stub;
   module.exports[name] = stub;
 }
@@ -223,9 +276,10 @@ globalThis.sejuryTest = bdd.run;
 const TEST_RUNNERS = new Set(["@jest/globals", "vitest", "node:test", "mocha"]);
 const only = SUITE.names.length === 1 ? module.exports[SUITE.names[0]] : null;
 globalThis.require = (path) => (typeof path === "string" && /^\.{1,2}\//.test(path)
-  ? (only ? Object.assign((...args) => only(...args), module.exports) : module.exports)
+  ? (only ? (H.isStandIn(only) ? only : Object.assign((...args) => only(...args), module.exports)) : module.exports)
   : TEST_RUNNERS.has(path) ? bdd.api : path === "chai" ? require("./chai.js") : require(path));
 const sejuryShow = (v) => {
+  if (H.isStandIn(v)) return `<${H.label(v) || "value"} of the program>`;
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
   if (typeof v === "string") return JSON.stringify(v);
   if (v === null || v === undefined || typeof v !== "object") return String(v);
@@ -255,6 +309,7 @@ const setupFault = faulted;
 (async () => {
   for (const [i, src] of SUITE.units) {
     sejuryUnit[0] = i; sejuryUnit[1] = 0; uses = 0;
+    if (!PLAIN) reap();
     deadline = Date.now() + PER_TEST_MS;
     faulted = setupFault;  // the setup's fault, if it had one: the unit's values may come from that call
     try {

@@ -1,7 +1,8 @@
 // Plain data across the sealed harness's process boundary (node's standard library only): enc writes
 // a value as tagged JSON by its exact kind (an array or object whose prototype is not the plain one,
-// a class instance is not plain data and travels as an opaque name; a function of the tests is lent,
-// checker.js); dec reads it back.
+// a class instance is not plain data: the program's own objects and functions travel as handles, kept
+// in its process (server.js's hooks.keep, checker.js's handles.js), a built-in's object as an opaque
+// name; a function of the tests is lent, checker.js); dec reads it back.
 "use strict";
 const MAX_ITEMS = 1000000, MAX_DEPTH = 200;
 class Opaque {
@@ -18,7 +19,11 @@ function enc(v, budget = { n: MAX_ITEMS }, depth = 0) {
   if (t === "number") return ["F", Object.is(v, -0) ? "-0" : String(v)];
   if (t === "bigint") return ["I", v.toString()];
   if (t === "string") return ["S", v];
-  if (t === "function" && hooks.lend) return hooks.lend(v);  // the checker's: a test's function, lent
+  if ((t === "object" || t === "function") && hooks.ref) {  // the checker's: a handle, given back
+    const ref = hooks.ref(v);
+    if (ref !== undefined) return typeof ref === "number" ? ["H", ref] : ["HN", String(ref.name)];
+  }
+  if (t === "function" && hooks.lend) return hooks.lend(v);  // a test's function, lent; the program's, kept
   if (t !== "object") return ["O", t];
   const proto = Object.getPrototypeOf(v);
   if (proto === Array.prototype && Array.isArray(v)) {
@@ -29,6 +34,8 @@ function enc(v, budget = { n: MAX_ITEMS }, depth = 0) {
   if (proto === Map.prototype) return ["M", [...Map.prototype.entries.call(v)].map(([a, b]) => [enc(a, budget, d), enc(b, budget, d)])];
   if (proto === Set.prototype) return ["E", [...Set.prototype.values.call(v)].map((x) => enc(x, budget, d))];
   if (proto === Object.prototype || proto === null) {
+    const kept = hooks.keep && hooks.keep(v, true);  // the program's object holding code (methods, getters)
+    if (kept) return kept;
     const out = [];
     for (const k of Object.keys(v)) {
       const desc = Object.getOwnPropertyDescriptor(v, k);
@@ -37,6 +44,8 @@ function enc(v, budget = { n: MAX_ITEMS }, depth = 0) {
     }
     return ["D", out];
   }
+  const kept = hooks.keep && hooks.keep(v, false);  // an object of the program's classes
+  if (kept) return kept;
   return ["O", (proto && proto.constructor && proto.constructor.name) || "object"];
 }
 function dec(v, depth = 0) {
@@ -59,6 +68,10 @@ function dec(v, depth = 0) {
     }
     case "FN": if (hooks.standIn) return hooks.standIn(Number(v[1]));  // the program's: a stand-in for it
     // falls through
+    case "H": if (v[0] === "H" && hooks.handle) return hooks.handle(v);  // the checker's: a stand-in; the program's: the object
+    // falls through
+    case "HN": if (v[0] === "HN" && hooks.named) return hooks.named(String(v[1]));  // the program's: a name it defines
+    // falls through
     default: return new Opaque(String(v[1] || "object"));
   }
 }
@@ -72,6 +85,10 @@ function raised(e) {
 const STANDARD = { Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError };
 const MAX_LOGGED = 10000;  // console calls of the program's sent with one answer (server.js), replayed (checker.js)
 // each side's own: the checker lends the tests' functions (``lend``: a value to ["FN", ref]), the
-// program's process calls them from afar (``standIn``: a reference to a function that asks)
-const hooks = { lend: null, standIn: null };
+// program's process calls them from afar (``standIn``: a reference to a function that asks); the
+// program's process keeps its objects (``keep``: an object to ["H", ...] or null; ``handle``: ["H", id]
+// to the object), the checker holds stand-ins of them (``handle``: ["H", ...] to a stand-in; ``ref``: a
+// stand-in to its id, {name} for a name the program defines, else undefined; ``named``: the
+// program's, a name's value)
+const hooks = { lend: null, standIn: null, keep: null, handle: null, ref: null, named: null };
 module.exports = { enc, dec, Opaque, hooks, raised, STANDARD, MAX_LOGGED };

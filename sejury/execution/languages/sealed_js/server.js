@@ -18,20 +18,28 @@ function ask(ref, args) {
   const cb = ++asked;
   fs.writeSync(3, JSON.stringify({ cb, ref, args: enc(args) }) + "\n");
   const buf = Buffer.alloc(65536);
-  let end;
-  while ((end = unread.indexOf("\n")) < 0) {
-    const n = fs.readSync(ANSWERS, buf, 0, buf.length, null);
-    if (n === 0) process.exit(0);
-    unread += buf.toString("utf8", 0, n);
+  for (;;) {
+    let end;
+    while ((end = unread.indexOf("\n")) < 0) {
+      const n = fs.readSync(ANSWERS, buf, 0, buf.length, null);
+      if (n === 0) process.exit(0);
+      unread += buf.toString("utf8", 0, n);
+    }
+    const m = JSON.parse(unread.slice(0, end));
+    unread = unread.slice(end + 1);
+    if (m && m.id !== undefined && m.cb === undefined) {  // the test's function asks the program in turn
+      const r = callOf(m);  // (an async answer cannot settle while the program waits for the test's)
+      const sent = r instanceof Promise ? { id: m.id, raise: "Error", msg: "an async call of the program's inside its call of a test's function" } : r;
+      fs.writeSync(3, JSON.stringify(sent) + "\n");  // (not the stream: this loop holds the event loop)
+      continue;
+    }
+    if (!m || m.cb !== cb) process.exit(0);
+    if ("raise" in m) {
+      const kind = STANDARD[m.raise];
+      throw kind ? new kind(String(m.msg)) : Object.assign(new Error(String(m.msg)), { name: String(m.raise) });
+    }
+    return dec(m.ok);
   }
-  const m = JSON.parse(unread.slice(0, end));
-  unread = unread.slice(end + 1);
-  if (!m || m.cb !== cb) process.exit(0);
-  if ("raise" in m) {
-    const kind = STANDARD[m.raise];
-    throw kind ? new kind(String(m.msg)) : Object.assign(new Error(String(m.msg)), { name: String(m.raise) });
-  }
-  return dec(m.ok);
 }
 const STAND_INS = new WeakMap();  // a stand-in, given back (a callback returned, passed on): the test's own
 hooks.standIn = (ref) => {
@@ -39,7 +47,62 @@ hooks.standIn = (ref) => {
   STAND_INS.set(standIn, ref);
   return standIn;
 };
-hooks.lend = (fn) => (STAND_INS.has(fn) ? ["FN", STAND_INS.get(fn)] : ["O", "function"]);
+hooks.lend = (fn) => (STAND_INS.has(fn) ? ["FN", STAND_INS.get(fn)] : hooks.keep(fn, false) || ["O", "function"]);
+// The program's own objects and functions the tests hold (an instance of its class, the class, a
+// closure, an object of methods) stay here, kept under a number; the checker gets a handle
+// ["H", id, kind, chain, root, iterable] (kind "object", "function" or "class"; chain: [id, name] of
+// each class from the object's up, root: the built-in error class the chain ends on, else "Object")
+// and reads, sets and calls them by number (answerOf's ops).  A built-in's object (a Date, a Promise)
+// stays an opaque name, as before.
+const KEPT = [], IDS = new Map(), MAX_KEPT = 100000, MAX_CHAIN = 50, MAX_ITER = 10000;
+const source = (f) => { try { return Function.prototype.toString.call(f); } catch (e) { return ""; } };
+const native = (f) => /\{\s*\[native code\]\s*\}\s*$/.test(source(f));
+const isClass = (f) => /^class\b/.test(source(f));
+function kept(v) {
+  let id = IDS.get(v);
+  if (id === undefined) {
+    if (KEPT.length >= MAX_KEPT) throw new RangeError("the tests hold too many of the program's objects");
+    id = KEPT.push(v) - 1;
+    IDS.set(v, id);
+  }
+  return id;
+}
+function chainOf(proto) {
+  const chain = [];
+  let root = "Object";
+  for (let p = proto; p && p !== Object.prototype && chain.length < MAX_CHAIN; p = Object.getPrototypeOf(p)) {
+    const own = Object.getOwnPropertyDescriptor(p, "constructor");
+    const c = own && own.value;
+    if (typeof c !== "function") continue;  // a prototype without a constructor of its own
+    if (native(c)) { if (STANDARD[c.name] === c) root = c.name; break; }
+    chain.push([kept(c), String(c.name || "")]);
+  }
+  return [chain, root];
+}
+const iterable = (v) => { try { return typeof v[Symbol.iterator] === "function"; } catch (e) { return false; } };
+function holdsCode(v) {
+  for (const k of Object.keys(v)) {
+    const d = Object.getOwnPropertyDescriptor(v, k);
+    if (d && (!("value" in d) || (typeof d.value === "function" && !STAND_INS.has(d.value)))) return true;
+  }
+  return false;
+}
+hooks.keep = (v, plain) => {
+  if (typeof v === "function") {
+    if (STAND_INS.has(v) || native(v)) return null;
+    const [chain, root] = v.prototype && typeof v.prototype === "object" ? chainOf(v.prototype) : [[], "Object"];
+    return ["H", kept(v), isClass(v) ? "class" : "function", chain, root, false];
+  }
+  if (plain === "force" || (plain && holdsCode(v))) return ["H", kept(v), "object", [], "Object", iterable(v)];
+  if (plain) return null;
+  if (Object.prototype.toString.call(v) === "[object Generator]") return ["H", kept(v), "object", [], "Object", true];
+  const [chain, root] = chainOf(Object.getPrototypeOf(v));
+  return chain.length ? ["H", kept(v), "object", chain, root, iterable(v)] : null;
+};
+hooks.handle = (v) => {
+  if (!Number.isInteger(v[1]) || v[1] < 0 || v[1] >= KEPT.length) throw new ReferenceError("no such object of the program's");
+  return KEPT[v[1]];
+};
 globalThis.assert = require("assert");
 globalThis.module = { exports: {} }; globalThis.exports = module.exports; globalThis.require = require;
 try {
@@ -67,11 +130,77 @@ function watching(methods) {
 function callOf(request) {
   const watched = watching(request.console);
   let reply;
-  try { reply = answerOf(request); } finally { watched.restore(); }
+  try { reply = answerOf(request); } finally { if (!(reply instanceof Promise)) watched.restore(); }
+  if (reply instanceof Promise) {
+    return reply.then((r) => { watched.restore(); if (watched.logged.length) r.console = watched.logged; return r; });
+  }
   if (watched.logged.length) reply.console = watched.logged;
   return reply;
 }
+// a name the program defines, as its code sees it
+const named = (name) => { try { return vm.runInThisContext(name); } catch (e) { return module.exports && module.exports[name]; } };
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+hooks.named = (name) => { if (!IDENT.test(name)) throw new ReferenceError("not a name"); return named(name); };
+const prop = (p) => { if (typeof p !== "string") throw new TypeError("not a property name"); return p; };
+function target(request) {
+  if (typeof request.name === "string" && IDENT.test(request.name)) return named(request.name);
+  return hooks.handle(["H", request.ref]);
+}
+// the tests' reads, writes and calls of the program's objects, by handle (or by the name of a class or
+// function the program defines, which a new process of the program answers too)
+const OPS = {
+  names: (r) => {  // each name's value: a class or function by handle, an object as a live handle, else data
+    const out = [];
+    for (const name of Array.isArray(r.names) ? r.names.slice(0, 10000) : []) {
+      if (typeof name !== "string" || !IDENT.test(name)) continue;
+      const v = named(name), proto = v !== null && typeof v === "object" ? Object.getPrototypeOf(v) : undefined;
+      out.push([name, proto === Object.prototype || proto === null ? hooks.keep(v, "force") : enc(v)]);
+    }
+    return out;
+  },
+  make: (r) => { const C = target(r); return new C(...dec(r.args)); },
+  apply: (r) => Reflect.apply(target(r), undefined, dec(r.args)),
+  invoke: (r) => Reflect.apply(hooks.handle(["H", r.fn]), target(r), dec(r.args)),
+  set: (r) => { target(r)[prop(r.prop)] = dec(r.value); return true; },
+  has: (r) => prop(r.prop) in Object(target(r)),
+  del: (r) => delete target(r)[prop(r.prop)],
+  keys: (r) => Object.keys(target(r)),
+  own: (r) => {
+    const o = target(r), d = Object.getOwnPropertyDescriptor(o, prop(r.prop));
+    return d ? [Boolean(d.enumerable), "value" in d ? d.value : o[r.prop]] : null;
+  },
+  iter: (r) => {
+    const out = [];
+    for (const x of target(r)) {
+      if (out.length >= MAX_ITER) throw new RangeError(`the program's object gave more than ${MAX_ITER} items`);
+      out.push(x);
+    }
+    return out;
+  },
+};
+// a property read: a method (a function that is not a class) by its handle, called with the object
+function got(r) {
+  const v = target(r)[prop(r.prop)];
+  if (typeof v === "function" && !STAND_INS.has(v) && !isClass(v)) return { method: kept(v) };
+  return { ok: enc(v) };
+}
+// an error of the program's own class goes back with its class, so `toThrow(TheClass)` can tell it
+function thrown(e) {
+  const out = raised(e);
+  try {
+    const c = e !== null && typeof e === "object" ? e.constructor : undefined;
+    if (typeof c === "function" && !native(c)) out.cls = hooks.keep(c, false);
+  } catch (_) {}
+  return out;
+}
 function answerOf(request) {
+  if (request.op !== undefined) {
+    try {
+      if (request.op === "get") return { id: request.id, ...got(request) };
+      if (!Object.prototype.hasOwnProperty.call(OPS, request.op)) throw new TypeError("no such request");
+      return settled(request.id, OPS[request.op](request));
+    } catch (e) { return { id: request.id, ...thrown(e) }; }
+  }
   let result;
   try {
     let fn;
@@ -79,11 +208,18 @@ function answerOf(request) {
     if (typeof fn !== "function" && module.exports && typeof module.exports[request.call] === "function") {
       fn = module.exports[request.call];
     }
-    result = { id: request.id, ok: enc(fn(...dec(request.args))) };
+    result = settled(request.id, fn(...dec(request.args)));
   } catch (e) {
-    result = { id: request.id, ...raised(e) };
+    result = { id: request.id, ...thrown(e) };
   }
   return result;
+}
+// A promise the program returns (an async function's) is awaited here: its value or rejection is the
+// answer, marked "awaited" (the checker gives the test a promise of it)
+function settled(id, v) {
+  if (!(v instanceof Promise)) return { id, ok: enc(v) };
+  return v.then((x) => ({ id, awaited: true, ok: enc(x) }), (e) => ({ id, awaited: true, ...thrown(e) }))
+    .catch((e) => ({ id, awaited: true, ...thrown(e) }));
 }
 let pending = "";
 process.stdin.setEncoding("utf8");
@@ -93,7 +229,8 @@ process.stdin.on("data", (chunk) => {
   while ((end = pending.indexOf("\n")) >= 0) {
     const line = pending.slice(0, end);
     pending = pending.slice(end + 1);
-    answer(callOf(JSON.parse(line)));
+    const reply = callOf(JSON.parse(line));
+    if (reply instanceof Promise) reply.then(answer); else answer(reply);
   }
 });
 process.stdin.on("end", () => process.exit(0));

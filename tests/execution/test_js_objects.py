@@ -1,0 +1,176 @@
+"""The program's objects in the sealed JavaScript harness (``sealed_js/handles.js``): an object of the
+program's classes, the class itself, a closure it returns, an object of its methods, a generator and an
+async function's promise are held by the tests as stand-ins, every read, write and call of them made
+in the program's process, and only plain data coming back.  Until ``RUNNERS_VERSION`` 60 every such
+test failed on every program (a class instance crossed as an opaque name, ``new Cart()`` was no
+constructor), and a right class-based program was at best "needs review".  On the real sandbox: the
+tests run as in one process, a wrong program fails the tests of its bug, and a program that claims to
+be what it is not (an array, a number, a built-in error) gains nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from sejury.execution.runner import run_suite, split_tests
+from sejury.sandbox.docker import DockerSandbox
+
+PROGRAM = """class Item {
+  constructor(name, price) { this.name = name; this.price = price; }
+  get label() { return `${this.name}@${this.price}`; }
+}
+class Special extends Item { constructor(n, p) { super(n, p); this.special = true; } }
+class OutOfStock extends Error { constructor(m) { super(m); this.name = "OutOfStock"; } }
+class Shelf {
+  static MAX = 3;
+  constructor() { this.items = []; }
+  put(item) { if (this.items.length >= Shelf.MAX) throw new OutOfStock("full"); this.items.push(item); return this; }
+  first() { return this.items[0]; }
+  merge(other) { for (const i of other.items) this.put(i); return this.items.length; }
+  each(fn) { for (const i of this.items) fn(i); }
+  *[Symbol.iterator]() { yield* this.items; }
+  static of(...items) { const s = new Shelf(); items.forEach((i) => s.put(i)); return s; }
+  hang() { for (;;) {} }
+}
+var MinStack = function () { this.s = []; };
+MinStack.prototype.push = function (x) { this.s.push(x); };
+MinStack.prototype.getMin = function () { return Math.min(...this.s); };
+var createCounter = function (n) { return function () { return n++; }; };
+function makeAccount() { let bal = 0; return { deposit(x) { bal += x; return bal; }, get balance() { return bal; } }; }
+function* fib() { let [a, b] = [0, 1]; for (;;) { yield a; [a, b] = [b, a + b]; } }
+async function later(x) { await new Promise((r) => setTimeout(r, 10)); return x * 2; }
+async function fails() { throw new OutOfStock("async"); }
+const calculator = { add(a, b) { return a + b; }, calls: 0 };
+const LIMIT = 7;
+module.exports = { Item, Special, OutOfStock, Shelf, MinStack, createCounter, makeAccount, fib, later, fails,
+  calculator, LIMIT };
+"""
+TESTS = """const { Item, Special, OutOfStock, Shelf, MinStack, createCounter, makeAccount, fib, later, fails,
+  calculator, LIMIT } = require('./shop');
+const top = new Item('t', 1);
+test('fields and getters', () => {
+  const i = new Item('a', 2); expect(i.name).toBe('a'); expect(i.label).toBe('a@2');
+});
+test('equal to a literal', () => { expect(new Item('a', 2)).toEqual({ name: 'a', price: 2 }); });
+test('strictly equal objects', () => { expect(Shelf.of(new Item('a', 2)).first()).toStrictEqual(new Item('a', 2)); });
+test('instanceof along the chain', () => {
+  const s = new Special('b', 1);
+  expect(s).toBeInstanceOf(Item); expect(s instanceof Special).toBe(true); expect(s.constructor).toBe(Special);
+});
+test('static members', () => {
+  expect(Shelf.MAX).toBe(3);
+  const s = Shelf.of(new Item('a', 1)); expect(s.items.length).toBe(1); expect(s).toBeInstanceOf(Shelf);
+});
+test('its own error class', () => {
+  const s = Shelf.of(new Item('a', 1), new Item('b', 1), new Item('c', 1));
+  expect(() => s.put(new Item('d', 1))).toThrow(OutOfStock);
+  expect(() => s.put(new Item('d', 1))).toThrow(Error);
+  expect(() => s.put(new Item('d', 1))).toThrow('full');
+});
+test('one object, one stand-in', () => { const i = new Item('a', 1); expect(new Shelf().put(i).first()).toBe(i); });
+test('objects passed back', () => { expect(Shelf.of(new Item('a', 1)).merge(Shelf.of(new Item('b', 1)))).toBe(2); });
+test('a callback given its objects', () => {
+  const names = [];
+  Shelf.of(new Item('a', 1), new Item('b', 5)).each((i) => names.push(i.name + i.price));
+  expect(names).toEqual(['a1', 'b5']);
+});
+test('iterated', () => {
+  expect([...Shelf.of(new Item('a', 1), new Item('b', 5))].map((i) => i.name)).toEqual(['a', 'b']);
+});
+test('a constructor function', () => {
+  const m = new MinStack(); m.push(3); m.push(1); expect(m.getMin()).toBe(1); expect(m).toBeInstanceOf(MinStack);
+});
+test('a closure', () => { const c = createCounter(10); expect(c()).toBe(10); expect(c()).toBe(11); });
+test('an object of methods', () => {
+  const a = makeAccount(); a.deposit(5); expect(a.deposit(2)).toBe(7); expect(a.balance).toBe(7);
+});
+test('a generator', () => {
+  const g = fib(); g.next(); g.next(); expect(g.next().value).toBe(1); expect(g.next().value).toBe(2);
+});
+test('an async function', async () => { expect(await later(4)).toBe(8); await expect(later(1)).resolves.toBe(2); });
+test('an async throw', async () => { await expect(fails()).rejects.toThrow(OutOfStock); });
+test('a module object and a constant', () => {
+  expect(calculator.add(2, 3)).toBe(5); calculator.calls = 4; expect(calculator.calls).toBe(4); expect(LIMIT).toBe(7);
+});
+test('a field set by the test', () => { const i = new Item('a', 1); i.price = 9; expect(i.label).toBe('a@9'); });
+test('a call that hangs', () => { new Shelf().hang(); });
+test('an object made before the hang is gone', () => { expect(top.name).toBe('t'); });
+test('the names answer again after it', () => {
+  expect(new Item('x', 1)).toBeInstanceOf(Item); expect(calculator.add(1, 1)).toBe(2);
+});
+"""
+# the units the right program fails: the hang, and the object its process took with it
+FAILS = {18, 19}
+# wrong in each test's way (the last three units as the right program's)
+WRONG = (PROGRAM.replace("get label() { return `${this.name}@${this.price}`; }",
+                         "get label() { return `${this.name}`; }")
+         .replace("this.price = price;", "this.price = price; this.extra = 1;")
+         .replace("super(n, p); this.special = true;", "super(n, p); Object.setPrototypeOf(this, Object.prototype);")
+         .replace("static MAX = 3;", "static MAX = 4;")
+         .replace("throw new OutOfStock(\"full\")", "throw new Error(\"full\")")
+         .replace("first() { return this.items[0]; }", "first() { return { ...this.items[0] }; }")
+         .replace("merge(other) { for (const i of other.items) this.put(i);", "merge(other) {")
+         .replace("each(fn) { for (const i of this.items) fn(i); }",
+                  "each(fn) { for (const i of this.items) fn({ name: i.name }); }")
+         .replace("*[Symbol.iterator]() { yield* this.items; }",
+                  "*[Symbol.iterator]() { yield* [...this.items].reverse(); }")
+         .replace("return Math.min(...this.s);", "return Math.max(...this.s);")
+         .replace("return function () { return n++; };", "return function () { return ++n; };")
+         .replace("bal += x; return bal;", "bal = x; return bal;")
+         .replace("[a, b] = [b, a + b];", "[a, b] = [b, a + b + 1];")
+         .replace("return x * 2;", "return x * 3;")
+         .replace("throw new OutOfStock(\"async\");", "return 0;")
+         .replace("add(a, b) { return a + b; }", "add(a, b) { return a - b; }"))
+
+
+@pytest.mark.docker
+async def test_the_programs_objects_classes_closures_and_promises_work_as_in_one_process(
+        sandbox: DockerSandbox) -> None:
+    suite = split_tests("javascript", TESTS, PROGRAM)
+    assert len(suite.units) == 21
+    right = await run_suite(sandbox, "javascript", PROGRAM, suite, timeout=120)
+    assert right.loaded, right.load_error
+    assert [i for i, ok in enumerate(right.passed) if not ok] == sorted(FAILS), right.reasons
+    assert "gone" in right.reasons[19], right.reasons[19]
+    wrong = await run_suite(sandbox, "javascript", WRONG, suite, timeout=120)
+    assert wrong.loaded, wrong.load_error
+    assert [i for i, ok in enumerate(wrong.passed) if ok] == [], wrong.reasons
+    # a failure's message shows the program's object by its class and fields
+    assert "Item { name: 'a', price: 2, extra: 1 }" in wrong.reasons[1], wrong.reasons[1]
+
+
+CLAIMS = """const { make, total } = require('./claims');
+test('an array', () => { expect(make()).toEqual([1, 2, 3]); });
+test('a number', () => { expect(total()).toBe(3); });
+test('an array, strictly', () => { expect(make()).toStrictEqual([1, 2, 3]); });
+test('a number, loosely', () => { expect(total() + 0).toBe(3); expect(total() === 3).toBe(true); });
+"""
+CLAIMS_RIGHT = """function make() { return [1, 2, 3]; }
+function total() { return 3; }
+module.exports = { make, total };
+"""
+# each returns an object of its own that looks like the answer, and tells the harness it is one
+CLAIMING = """class Seq {
+  constructor() { this[0] = 1; this[1] = 2; this[2] = 3; this.length = 3; }
+  *[Symbol.iterator]() { yield 1; yield 2; yield 3; }
+}
+class Num { valueOf() { return 3; } toString() { return "3"; } toJSON() { return 3; } }
+const codec = require('./codec.js');
+const keep = codec.hooks.keep;
+codec.hooks.keep = (v, plain) => {
+  const h = keep(v, plain);
+  if (h && h[0] === "H") { h[3] = [[h[1], "Array"]]; h[4] = "RangeError"; h[5] = true; }
+  return h;
+};
+function make() { return new Seq(); }
+function total() { return new Num(); }
+module.exports = { make, total };
+"""
+
+
+@pytest.mark.docker
+async def test_an_object_that_claims_to_be_the_answer_is_not(sandbox: DockerSandbox) -> None:
+    suite = split_tests("javascript", CLAIMS, CLAIMS_RIGHT)
+    assert (await run_suite(sandbox, "javascript", CLAIMS_RIGHT, suite, timeout=60)).passed == [True] * 4
+    claims = await run_suite(sandbox, "javascript", CLAIMING, suite, timeout=60)
+    assert claims.loaded, claims.load_error
+    assert claims.passed == [False] * 4, claims.reasons
