@@ -174,3 +174,86 @@ async def test_an_object_that_claims_to_be_the_answer_is_not(sandbox: DockerSand
     claims = await run_suite(sandbox, "javascript", CLAIMING, suite, timeout=60)
     assert claims.loaded, claims.load_error
     assert claims.passed == [False] * 4, claims.reasons
+
+
+FORMS = """const { moveZeroes, nat, three, Stack, NotFound, BadRequest, find, shapes, make, DList,
+  Registry } = require('./forms');
+test('changed in place', () => { const a = [0, 1, 0, 3]; moveZeroes(a); expect(a).toEqual([1, 3, 0, 0]); });
+test('an endless generator, destructured', () => { const [a, b, c] = nat(); expect([a, b, c]).toEqual([0, 1, 2]); });
+test('a loop left early ends the generator', () => {
+  const g = three(); for (const x of g) { if (x === 1) break; } expect(g.next().done).toBe(true);
+});
+test('a prototype given as an object', () => { const s = new Stack(); s.push(3); expect(s.top()).toBe(3); });
+test('classes of one name told apart', () => {
+  expect(() => find({}, 'a')).toThrow(NotFound);
+  let e; try { find({}, 'a'); } catch (x) { e = x; } expect(e instanceof BadRequest).toBe(false);
+});
+test('a constructor on a namespace', () => {
+  expect(make('circle', 1)).toBeInstanceOf(shapes.Circle);
+  expect(make('circle', 1) instanceof shapes.Square).toBe(false);
+});
+test('a cycle compared', () => { const l = new DList(); expect(l.head.next.prev).toBe(l.head); expect(l).toEqual(l); });
+test('one instance', () => { const a = Registry.instance(); const b = Registry.instance(); expect(b).toBe(a); });
+"""
+FORMS_RIGHT = """var moveZeroes = function (nums) {
+  let j = 0;
+  for (let i = 0; i < nums.length; i++) if (nums[i] !== 0) nums[j++] = nums[i];
+  while (j < nums.length) nums[j++] = 0;
+};
+function* nat() { for (let i = 0; ; i++) yield i; }
+function* three() { yield 1; yield 2; yield 3; }
+function Stack() { this.items = []; }
+Stack.prototype = { push(x) { this.items.push(x); }, top() { return this.items[this.items.length - 1]; } };
+function httpError(status) { return class HttpError extends Error { get status() { return status; } }; }
+const NotFound = httpError(404);
+const BadRequest = httpError(400);
+function find(db, k) { if (!(k in db)) throw new NotFound('no ' + k); return db[k]; }
+const shapes = {};
+shapes.Circle = function (r) { this.r = r; };
+shapes.Square = function (s) { this.s = s; };
+function make(kind, n) { return kind === 'circle' ? new shapes.Circle(n) : new shapes.Square(n); }
+class DList {
+  constructor() { this.head = { v: 1, prev: null }; this.head.next = { v: 2, prev: this.head, next: null }; }
+}
+let only = null;
+class Registry { static instance() { return only || (only = new Registry()); } }
+module.exports = { moveZeroes, nat, three, Stack, NotFound, BadRequest, find, shapes, make, DList, Registry };
+"""
+# not a singleton: its first answer is slow to read and its process ends right after it, so that a
+# handle filed under the next process's generation would meet that process's first object (review 68)
+ONLY = """class Registry { static instance() { return only || (only = new Registry()); } }"""
+STALE = FORMS_RIGHT.replace(ONLY, """let calls = 0;
+class Registry {
+  static instance() {
+    calls++;
+    const fs = require('fs'), mark = process.cwd() + '/sj-mark';
+    if (calls === 1 && !fs.existsSync(mark)) {
+      fs.writeFileSync(mark, '');
+      const write = fs.WriteStream.prototype.write;
+      fs.WriteStream.prototype.write = function (s, ...r) {
+        if (typeof s === 'string' && s.startsWith('{"id"') && s.includes('"H"')) {
+          const o = JSON.parse(s); o.junk = Array.from({ length: 400000 }, (_, i) => ({ i }));
+          s = JSON.stringify(o) + '\\n';
+          setTimeout(() => process.exit(0), 30);
+        }
+        return write.call(this, s, ...r);
+      };
+    }
+    return new Registry();
+  }
+}""")
+
+
+@pytest.mark.docker
+async def test_in_place_changes_endless_generators_and_classes_by_identity(sandbox: DockerSandbox) -> None:
+    """The forms a first version missed (review 68): an array changed in place comes back to the test's
+    own array; an endless generator is read item by item; two classes of one name are two classes; a
+    constructor kept on a namespace object is a constructor.  And a handle belongs to the process that
+    sent it, so a process that ends after an answer cannot pass its object off as the next one's."""
+    suite = split_tests("javascript", FORMS, FORMS_RIGHT)
+    assert len(suite.units) == 8
+    right = await run_suite(sandbox, "javascript", FORMS_RIGHT, suite, timeout=120)
+    assert right.passed == [True] * 8, right.reasons
+    assert STALE != FORMS_RIGHT
+    stale = await run_suite(sandbox, "javascript", STALE, suite, timeout=120)
+    assert stale.passed == [True] * 7 + [False], stale.reasons

@@ -109,11 +109,20 @@ function run(k) {
 // --- expect: Jest's common matchers, on plain data ---
 const own = (v) => (v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Map)
   && !(v instanceof Set) && !(v instanceof Date) && !(v instanceof RegExp));
-function defined(v) {  // toEqual leaves out properties whose value is undefined
-  if (Array.isArray(v)) return v.map(defined);
+function defined(v, made = new Map()) {  // toEqual leaves out properties whose value is undefined
+  if (made.has(v)) return made.get(v);  // (a cycle: a doubly linked list's)
+  if (Array.isArray(v)) {
+    const out = [];
+    made.set(v, out);
+    for (const x of v) out.push(defined(x, made));
+    return out;
+  }
   if (own(v)) {
     const out = {};
-    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = defined(x);
+    made.set(v, out);
+    for (const [k, x] of Object.entries(v)) {
+      if (x !== undefined) Object.defineProperty(out, k, { value: defined(x, made), enumerable: true, writable: true, configurable: true });
+    }
     return out;
   }
   return v;

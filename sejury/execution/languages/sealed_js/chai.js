@@ -10,7 +10,19 @@ const CHECK = Symbol.for("sejury.check");  // a failed check: inside a lent call
 const util = require("util");
 
 const show = (v) => util.inspect(v, { depth: 6, breakLength: Infinity });
-const deepEq = (a, b) => util.isDeepStrictEqual(a, b);
+// chai's deep equality looks at an object's enumerable fields, not its prototype (`new Point(1, 2)`
+// eql `{ x: 1, y: 2 }`; the program's objects arrive as stand-ins of its classes, handles.js)
+function bare(v, made = new Map()) {
+  if (v === null || typeof v !== "object" || v instanceof Map || v instanceof Set || v instanceof Date
+    || v instanceof RegExp || v instanceof Error) return v;
+  if (made.has(v)) return made.get(v);
+  const out = Array.isArray(v) ? [] : {};
+  made.set(v, out);
+  if (Array.isArray(v)) { for (const x of v) out.push(bare(x, made)); return out; }
+  for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: bare(x, made), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+const deepEq = (a, b) => util.isDeepStrictEqual(bare(a), bare(b));
 const plain = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Map) && !(v instanceof Set);
 
 function typeOf(v) {

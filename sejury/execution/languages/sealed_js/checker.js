@@ -76,11 +76,13 @@ function heard(line) {
     if (queued) { const q = queued; queued = null; send(q); }
     return;
   }
-  if (pending !== null && m && m.cb !== undefined && m.id === undefined) { reply({ id: nested.length ? nested[nested.length - 1] : pending, lent: m }); return; }
-  if (nested.length && m && m.id === nested[nested.length - 1]) { nested.pop(); reply(m); return; }
+  // each answer stamped with the process it came from (the processes ended before it): its handles are that process's
+  const life = Atomics.load(signal, 1);
+  if (pending !== null && m && m.cb !== undefined && m.id === undefined) { reply({ id: nested.length ? nested[nested.length - 1] : pending, lent: m, life }); return; }
+  if (nested.length && m && m.id === nested[nested.length - 1]) { nested.pop(); reply({ ...m, life }); return; }
   if (pending === null || !m || m.id !== pending) { const id = pending; stop(); if (id !== null) reply({ id, broke: true }); return; }
   pending = null;
-  reply(m);
+  reply({ ...m, life });
 }
 function send(req) {
   if (req.load) { reply({ id: req.id, loaded: ready, error: loadError }); return; }
@@ -103,13 +105,15 @@ require("worker_threads").parentPort.on("message", (m) => {
 `;
 const driver = PLAIN ? null : new Worker(DRIVER, { eval: true, workerData: { signal: SIGNAL, port: answerPort, node: process.execPath },
                                     transferList: [answerPort] });
-let lastId = 0, waiting = 0, killed = 0;  // waiting: requests posted and not answered (nested ones too)
+let lastId = 0, waiting = 0;  // waiting: requests posted and not answered (nested ones too)
+// a process ended by the checker counts at once (the driver counts it again when it acts: only the order matters)
+const killing = () => { Atomics.add(SIGNAL, 1, 1); driver.postMessage({ kill: true }); };
 // A test the vm's timeout stopped mid-request (no finally ran) left its request waiting: the program's
 // process, busy with it, is ended before the next unit asks anything
 function reap() {
-  if (waiting > 0 || lending > 0) { driver.postMessage({ kill: true }); killed++; waiting = 0; lending = 0; }
+  if (waiting > 0 || lending > 0) { killing(); waiting = 0; lending = 0; }
 }
-const life = () => Atomics.load(SIGNAL, 1) + killed;
+const life = () => Atomics.load(SIGNAL, 1);
 function rpc(req) {
   const id = ++lastId;
   let seen = Atomics.load(SIGNAL, 0);
@@ -121,8 +125,7 @@ function answerTo(id, seen) {
   for (;;) {
     const left = deadline - Date.now();
     if (left <= 0 || Atomics.wait(SIGNAL, 0, seen, left) === "timed-out") {
-      driver.postMessage({ kill: true });
-      killed++;
+      killing();
       throw fault(Object.assign(new Error("test took too long"), { [FAULT]: true }));
     }
     seen = Atomics.load(SIGNAL, 0);
@@ -131,7 +134,7 @@ function answerTo(id, seen) {
       if (!reply || reply.id !== id) continue;  // the late answer of a call that timed out
       if (reply.exited) throw fault(new CandidateExited("the program's process ended during the call"));
       if (reply.broke) throw fault(new CandidateExited("the program broke the protocol"));
-      if (reply.lent) { driver.postMessage({ answer: answerLent(reply.lent) }); continue; }
+      if (reply.lent) { driver.postMessage({ answer: answerLent(reply.lent, reply.life) }); continue; }
       return reply;
     }
   }
@@ -152,7 +155,7 @@ hooks.lend = (fn) => {
 };
 hooks.standIn = (ref) => (Number.isInteger(ref) && ref >= 0 && ref < LENT.length ? LENT[ref] : new Opaque("function"));
 const CHECK = Symbol.for("sejury.check");
-function answerLent(m) {
+function answerLent(m, life) {
   const cb = m.cb;
   if (++uses > MAX_USES) {
     driver.postMessage({ kill: true });
@@ -160,7 +163,7 @@ function answerLent(m) {
   }
   if (!Number.isInteger(m.ref) || m.ref < 0 || m.ref >= LENT.length) return { cb, raise: "ReferenceError", msg: "no such function of the tests" };
   let args;
-  try { args = dec(m.args); } catch (e) { return { cb, raise: "TypeError", msg: "not a call" }; }
+  try { args = H.decodeAt(life, m.args); } catch (e) { return { cb, raise: "TypeError", msg: "not a call" }; }
   if (!Array.isArray(args)) return { cb, raise: "TypeError", msg: "not a call" };
   lending++;
   try {
@@ -187,40 +190,65 @@ function replay(reply) {
   }
 }
 function call(name, args) {
-  return ask({ call: name, args: enc(args) });
+  return ask({ call: name, args: enc(args) }, args);
 }
 // a request to the program's process (a call, or a read, write or call of one of its objects,
 // handles.js) and its answer: the value, a method's number, a promise of an async call's value, or
 // the exception, of the program's own error class where it threw one (handles.js's stand-in of it)
-function ask(req) {
+function ask(req, args) {
   const spied = watched();
   const reply = rpc({ ...req, ...(spied.length ? { console: spied } : {}) });
   replay(reply);
-  if (reply && Number.isInteger(reply.method) && !reply.awaited) return { [H.METHOD]: reply.method };
+  if (reply && Number.isInteger(reply.method) && !reply.awaited) return { [H.METHOD]: reply.method, [H.FRESH]: reply.life, handle: reply.handle };
   if (reply && "raise" in reply) {
     const e = raisedHere(reply);
     if (reply.awaited) return Promise.reject(e);
     throw e;
   }
   if (!reply || !("ok" in reply)) throw fault(new CandidateExited("the program broke the protocol"));
-  const value = dec(reply.ok);
+  let value;
+  try { value = H.decodeAt(reply.life, reply.ok); }
+  catch (e) { throw e && e[FAULT] ? e : fault(new CandidateExited(`the program broke the protocol (${String(e).slice(0, 100)})`)); }
+  if (req.op === "names" && Array.isArray(value)) value[H.FRESH] = reply.life;
+  if (Array.isArray(args) && Array.isArray(reply.after)) {
+    try { inPlace(args, reply.after.map((x) => (x === null ? null : H.decodeAt(reply.life, x)))); } catch (e) { /* the test's values stay as they were */ }
+  }
   return reply.awaited ? Promise.resolve(value) : value;
+}
+// what the program changed in the arguments it was given, put in the test's own values (the program's
+// process had copies): an array's items, an object's fields, a Map's or Set's entries
+function inPlace(args, after) {
+  const plainObject = (v) => v !== null && typeof v === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(v));
+  for (let i = 0; i < args.length && i < after.length; i++) {
+    const was = args[i], now = after[i];
+    if (now === null || was === null || typeof was !== "object" || H.isStandIn(was)) continue;
+    try {
+      if (Array.isArray(was) && Array.isArray(now)) { was.length = 0; for (const x of now) was.push(x); }
+      else if (was instanceof Map && now instanceof Map) { was.clear(); for (const [k, x] of now) was.set(k, x); }
+      else if (was instanceof Set && now instanceof Set) { was.clear(); for (const x of now) was.add(x); }
+      else if (plainObject(was) && plainObject(now)) {
+        for (const k of Object.keys(was)) delete was[k];
+        for (const [k, x] of Object.entries(now)) Object.defineProperty(was, k, { value: x, enumerable: true, writable: true, configurable: true });
+      }
+    } catch (e) { /* a frozen value stays as it was */ }
+  }
 }
 function raisedHere(reply) {
   const kind = STANDARD[reply.raise];
   let cls = null;
-  try { cls = Array.isArray(reply.cls) ? dec(reply.cls) : null; } catch (e) { cls = null; }
+  try { cls = Array.isArray(reply.cls) ? H.decodeAt(reply.life, reply.cls) : null; } catch (e) { cls = null; }
   if (cls === null || !H.isStandIn(cls)) return kind ? new kind(String(reply.msg)) : new Error(`${reply.raise}: ${reply.msg}`);
   const e = new Error(String(reply.msg));  // the program's error class: `instanceof` it answers true
   Object.setPrototypeOf(e, cls.prototype);
   Object.defineProperty(e, "name", { value: String(reply.raise), writable: true, configurable: true });
+  e.stack = `${reply.raise}: ${reply.msg}`;  // (a message shows the program's error, not this file's lines)
   return e;
 }
 const H = require("./handles.js")(ask, life,
   () => fault(new CandidateExited("the program's object is gone: its process ended after the object was made")));
 let load, loaded = null;  // loaded: the program's own module.exports, in a plain run
 if (PLAIN) {
-  globalThis.module = { exports: {} }; globalThis.exports = module.exports; globalThis.require = require;
+  globalThis.module = { exports: {} }; globalThis.exports = globalThis.module.exports; globalThis.require = require;
   try {
     vm.runInThisContext(fs.readFileSync("solution.js", "utf8"), { filename: "solution.js" });
     load = { loaded: true };
@@ -253,19 +281,24 @@ const own = (name) => {  // a plain run: the program's own value of a name it de
 // handles.js; other values as data); a name it does not answer is called by name, as before
 let values = [];
 if (!PLAIN) {
-  try { values = ask({ op: "names", names: SUITE.names }); } catch (e) { values = []; }
+  try { values = ask({ op: "names", names: SUITE.names, exports: true }); } catch (e) { values = []; }
 }
-const answeredNames = new Map(Array.isArray(values) ? values.filter((x) => Array.isArray(x) && x.length === 2) : []);
+const answeredNames = new Map(Array.isArray(values) ? values.filter((x) => Array.isArray(x) && x.length === 2).map((x) => [x[0], x[1]]) : []);
 for (const name of SUITE.names) {
   if (PLAIN) { module.exports[name] = own(name); continue; }  // its declarations are this context's already
   let stub;
-  try { stub = answeredNames.has(name) ? H.named(name, answeredNames.get(name), call) : undefined; } catch (e) { stub = undefined; }
+  try { stub = answeredNames.has(name) ? H.named(name, answeredNames.get(name), call, values[H.FRESH]) : undefined; } catch (e) { stub = undefined; }
   if (stub === undefined) {
     stub = (...args) => call(name, args);
     Object.defineProperty(stub, "name", { value: name });
   }
   if (!HARNESS.has(name) && !(name in globalThis)) globalThis[name] = stub;
   module.exports[name] = stub;
+}
+// the names the program exports without declaring them: the tests' require gives them, no global does
+for (const row of Array.isArray(values) ? values : []) {
+  if (!Array.isArray(row) || row.length !== 3 || typeof row[0] !== "string" || row[0] in module.exports) continue;
+  try { module.exports[row[0]] = H.named(row[0], row[1], call, values[H.FRESH], true); } catch (e) { /* left out */ }
 }
 for (const [name, value] of Object.entries(bdd.api)) globalThis[name] = value;
 globalThis.sejuryReset = bdd.reset;

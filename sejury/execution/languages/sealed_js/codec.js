@@ -21,7 +21,7 @@ function enc(v, budget = { n: MAX_ITEMS }, depth = 0) {
   if (t === "string") return ["S", v];
   if ((t === "object" || t === "function") && hooks.ref) {  // the checker's: a handle, given back
     const ref = hooks.ref(v);
-    if (ref !== undefined) return typeof ref === "number" ? ["H", ref] : ["HN", String(ref.name)];
+    if (ref !== undefined) return typeof ref === "number" ? ["H", ref] : ["HN", String(ref.name), ref.exported ? 1 : 0];
   }
   if (t === "function" && hooks.lend) return hooks.lend(v);  // a test's function, lent; the program's, kept
   if (t !== "object") return ["O", t];
@@ -70,7 +70,7 @@ function dec(v, depth = 0) {
     // falls through
     case "H": if (v[0] === "H" && hooks.handle) return hooks.handle(v);  // the checker's: a stand-in; the program's: the object
     // falls through
-    case "HN": if (v[0] === "HN" && hooks.named) return hooks.named(String(v[1]));  // the program's: a name it defines
+    case "HN": if (v[0] === "HN" && hooks.named) return hooks.named(String(v[1]), v[2] === 1);  // the program's: a name it defines
     // falls through
     default: return new Opaque(String(v[1] || "object"));
   }

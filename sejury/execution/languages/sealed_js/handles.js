@@ -14,59 +14,90 @@ const { enc, dec, hooks, STANDARD } = require("./codec.js");
 const MAX_KEYS = 100000, MAX_CHAIN = 50;
 
 // ask(req): the program's answer to a request (a value, METHOD with the method's number, or a throw,
-// as checker.js's answered makes it); life(): the program process's generation now; gone(): the
-// error a stand-in of an ended process raises
+// as checker.js's ask makes it); life(): the program process's generation now (the processes ended so
+// far); gone(): the error a stand-in of an ended process raises.  A handle belongs to the process that
+// sent it: the generation the driver stamped on that answer (decodeAt), not the one at decoding time.
 module.exports = function handles(ask, life, gone) {
-  const METHOD = Symbol("method");
+  const METHOD = Symbol("method"), FRESH = Symbol("fresh");  // FRESH: an answer's generation, asked for
   const REFS = new WeakMap();  // stand-in -> its record
   const SEEN = new Map();  // "generation:id" -> stand-in (one object, one stand-in: `toBe`)
-  const PROTOS = new Map();  // the chain's names -> the prototype made of them
+  const PROTOS = new Map();  // "generation:id" of a class -> the prototype made for it (a class by identity)
   const CLASSES = new Map();  // "generation:id" -> the stand-in of a class or function
   const NAMED = new Map(), NAMED_IDS = new Map();  // the stand-ins of the names the program defines: by name, by "generation:id"
-  let seenLife = life();
+  let at = life();  // the generation of the answer being decoded
+  function decodeAt(generation, value) {
+    const was = at;
+    at = Number.isInteger(generation) ? generation : life();
+    try { return dec(value); } finally { at = was; }
+  }
 
   // the object a request goes to: its number in the program's process, or its name there
   function where(rec) {
-    if (rec.life !== life()) {
-      if (!rec.name) throw gone();
-      rec.life = life();
-    }
-    return rec.name ? { name: rec.name } : { ref: rec.id };
+    if (rec.life !== life() && !rec.name) throw gone();
+    return rec.name ? (rec.exported ? { exported: rec.name } : { name: rec.name }) : { ref: rec.id };
   }
-  const request = (rec, op, more) => ask({ op, ...where(rec), ...more });
+  // a name's class or function as the process now running knows it (its number, its chain)
+  function fresh(rec) {
+    if (!rec.name || rec.life === life()) return rec;
+    const answer = ask({ op: "names", names: rec.exported ? [] : [rec.name], exports: rec.exported });
+    const row = Array.isArray(answer) ? answer.find((x) => Array.isArray(x) && x[0] === rec.name) : null;
+    const got = row ? row[1] : null;
+    if (Array.isArray(got) && got[0] === "H" && Number.isInteger(got[1])) {
+      Object.assign(rec, valid(got), { kind: rec.kind, life: answer[FRESH] });
+      NAMED_IDS.set(rec.life + ":" + rec.id, rec.self);
+    }
+    return rec;
+  }
+  const request = (rec, op, more, args) => ask({ op, ...where(rec), ...more }, args);
 
-  function protoOf(chain, root) {
+  function protoOf(chain, root, generation) {
     if (!chain.length) return STANDARD[root] ? STANDARD[root].prototype : Object.prototype;
-    const key = JSON.stringify([chain.map((c) => c[1]), root]);
+    const key = generation + ":" + chain[0][0];
     let proto = PROTOS.get(key);
     if (proto === undefined) {
-      proto = Object.create(protoOf(chain.slice(1), root));
+      proto = Object.create(protoOf(chain.slice(1), root, generation));
       PROTOS.set(key, proto);
-      const own = NAMED.get(chain[0][1]);  // the program's class as the tests name it, where they do
-      Object.defineProperty(proto, "constructor", { value: own || classOf(chain[0][0], chain, root), writable: true, configurable: true });
+      const own = NAMED_IDS.get(key);  // the program's class as the tests name it, where they do
+      Object.defineProperty(proto, "constructor", { value: own || classOf(chain[0][0], chain, root, generation), writable: true, configurable: true });
     }
     return proto;
   }
-  function method(rec, fn) {
-    const key = "m" + fn;
-    if (!rec.methods.has(key)) rec.methods.set(key, (...args) => request(rec, "invoke", { fn, args: enc(args) }));
+  // a function read from an object: called, it is called on that object (a method); `new` and
+  // `instanceof` take it as itself (a constructor kept on a namespace object: `shapes.Circle`)
+  function method(rec, got) {
+    const fn = got[METHOD], generation = got[FRESH];  // (the method's number is its process's)
+    const key = generation + ":" + fn;
+    if (!rec.methods.has(key)) {
+      const h = Array.isArray(got.handle) && got.handle[1] === fn ? valid(got.handle) : { chain: [], root: "Object" };
+      const was = at;
+      at = generation;
+      try {
+        rec.methods.set(key, standIn({ ...h, id: fn, kind: "function", iterable: false,
+          call: (args) => request(rec, "invoke", { fn, args: enc(args) }, args) }));
+      } finally { at = was; }
+    }
     return rec.methods.get(key);
   }
   function read(rec, prop) {
     const got = request(rec, "get", { prop });
-    return got && got[METHOD] !== undefined ? method(rec, got[METHOD]) : got;
+    return got && got[METHOD] !== undefined ? method(rec, got) : got;
   }
   const traps = (rec) => ({
     get(t, k) {
       if (typeof k === "symbol") {
-        if (k === Symbol.iterator && rec.iterable) return () => request(rec, "iter", {})[Symbol.iterator]();
+        if (k === Symbol.iterator && rec.iterable) {
+          return () => {  // each item asked for as the test takes it (an endless generator too)
+            const it = request(rec, "iter", {});
+            return { next: () => it.next(), return: () => it.return(), [Symbol.iterator]() { return this; } };
+          };
+        }
         return rec.kind === "object" ? undefined : Reflect.get(t, k);
       }
       if (k === "then") return undefined;  // not a thenable: `await` gives the stand-in itself
       if (rec.name && k === rec.name) return rec.self;  // `const { Cart } = require('./cart')` of a module that is Cart
       if (k === "__proto__") return rec.proto;
       if (rec.kind === "object") return k === "constructor" && rec.chain.length ? rec.proto.constructor : read(rec, k);
-      if (k === "prototype") return rec.chain.length ? protoOf(rec.chain, rec.root) : Reflect.get(t, k);
+      if (k === "prototype") { fresh(rec); return rec.chain.length ? protoOf(rec.chain, rec.root, rec.life) : Reflect.get(t, k); }
       if (k === "name") return rec.label;
       if (k === "call" || k === "apply" || k === "bind") return Reflect.get(t, k);
       return read(rec, k);
@@ -104,9 +135,12 @@ module.exports = function handles(ask, life, gone) {
         return { value: d[1], enumerable: d[0] === true, writable: true, configurable: true };
       },
     } : {
-      apply(t, self, args) { return rec.call ? rec.call(args) : request(rec, "apply", { args: enc(args) }); },
+      apply(t, self, args) {
+        if (rec.life !== life() && !rec.name) throw gone();
+        return rec.call ? rec.call(args) : request(rec, "apply", { args: enc(args) }, args);
+      },
       construct(t, args) {
-        const made = request(rec, "make", { args: enc(args) });
+        const made = request(rec, "make", { args: enc(args) }, args);
         return made !== null && (typeof made === "object" || typeof made === "function") ? made : {};
       },
     }),
@@ -114,10 +148,10 @@ module.exports = function handles(ask, life, gone) {
 
   // a stand-in: rec = { id, kind, chain, root, iterable, name?, call? }
   function standIn(rec) {
-    rec.life = life();
+    rec.life = at;
     rec.methods = new Map();
     rec.label = rec.name || (rec.chain.length ? rec.chain[0][1] : "");
-    rec.proto = rec.kind === "object" ? protoOf(rec.chain, rec.root) : Function.prototype;
+    rec.proto = rec.kind === "object" ? protoOf(rec.chain, rec.root, at) : Function.prototype;
     const target = rec.kind === "object" ? Object.create(rec.proto) : function () {};
     if (rec.kind !== "object") Object.defineProperty(target, "name", { value: rec.label });  // (a message shows it)
     const made = new Proxy(target, traps(rec));
@@ -125,10 +159,14 @@ module.exports = function handles(ask, life, gone) {
     rec.self = made;
     return made;
   }
-  function classOf(id, chain, root) {
-    const key = life() + ":" + id;
+  function classOf(id, chain, root, generation) {
+    const key = generation + ":" + id;
     if (NAMED_IDS.has(key)) return NAMED_IDS.get(key);
-    if (!CLASSES.has(key)) CLASSES.set(key, standIn({ id, kind: "class", chain, root, iterable: false }));
+    if (!CLASSES.has(key)) {
+      const was = at;
+      at = generation;
+      try { CLASSES.set(key, standIn({ id, kind: "class", chain, root, iterable: false })); } finally { at = was; }
+    }
     return CLASSES.get(key);
   }
   // ["H", id, kind, chain, root, iterable] from the program's process, checked: it may say anything
@@ -141,28 +179,31 @@ module.exports = function handles(ask, life, gone) {
   }
   hooks.handle = (v) => {
     if (!Number.isInteger(v[1]) || v[1] < 0) throw new TypeError("not a handle");
-    if (seenLife !== life()) { SEEN.clear(); seenLife = life(); }
     const rec = valid(v);
-    if (rec.kind !== "object") return classOf(rec.id, rec.chain, rec.root);
-    const key = life() + ":" + rec.id;
+    const key = at + ":" + rec.id;
+    if (NAMED_IDS.has(key)) return NAMED_IDS.get(key);  // a name's own object, class or function
+    if (rec.kind !== "object") return classOf(rec.id, rec.chain, rec.root, at);
     if (!SEEN.has(key)) SEEN.set(key, standIn(rec));
     return SEEN.get(key);
   };
   hooks.ref = (v) => {
     const rec = REFS.get(v);
     if (rec === undefined) return undefined;
-    if (rec.name) return { name: rec.name };  // (its number may be an ended process's)
+    if (rec.name) return { name: rec.name, exported: rec.exported };  // (its number may be an ended process's)
     if (rec.life !== life()) throw gone();
     return rec.id;
   };
 
   // the stand-ins of the names the program defines (a class, a function, an object), from the
   // program's answer to "names": a function's calls go by its name (call(name, args), as before)
-  function named(name, v, call) {
-    if (!Array.isArray(v) || v[0] !== "H" || !Number.isInteger(v[1])) return dec(v);
-    const rec = { ...valid(v), name };
-    if (rec.kind !== "object") rec.call = (args) => call(name, args);
-    const made = standIn(rec);
+  function named(name, v, call, generation, exported) {
+    if (!Array.isArray(v) || v[0] !== "H" || !Number.isInteger(v[1])) return decodeAt(generation, v);
+    const rec = { ...valid(v), name, exported: Boolean(exported) };
+    if (rec.kind !== "object" && !exported) rec.call = (args) => call(name, args);
+    const was = at;
+    at = Number.isInteger(generation) ? generation : life();
+    let made;
+    try { made = standIn(rec); } finally { at = was; }
     NAMED.set(name, made);
     NAMED_IDS.set(rec.life + ":" + rec.id, made);
     return made;
@@ -186,5 +227,5 @@ module.exports = function handles(ask, life, gone) {
     return out;
   }
   const isStandIn = (v) => v !== null && (typeof v === "object" || typeof v === "function") && REFS.has(v);
-  return { METHOD, named, shown, isStandIn, label: (v) => { const r = REFS.get(v); return r ? r.label || r.kind : ""; } };
+  return { METHOD, FRESH, decodeAt, named, shown, isStandIn, label: (v) => { const r = REFS.get(v); return r ? r.label || r.kind : ""; } };
 };

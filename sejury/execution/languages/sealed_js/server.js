@@ -54,7 +54,7 @@ hooks.lend = (fn) => (STAND_INS.has(fn) ? ["FN", STAND_INS.get(fn)] : hooks.keep
 // each class from the object's up, root: the built-in error class the chain ends on, else "Object")
 // and reads, sets and calls them by number (answerOf's ops).  A built-in's object (a Date, a Promise)
 // stays an opaque name, as before.
-const KEPT = [], IDS = new Map(), MAX_KEPT = 100000, MAX_CHAIN = 50, MAX_ITER = 10000;
+const KEPT = [], IDS = new Map(), MAX_KEPT = 100000, MAX_CHAIN = 50;
 const source = (f) => { try { return Function.prototype.toString.call(f); } catch (e) { return ""; } };
 const native = (f) => /\{\s*\[native code\]\s*\}\s*$/.test(source(f));
 const isClass = (f) => /^class\b/.test(source(f));
@@ -67,17 +67,20 @@ function kept(v) {
   }
   return id;
 }
+// the classes of an object's prototype chain up to a built-in's ([id, name] each), the built-in error
+// class it ends on (else "Object"), and whether any of it is the program's (a prototype of its own:
+// a class's, a constructor function's, an object given as `X.prototype = {...}`)
 function chainOf(proto) {
   const chain = [];
-  let root = "Object";
+  let root = "Object", program = false;
   for (let p = proto; p && p !== Object.prototype && chain.length < MAX_CHAIN; p = Object.getPrototypeOf(p)) {
     const own = Object.getOwnPropertyDescriptor(p, "constructor");
     const c = own && own.value;
-    if (typeof c !== "function") continue;  // a prototype without a constructor of its own
-    if (native(c)) { if (STANDARD[c.name] === c) root = c.name; break; }
-    chain.push([kept(c), String(c.name || "")]);
+    if (typeof c === "function" && native(c)) { if (STANDARD[c.name] === c) root = c.name; break; }
+    program = true;
+    if (typeof c === "function") chain.push([kept(c), String(c.name || "")]);
   }
-  return [chain, root];
+  return [chain, root, program];
 }
 const iterable = (v) => { try { return typeof v[Symbol.iterator] === "function"; } catch (e) { return false; } };
 function holdsCode(v) {
@@ -96,15 +99,17 @@ hooks.keep = (v, plain) => {
   if (plain === "force" || (plain && holdsCode(v))) return ["H", kept(v), "object", [], "Object", iterable(v)];
   if (plain) return null;
   if (Object.prototype.toString.call(v) === "[object Generator]") return ["H", kept(v), "object", [], "Object", true];
-  const [chain, root] = chainOf(Object.getPrototypeOf(v));
-  return chain.length ? ["H", kept(v), "object", chain, root, iterable(v)] : null;
+  const [chain, root, program] = chainOf(Object.getPrototypeOf(v));
+  return program ? ["H", kept(v), "object", chain, root, iterable(v)] : null;
 };
 hooks.handle = (v) => {
   if (!Number.isInteger(v[1]) || v[1] < 0 || v[1] >= KEPT.length) throw new ReferenceError("no such object of the program's");
   return KEPT[v[1]];
 };
 globalThis.assert = require("assert");
-globalThis.module = { exports: {} }; globalThis.exports = module.exports; globalThis.require = require;
+// the program's module (`exports.f = ...`, `module.exports = {...}`), not this file's own
+const program = { exports: {} };
+globalThis.module = program; globalThis.exports = program.exports; globalThis.require = require;
 try {
   vm.runInThisContext(fs.readFileSync("solution.js", "utf8"), { filename: "solution.js" });
   answer({ id: 0, loaded: true });
@@ -138,51 +143,73 @@ function callOf(request) {
   return reply;
 }
 // a name the program defines, as its code sees it
-const named = (name) => { try { return vm.runInThisContext(name); } catch (e) { return module.exports && module.exports[name]; } };
+const named = (name) => { try { return vm.runInThisContext(name); } catch (e) { return program.exports && program.exports[name]; } };
 const IDENT = /^[A-Za-z_$][\w$]*$/;
-hooks.named = (name) => { if (!IDENT.test(name)) throw new ReferenceError("not a name"); return named(name); };
+hooks.named = (name, exported) => {
+  if (!IDENT.test(name)) throw new ReferenceError("not a name");
+  return exported ? program.exports[name] : named(name);
+};
+// a value already written as plain data (an answer made of parts written one by one)
+class Encoded { constructor(value) { this.value = value; } }
+// plain data, or, for an object too deep or too large to send whole (a cycle: a doubly linked list),
+// a handle the tests read part by part
+function encOr(v) {
+  try { return enc(v); } catch (e) {
+    if (e instanceof RangeError && v !== null && typeof v === "object") { const h = hooks.keep(v, "force"); if (h) return h; }
+    throw e;
+  }
+}
 const prop = (p) => { if (typeof p !== "string") throw new TypeError("not a property name"); return p; };
 function target(request) {
+  if (typeof request.exported === "string" && IDENT.test(request.exported)) return program.exports[request.exported];
   if (typeof request.name === "string" && IDENT.test(request.name)) return named(request.name);
   return hooks.handle(["H", request.ref]);
 }
 // the tests' reads, writes and calls of the program's objects, by handle (or by the name of a class or
 // function the program defines, which a new process of the program answers too)
 const OPS = {
-  names: (r) => {  // each name's value: a class or function by handle, an object as a live handle, else data
-    const out = [];
+  // each name's value: a class or function by handle, an object as a live handle, else data; with
+  // `exports`, also the names the program's module.exports holds that it does not declare
+  // (`module.exports = { NotFound: httpError(404) }`), as [name, value, 1]
+  names: (r) => {
+    const out = [], asked = new Set();
+    const value = (v) => {
+      const proto = v !== null && typeof v === "object" ? Object.getPrototypeOf(v) : undefined;
+      return proto === Object.prototype || proto === null ? hooks.keep(v, "force") : encOr(v);
+    };
     for (const name of Array.isArray(r.names) ? r.names.slice(0, 10000) : []) {
       if (typeof name !== "string" || !IDENT.test(name)) continue;
-      const v = named(name), proto = v !== null && typeof v === "object" ? Object.getPrototypeOf(v) : undefined;
-      out.push([name, proto === Object.prototype || proto === null ? hooks.keep(v, "force") : enc(v)]);
+      asked.add(name);
+      out.push([name, value(named(name))]);
     }
-    return out;
+    const ex = program.exports;
+    if (r.exports && ex !== null && typeof ex === "object") {
+      for (const name of Object.keys(ex).slice(0, 10000)) if (IDENT.test(name) && !asked.has(name)) out.push([name, value(ex[name]), 1]);
+    }
+    return out;  // (each value written already: the checker reads it with the generation of this answer)
   },
-  make: (r) => { const C = target(r); return new C(...dec(r.args)); },
-  apply: (r) => Reflect.apply(target(r), undefined, dec(r.args)),
-  invoke: (r) => Reflect.apply(hooks.handle(["H", r.fn]), target(r), dec(r.args)),
+  make: (r) => { const C = target(r); return new C(...given(r)); },
+  apply: (r) => Reflect.apply(target(r), undefined, given(r)),
+  invoke: (r) => Reflect.apply(hooks.handle(["H", r.fn]), target(r), given(r)),
   set: (r) => { target(r)[prop(r.prop)] = dec(r.value); return true; },
   has: (r) => prop(r.prop) in Object(target(r)),
   del: (r) => delete target(r)[prop(r.prop)],
   keys: (r) => Object.keys(target(r)),
   own: (r) => {
     const o = target(r), d = Object.getOwnPropertyDescriptor(o, prop(r.prop));
-    return d ? [Boolean(d.enumerable), "value" in d ? d.value : o[r.prop]] : null;
+    return d ? new Encoded(["L", [["B", Boolean(d.enumerable)], encOr("value" in d ? d.value : o[r.prop])]]) : null;
   },
-  iter: (r) => {
-    const out = [];
-    for (const x of target(r)) {
-      if (out.length >= MAX_ITER) throw new RangeError(`the program's object gave more than ${MAX_ITER} items`);
-      out.push(x);
-    }
-    return out;
+  iter: (r) => {  // an iterator over the object, item by item (an endless generator too)
+    const it = target(r)[Symbol.iterator]();
+    const step = (r) => ({ value: r.value, done: Boolean(r.done) });
+    return { next: () => step(it.next()), return: () => step(typeof it.return === "function" ? it.return() : { done: true }) };
   },
 };
 // a property read: a method (a function that is not a class) by its handle, called with the object
 function got(r) {
   const v = target(r)[prop(r.prop)];
-  if (typeof v === "function" && !STAND_INS.has(v) && !isClass(v)) return { method: kept(v) };
-  return { ok: enc(v) };
+  if (typeof v === "function" && !STAND_INS.has(v) && !isClass(v)) return { method: kept(v), handle: hooks.keep(v, false) };
+  return { ok: encOr(v) };
 }
 // an error of the program's own class goes back with its class, so `toThrow(TheClass)` can tell it
 function thrown(e) {
@@ -198,17 +225,17 @@ function answerOf(request) {
     try {
       if (request.op === "get") return { id: request.id, ...got(request) };
       if (!Object.prototype.hasOwnProperty.call(OPS, request.op)) throw new TypeError("no such request");
-      return settled(request.id, OPS[request.op](request));
+      return settled(request.id, OPS[request.op](request), request);
     } catch (e) { return { id: request.id, ...thrown(e) }; }
   }
   let result;
   try {
     let fn;
-    try { fn = vm.runInThisContext(request.call); } catch (e) { fn = module.exports && module.exports[request.call]; }
-    if (typeof fn !== "function" && module.exports && typeof module.exports[request.call] === "function") {
-      fn = module.exports[request.call];
+    try { fn = vm.runInThisContext(request.call); } catch (e) { fn = program.exports && program.exports[request.call]; }
+    if (typeof fn !== "function" && program.exports && typeof program.exports[request.call] === "function") {
+      fn = program.exports[request.call];
     }
-    result = settled(request.id, fn(...dec(request.args)));
+    result = settled(request.id, fn(...given(request)), request);
   } catch (e) {
     result = { id: request.id, ...thrown(e) };
   }
@@ -216,10 +243,34 @@ function answerOf(request) {
 }
 // A promise the program returns (an async function's) is awaited here: its value or rejection is the
 // answer, marked "awaited" (the checker gives the test a promise of it)
-function settled(id, v) {
-  if (!(v instanceof Promise)) return { id, ok: enc(v) };
-  return v.then((x) => ({ id, awaited: true, ok: enc(x) }), (e) => ({ id, awaited: true, ...thrown(e) }))
+function settled(id, v, request) {
+  if (!(v instanceof Promise)) return changed({ id, ok: v instanceof Encoded ? v.value : encOr(v) }, request);
+  return v.then((x) => changed({ id, awaited: true, ok: encOr(x) }, request), (e) => changed({ id, awaited: true, ...thrown(e) }, request))
     .catch((e) => ({ id, awaited: true, ...thrown(e) }));
+}
+// a call's arguments, kept with its request: an array, object, Map or Set the program changed in place
+// (`moveZeroes(nums)`, `arr.sort()`) goes back with the answer ("after": its new value, null for each
+// one unchanged), and the checker puts the change in the test's own value
+function given(request) {
+  request.given = dec(request.args);
+  return request.given;
+}
+const DATA = new Set([Array.prototype, Object.prototype, null, Map.prototype, Set.prototype]);
+function changed(reply, request) {
+  const args = request && request.given, sent = request && Array.isArray(request.args) ? request.args[1] : null;
+  if (!Array.isArray(args) || !Array.isArray(sent)) return reply;
+  try {
+    let any = false;
+    const after = args.map((a, i) => {
+      if (a === null || typeof a !== "object" || !DATA.has(Object.getPrototypeOf(a))) return null;
+      const now = enc(a);
+      if (JSON.stringify(now) === JSON.stringify(sent[i])) return null;
+      any = true;
+      return now;
+    });
+    if (any) reply.after = after;
+  } catch (e) { /* an argument too large to send back stays as the test made it */ }
+  return reply;
 }
 let pending = "";
 process.stdin.setEncoding("utf8");
