@@ -177,7 +177,7 @@ async def test_an_object_that_claims_to_be_the_answer_is_not(sandbox: DockerSand
 
 
 FORMS = """const { moveZeroes, nat, three, Stack, NotFound, BadRequest, find, shapes, make, DList,
-  Registry } = require('./forms');
+  debounce, Registry } = require('./forms');
 test('changed in place', () => { const a = [0, 1, 0, 3]; moveZeroes(a); expect(a).toEqual([1, 3, 0, 0]); });
 test('an endless generator, destructured', () => { const [a, b, c] = nat(); expect([a, b, c]).toEqual([0, 1, 2]); });
 test('a loop left early ends the generator', () => {
@@ -193,6 +193,11 @@ test('a constructor on a namespace', () => {
   expect(make('circle', 1) instanceof shapes.Square).toBe(false);
 });
 test('a cycle compared', () => { const l = new DList(); expect(l.head.next.prev).toBe(l.head); expect(l).toEqual(l); });
+test('a timer calls the test back', async () => {
+  const log = jest.fn(); const d = debounce(log, 20); d(1); d(2);
+  await new Promise((r) => setTimeout(r, 100));
+  expect(log).toHaveBeenCalledTimes(1); expect(log).toHaveBeenCalledWith(2);
+});
 test('one instance', () => { const a = Registry.instance(); const b = Registry.instance(); expect(b).toBe(a); });
 """
 FORMS_RIGHT = """var moveZeroes = function (nums) {
@@ -215,9 +220,11 @@ function make(kind, n) { return kind === 'circle' ? new shapes.Circle(n) : new s
 class DList {
   constructor() { this.head = { v: 1, prev: null }; this.head.next = { v: 2, prev: this.head, next: null }; }
 }
+function debounce(f, ms) { let t = null; return (...a) => { clearTimeout(t); t = setTimeout(() => f(...a), ms); }; }
 let only = null;
 class Registry { static instance() { return only || (only = new Registry()); } }
-module.exports = { moveZeroes, nat, three, Stack, NotFound, BadRequest, find, shapes, make, DList, Registry };
+module.exports = { moveZeroes, nat, three, Stack, NotFound, BadRequest, find, shapes, make, DList, debounce,
+  Registry };
 """
 # not a singleton: its first answer is slow to read and its process ends right after it, so that a
 # handle filed under the next process's generation would meet that process's first object (review 68)
@@ -248,12 +255,42 @@ class Registry {
 async def test_in_place_changes_endless_generators_and_classes_by_identity(sandbox: DockerSandbox) -> None:
     """The forms a first version missed (review 68): an array changed in place comes back to the test's
     own array; an endless generator is read item by item; two classes of one name are two classes; a
-    constructor kept on a namespace object is a constructor.  And a handle belongs to the process that
-    sent it, so a process that ends after an answer cannot pass its object off as the next one's."""
+    constructor kept on a namespace object is a constructor; a timer's callback reaches the test.  And a
+    handle belongs to the process that sent it, so a process that ends after an answer cannot pass its
+    object off as the next one's."""
     suite = split_tests("javascript", FORMS, FORMS_RIGHT)
-    assert len(suite.units) == 8
+    assert len(suite.units) == 9
     right = await run_suite(sandbox, "javascript", FORMS_RIGHT, suite, timeout=120)
-    assert right.passed == [True] * 8, right.reasons
+    assert right.passed == [True] * 9, right.reasons
     assert STALE != FORMS_RIGHT
     stale = await run_suite(sandbox, "javascript", STALE, suite, timeout=120)
-    assert stale.passed == [True] * 7 + [False], stale.reasons
+    assert stale.passed == [True] * 8 + [False], stale.reasons
+
+
+NEGATED = """const { Box, wrap } = require('./box');
+test('not equal', () => { expect(wrap(1)).not.toEqual(new Box(2)); expect(wrap(1)).not.toEqual({ v: 2 }); });
+test('no such property', () => { expect(wrap(1)).not.toHaveProperty('w'); });
+test('not strictly another box', () => { expect(wrap(1)).not.toStrictEqual(new Box(2)); });
+test('its own expect stays its own', () => { expect(wrap(1).v).toBe(1); });
+"""
+NEGATED_RIGHT = """class Box { constructor(v) { this.v = v; } }
+function wrap(v) { return new Box(v); }
+module.exports = { Box, wrap };
+"""
+# the review of the first JavaScript stand-ins (stop 66, not kept) found these passing where Jest
+# fails them: a stand-in with no contents the checker could see, and a program's own `expect`
+NEGATED_WRONG = """class Box { constructor(v) { this.v = v; this.w = 0; } }
+function wrap(v) { return new Box(v + 1); }
+function expect() {
+  return { toBe() {}, toEqual() {}, not: { toEqual() {}, toHaveProperty() {}, toStrictEqual() {} } };
+}
+module.exports = { Box, wrap, expect };
+"""
+
+
+@pytest.mark.docker
+async def test_a_stand_ins_contents_decide_negated_checks(sandbox: DockerSandbox) -> None:
+    suite = split_tests("javascript", NEGATED, NEGATED_RIGHT)
+    assert (await run_suite(sandbox, "javascript", NEGATED_RIGHT, suite, timeout=60)).passed == [True] * 4
+    wrong = await run_suite(sandbox, "javascript", NEGATED_WRONG, suite, timeout=60)
+    assert wrong.passed == [False] * 4, wrong.reasons

@@ -43,9 +43,9 @@ const { port1: answers, port2: answerPort } = new MessageChannel();
 const DRIVER = `
 const { workerData } = require("worker_threads"), cp = require("child_process");
 const { signal, port, node } = workerData;
-let child = null, ready = null, loadError = "", queued = null, pending = null, nested = [], buf = "";
+let child = null, ready = null, loadError = "", queued = null, pending = null, nested = [], buf = "", idle = 0;
 const reply = (m) => { port.postMessage(m); Atomics.add(signal, 0, 1); Atomics.notify(signal, 0); };
-function stop() { if (child) { try { child.kill("SIGKILL"); } catch (e) {} Atomics.add(signal, 1, 1); } child = null; ready = null; pending = null; queued = null; nested = []; }
+function stop() { if (child) { try { child.kill("SIGKILL"); } catch (e) {} Atomics.add(signal, 1, 1); } child = null; ready = null; pending = null; queued = null; nested = []; idle = 0; }
 function spawn() {
   const me = cp.spawn(node, ["server.js"], { stdio: ["pipe", "ignore", "ignore", "pipe", "pipe"] });
   child = me; ready = null; buf = "";
@@ -63,7 +63,7 @@ function spawn() {
     if (child !== me) return;
     Atomics.add(signal, 1, 1);
     const id = pending !== null ? pending : queued ? queued.id : null, inner = nested;
-    child = null; ready = null; pending = null; queued = null; nested = [];
+    child = null; ready = null; pending = null; queued = null; nested = []; idle = 0;
     for (const n of inner.reverse()) reply({ id: n, exited: true });
     if (id !== null) reply({ id, exited: true });
   });
@@ -78,7 +78,11 @@ function heard(line) {
   }
   // each answer stamped with the process it came from (the processes ended before it): its handles are that process's
   const life = Atomics.load(signal, 1);
-  if (pending !== null && m && m.cb !== undefined && m.id === undefined) { reply({ id: nested.length ? nested[nested.length - 1] : pending, lent: m, life }); return; }
+  if (m && m.cb !== undefined && m.id === undefined) {  // the program calls a test's function
+    if (pending === null && !nested.length) idle++;  // between requests (a timer's callback): id -1
+    reply({ id: nested.length ? nested[nested.length - 1] : pending !== null ? pending : -1, lent: m, life });
+    return;
+  }
   if (nested.length && m && m.id === nested[nested.length - 1]) { nested.pop(); reply({ ...m, life }); return; }
   if (pending === null || !m || m.id !== pending) { const id = pending; stop(); if (id !== null) reply({ id, broke: true }); return; }
   pending = null;
@@ -91,9 +95,13 @@ function send(req) {
   child.stdin.write(JSON.stringify(req) + "\\n");
 }
 require("worker_threads").parentPort.on("message", (m) => {
-  if (m.answer) { if (child && pending !== null) child.stdio[4].write(JSON.stringify(m.answer) + "\\n"); return; }
+  if (m.answer) {
+    if (child && (pending !== null || idle > 0)) child.stdio[4].write(JSON.stringify(m.answer) + "\\n");
+    if (m.idle) idle = Math.max(0, idle - 1);
+    return;
+  }
   if (m.nested) {  // a request of a test's function the program is calling: it goes with the answers
-    if (child && pending !== null && nested.length < 100) { nested.push(m.nested.id); child.stdio[4].write(JSON.stringify(m.nested) + "\\n"); }
+    if (child && (pending !== null || idle > 0) && nested.length < 100) { nested.push(m.nested.id); child.stdio[4].write(JSON.stringify(m.nested) + "\\n"); }
     else reply({ id: m.nested.id, exited: true });
     return;
   }
@@ -131,6 +139,7 @@ function answerTo(id, seen) {
     seen = Atomics.load(SIGNAL, 0);
     for (let m = receiveMessageOnPort(answers); m; m = receiveMessageOnPort(answers)) {
       const reply = m.message;
+      if (reply && reply.id === -1 && reply.lent) { idleLent(reply); continue; }
       if (!reply || reply.id !== id) continue;  // the late answer of a call that timed out
       if (reply.exited) throw fault(new CandidateExited("the program's process ended during the call"));
       if (reply.broke) throw fault(new CandidateExited("the program broke the protocol"));
@@ -173,6 +182,15 @@ function answerLent(m, life) {
     if (e && (e[CHECK] || e.code === "ERR_ASSERTION")) fault(e);  // the test's own check failed in the call
     return { cb, ...raised(e) };
   } finally { lending--; }
+}
+// A test's function the program calls between requests (from a timer: `debounce`, `setTimeout(cb)`)
+// runs when the checker next waits: on the event loop while a test awaits, or inside the next request
+function idleLent(reply) {
+  try { driver.postMessage({ answer: answerLent(reply.lent, reply.life), idle: true }); } catch (e) { /* a fault: its kill is sent */ }
+}
+if (!PLAIN) {
+  answers.on("message", (reply) => { if (reply && reply.id === -1 && reply.lent) idleLent(reply); });
+  answers.unref();
 }
 // console, as the tests see it: what they log goes nowhere (never the result channel); a method a test
 // replaces (jest.spyOn(console, "log"), console.log = jest.fn()) is watched in the program's process
