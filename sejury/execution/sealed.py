@@ -61,7 +61,11 @@ def unseal(stdout: str, key: str, *, killed_by: int | None = None,
     expect = 0
     gaps = False
     done = False
-    for line in stdout.splitlines():
+    lines = stdout.split("\n")  # (not splitlines: a value's U+2028 or \x1c is inside its line, not a break)
+    if lines and lines[-1] == "":
+        lines.pop()
+    for line in lines:
+        line = line.removesuffix("\r")
         m = _SEALED.match(line)
         if m and hmac.compare_digest(m.group(2), mac(key, int(m.group(1)), m.group(3))):
             n = int(m.group(1))

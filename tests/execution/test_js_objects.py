@@ -294,3 +294,46 @@ async def test_a_stand_ins_contents_decide_negated_checks(sandbox: DockerSandbox
     assert (await run_suite(sandbox, "javascript", NEGATED_RIGHT, suite, timeout=60)).passed == [True] * 4
     wrong = await run_suite(sandbox, "javascript", NEGATED_WRONG, suite, timeout=60)
     assert wrong.passed == [False] * 4, wrong.reasons
+
+
+ARGUMENTS = """const { reducer, update, addKey, touch, g, sortInPlace, Cart, TAX } = require('./args');
+function deepFreeze(o) {
+  Object.values(o).forEach((v) => typeof v === 'object' && v && deepFreeze(v)); return Object.freeze(o);
+}
+test('a frozen state', () => {
+  const b = deepFreeze({ items: [], count: 0 }); expect(() => reducer(b, { type: 'ADD', item: 'a' })).toThrow();
+});
+test('nested values stay the test\\'s', () => {
+  const inner = { x: 1 }; const s = { inner }; update(s); expect(s.inner).toBe(inner); expect(inner.x).toBe(2);
+});
+test('a Map keyed by objects', () => {
+  const k = { id: 1 }; const m = new Map([[k, 0]]); addKey(m); expect(m.get(k)).toBe(0);
+});
+test('a Date given', () => {
+  const ev = { title: 'a', when: new Date(0) }; touch(ev); expect(ev.when.getTime()).toBe(0);
+});
+test('a line separator in a value', () => { expect(g('a')).toBe('a\\u2028'); });
+test('exports beside a class', () => { expect(TAX).toBe(0.2); expect(new Cart().n).toBe(0); });
+test('sorted in place', () => { const a = [3, 1, 2]; sortInPlace(a); expect(a).toEqual([1, 2, 3]); });
+"""
+ARGUMENTS_RIGHT = """function reducer(s, a) { if (a.type === 'ADD') { s.items.push(a.item); s.count++; } return s; }
+function update(s) { s.inner.x = 2; return { ...s }; }
+function addKey(m) { m.set('z', 1); return m.size; }
+function touch(ev) { return ev.title; }
+function g(s) { return s + '\\u2028'; }
+function sortInPlace(a) { return a.sort((x, y) => x - y); }
+class Cart { constructor() { this.n = 0; } }
+module.exports = { reducer, update, addKey, touch, g, sortInPlace, Cart, TAX: 0.2 };
+"""
+
+
+@pytest.mark.docker
+async def test_arguments_frozen_nested_and_opaque_come_back_as_one_process_has_them(sandbox: DockerSandbox) -> None:
+    """Review 68's second round: a frozen argument stays frozen in the program's process (it throws
+    there, as in one process, where before a wrong program mutating it passed); the write-back keeps
+    the test's nested values and leaves alone what cannot be put back (a Date, a Map keyed by
+    objects); a value holding U+2028 stays in its result line; exports beside the one declared name."""
+    suite = split_tests("javascript", ARGUMENTS, ARGUMENTS_RIGHT)
+    run = await run_suite(sandbox, "javascript", ARGUMENTS_RIGHT, suite, timeout=60)
+    assert run.passed == [True] * 7, run.reasons
+    assert not run.tampering, run.tampering

@@ -234,21 +234,43 @@ function ask(req, args) {
   return reply.awaited ? Promise.resolve(value) : value;
 }
 // what the program changed in the arguments it was given, put in the test's own values (the program's
-// process had copies): an array's items, an object's fields, a Map's or Set's entries
+// process had copies): an array's items and an object's fields merged in place, so the arrays and
+// objects nested in them stay the test's own where they still are; a Map's or Set's entries (not
+// one keyed by objects, whose keys the copies cannot be); nothing of a frozen, sealed or fixed value
+const plainObject = (v) => v !== null && typeof v === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(v));
+function merged(was, now, depth = 0) {
+  if (was === null || typeof was !== "object" || H.isStandIn(was) || !Object.isExtensible(was) || depth > 100) return now;
+  if (Array.isArray(was) && Array.isArray(now)) {
+    for (let i = 0; i < now.length; i++) was[i] = i < was.length ? merged(was[i], now[i], depth + 1) : now[i];
+    was.length = now.length;
+    return was;
+  }
+  if (plainObject(was) && plainObject(now)) {
+    for (const k of Object.keys(was)) if (!Object.prototype.hasOwnProperty.call(now, k)) delete was[k];
+    for (const [k, x] of Object.entries(now)) {
+      const value = Object.prototype.hasOwnProperty.call(was, k) ? merged(was[k], x, depth + 1) : x;
+      Object.defineProperty(was, k, { value, enumerable: true, writable: true, configurable: true });
+    }
+    return was;
+  }
+  const objects = (xs) => [...xs].some((x) => x !== null && typeof x === "object");
+  if (was instanceof Map && now instanceof Map && !objects(was.keys()) && !objects(now.keys())) {
+    const old = new Map(was);
+    was.clear();
+    for (const [k, x] of now) was.set(k, old.has(k) ? merged(old.get(k), x, depth + 1) : x);
+    return was;
+  }
+  if (was instanceof Set && now instanceof Set && !objects(was) && !objects(now)) {
+    was.clear();
+    for (const x of now) was.add(x);
+    return was;
+  }
+  return depth === 0 ? was : now;  // (a top-level value of another kind stays the test's)
+}
 function inPlace(args, after) {
-  const plainObject = (v) => v !== null && typeof v === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(v));
   for (let i = 0; i < args.length && i < after.length; i++) {
-    const was = args[i], now = after[i];
-    if (now === null || was === null || typeof was !== "object" || H.isStandIn(was)) continue;
-    try {
-      if (Array.isArray(was) && Array.isArray(now)) { was.length = 0; for (const x of now) was.push(x); }
-      else if (was instanceof Map && now instanceof Map) { was.clear(); for (const [k, x] of now) was.set(k, x); }
-      else if (was instanceof Set && now instanceof Set) { was.clear(); for (const x of now) was.add(x); }
-      else if (plainObject(was) && plainObject(now)) {
-        for (const k of Object.keys(was)) delete was[k];
-        for (const [k, x] of Object.entries(now)) Object.defineProperty(was, k, { value: x, enumerable: true, writable: true, configurable: true });
-      }
-    } catch (e) { /* a frozen value stays as it was */ }
+    if (after[i] === null) continue;
+    try { merged(args[i], after[i]); } catch (e) { /* a value that refuses the change stays as it was */ }
   }
 }
 function raisedHere(reply) {
@@ -314,7 +336,12 @@ for (const name of SUITE.names) {
   module.exports[name] = stub;
 }
 // the names the program exports without declaring them: the tests' require gives them, no global does
+let DEFAULT;  // the program's module.exports when it is a function or class itself (`module.exports = (a, b) => a + b`)
 for (const row of Array.isArray(values) ? values : []) {
+  if (Array.isArray(row) && row.length === 3 && row[0] === "*") {
+    try { DEFAULT = H.named("*", row[1], call, values[H.FRESH], true); } catch (e) { /* left out */ }
+    continue;
+  }
   if (!Array.isArray(row) || row.length !== 3 || typeof row[0] !== "string" || row[0] in module.exports) continue;
   try { module.exports[row[0]] = H.named(row[0], row[1], call, values[H.FRESH], true); } catch (e) { /* left out */ }
 }
@@ -325,26 +352,36 @@ globalThis.sejuryTest = bdd.run;
 // function when it defines one name (`const rle = require('./rle')`); a test runner's module is
 // bdd.js, and chai is chai.js
 const TEST_RUNNERS = new Set(["@jest/globals", "vitest", "node:test", "mocha"]);
-const only = SUITE.names.length === 1 ? module.exports[SUITE.names[0]] : null;
+const exportsNames = Object.keys(module.exports);
+const only = DEFAULT !== undefined ? DEFAULT : exportsNames.length === 1 ? module.exports[exportsNames[0]] : null;
 globalThis.require = (path) => (typeof path === "string" && /^\.{1,2}\//.test(path)
   ? (only ? (H.isStandIn(only) ? only : Object.assign((...args) => only(...args), module.exports)) : module.exports)
   : TEST_RUNNERS.has(path) ? bdd.api : path === "chai" ? require("./chai.js") : require(path));
-const sejuryShow = (v) => {
-  if (H.isStandIn(v)) return `<${H.label(v) || "value"} of the program>`;
+// the differential record's picture of a value: an object of the program's class by its class (its
+// fields are its author's choice); one of no class (an object of methods, data too deep or cyclic to
+// send whole) by its data, as plain data would be shown, to a bounded depth
+const sejuryShow = (v, depth = 0) => {
+  if (depth > 12) return "...";
+  const shown = (x) => sejuryShow(x, depth + 1);
+  if (H.isStandIn(v)) {
+    if (!H.classless(v)) return `<${H.label(v) || "value"} of the program>`;
+    v = H.shown(v, 3);
+  }
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
   if (typeof v === "string") return JSON.stringify(v);
   if (v === null || v === undefined || typeof v !== "object") return String(v);
-  if (Array.isArray(v)) return "[" + v.map(sejuryShow).join(", ") + "]";
+  if (Array.isArray(v)) return "[" + v.map(shown).join(", ") + "]";
   if (v instanceof Map) {
-    return "Map{" + [...v].map(([a, b]) => sejuryShow(a) + ": " + sejuryShow(b)).sort().join(", ") + "}";
+    return "Map{" + [...v].map(([a, b]) => shown(a) + ": " + shown(b)).sort().join(", ") + "}";
   }
-  if (v instanceof Set) return "Set{" + [...v].map(sejuryShow).sort().join(", ") + "}";
-  return "{" + Object.keys(v).sort().map((k) => JSON.stringify(k) + ": " + sejuryShow(v[k])).join(", ") + "}";
+  if (v instanceof Set) return "Set{" + [...v].map(shown).sort().join(", ") + "}";
+  return "{" + Object.keys(v).sort().map((k) => JSON.stringify(k) + ": " + shown(v[k])).join(", ") + "}";
 };
 const sejuryUnit = [-1, 0];
 globalThis.sejury_rec = (i, k, v) => {
   if (i < 0) { i = sejuryUnit[0]; k = 1000 + sejuryUnit[1]++; }
-  let s; try { s = sejuryShow(v); } catch (e) { s = "<unshowable>"; }
+  const was = faulted;  // (showing a value is not the test's doing: a fault in reading it is no failure of the test)
+  let s; try { s = sejuryShow(v); } catch (e) { s = "<unshowable>"; } finally { faulted = was; }
   s = s.replace(/\n/g, "\\n");
   emit(`@@V ${i} ${k} ${s.slice(0, 1000)}|${s.length}`);
   return v;

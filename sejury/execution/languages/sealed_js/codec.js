@@ -25,11 +25,12 @@ function enc(v, budget = { n: MAX_ITEMS }, depth = 0) {
   }
   if (t === "function" && hooks.lend) return hooks.lend(v);  // a test's function, lent; the program's, kept
   if (t !== "object") return ["O", t];
+  if (v instanceof Opaque) return ["O", v.kind];  // (sent back as it came)
   const proto = Object.getPrototypeOf(v);
   if (proto === Array.prototype && Array.isArray(v)) {
     const items = [];
     for (let i = 0; i < v.length; i++) items.push(enc(v[i], budget, d));
-    return ["L", items];
+    return Object.isExtensible(v) ? ["L", items] : ["L", items, held(v)];
   }
   if (proto === Map.prototype) return ["M", [...Map.prototype.entries.call(v)].map(([a, b]) => [enc(a, budget, d), enc(b, budget, d)])];
   if (proto === Set.prototype) return ["E", [...Set.prototype.values.call(v)].map((x) => enc(x, budget, d))];
@@ -42,12 +43,16 @@ function enc(v, budget = { n: MAX_ITEMS }, depth = 0) {
       if (!desc || !("value" in desc)) return ["O", "object with getters"];
       out.push([k, enc(desc.value, budget, d)]);
     }
-    return ["D", out];
+    return Object.isExtensible(v) ? ["D", out] : ["D", out, held(v)];
   }
   const kept = hooks.keep && hooks.keep(v, false);  // an object of the program's classes
   if (kept) return kept;
   return ["O", (proto && proto.constructor && proto.constructor.name) || "object"];
 }
+// an array or object the other side cannot change as it likes: frozen, sealed, or not extensible
+const held = (v) => (Object.isFrozen(v) ? "frozen" : Object.isSealed(v) ? "sealed" : "fixed");
+const hold = (v, how) => (how === "frozen" ? Object.freeze(v) : how === "sealed" ? Object.seal(v)
+  : how === "fixed" ? Object.preventExtensions(v) : v);
 function dec(v, depth = 0) {
   if (!Array.isArray(v) || depth > MAX_DEPTH) throw new TypeError("not a tagged value");
   const d = depth + 1;
@@ -58,13 +63,13 @@ function dec(v, depth = 0) {
     case "F": return v[1] === "-0" ? -0 : Number(v[1]);
     case "I": return BigInt(v[1]);
     case "S": return String(v[1]);
-    case "L": return v[1].map((x) => dec(x, d));
+    case "L": return hold(v[1].map((x) => dec(x, d)), v[2]);
     case "M": return new Map(v[1].map(([a, b]) => [dec(a, d), dec(b, d)]));
     case "E": return new Set(v[1].map((x) => dec(x, d)));
     case "D": {  // each key an own property, "__proto__" too (an assignment would set the prototype)
       const o = {};
       for (const [k, x] of v[1]) Object.defineProperty(o, String(k), { value: dec(x, d), enumerable: true, writable: true, configurable: true });
-      return o;
+      return hold(o, v[2]);
     }
     case "FN": if (hooks.standIn) return hooks.standIn(Number(v[1]));  // the program's: a stand-in for it
     // falls through

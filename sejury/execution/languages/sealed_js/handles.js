@@ -209,7 +209,7 @@ module.exports = function handles(ask, life, gone) {
     return made;
   }
   // a value shown in a failure's message: the program's objects by their class and own fields
-  function shown(v, depth = 0) {
+  function shown(v, depth = 0) {  // (from a depth given: that many levels fewer)
     const rec = v !== null && (typeof v === "object" || typeof v === "function") ? REFS.get(v) : undefined;
     if (rec === undefined) {
       if (Array.isArray(v) && depth < 4) return v.map((x) => shown(x, depth + 1));
@@ -227,5 +227,6 @@ module.exports = function handles(ask, life, gone) {
     return out;
   }
   const isStandIn = (v) => v !== null && (typeof v === "object" || typeof v === "function") && REFS.has(v);
-  return { METHOD, FRESH, decodeAt, named, shown, isStandIn, label: (v) => { const r = REFS.get(v); return r ? r.label || r.kind : ""; } };
+  const classless = (v) => { const r = REFS.get(v); return Boolean(r && r.kind === "object" && !r.chain.length); };
+  return { METHOD, FRESH, decodeAt, named, shown, isStandIn, classless, label: (v) => { const r = REFS.get(v); return r ? r.label || r.kind : ""; } };
 };
