@@ -296,7 +296,7 @@ async def test_a_stand_ins_contents_decide_negated_checks(sandbox: DockerSandbox
     assert wrong.passed == [False] * 4, wrong.reasons
 
 
-ARGUMENTS = """const { reducer, update, addKey, touch, g, sortInPlace, Cart, TAX } = require('./args');
+ARGUMENTS = """const { reducer, update, addKey, touch, g, sortInPlace, sortCopy, Cart, TAX } = require('./args');
 function deepFreeze(o) {
   Object.values(o).forEach((v) => typeof v === 'object' && v && deepFreeze(v)); return Object.freeze(o);
 }
@@ -314,7 +314,13 @@ test('a Date given', () => {
 });
 test('a line separator in a value', () => { expect(g('a')).toBe('a\\u2028'); });
 test('exports beside a class', () => { expect(TAX).toBe(0.2); expect(new Cart().n).toBe(0); });
-test('sorted in place', () => { const a = [3, 1, 2]; sortInPlace(a); expect(a).toEqual([1, 2, 3]); });
+test('sorted in place', () => {
+  const a = [3, 1, 2]; expect(sortInPlace(a)).toBe(a); expect(a).toEqual([1, 2, 3]);
+});
+test('a sorted copy', () => {
+  const a = [3, 1, 2]; const b = sortCopy(a);
+  expect(b).not.toBe(a); expect(b).toEqual([1, 2, 3]); expect(a).toEqual([3, 1, 2]);
+});
 """
 ARGUMENTS_RIGHT = """function reducer(s, a) { if (a.type === 'ADD') { s.items.push(a.item); s.count++; } return s; }
 function update(s) { s.inner.x = 2; return { ...s }; }
@@ -322,9 +328,17 @@ function addKey(m) { m.set('z', 1); return m.size; }
 function touch(ev) { return ev.title; }
 function g(s) { return s + '\\u2028'; }
 function sortInPlace(a) { return a.sort((x, y) => x - y); }
+function sortCopy(a) { return [...a].sort((x, y) => x - y); }
 class Cart { constructor() { this.n = 0; } }
-module.exports = { reducer, update, addKey, touch, g, sortInPlace, Cart, TAX: 0.2 };
+module.exports = { reducer, update, addKey, touch, g, sortInPlace, sortCopy, Cart, TAX: 0.2 };
 """
+# each wrong where the test looks: a frozen state changed (a copy made instead of throwing), the input
+# sorted and returned where a copy is asked for
+ARGUMENTS_WRONG = (ARGUMENTS_RIGHT
+                   .replace("if (a.type === 'ADD') { s.items.push(a.item); s.count++; } return s;",
+                            "if (Object.isFrozen(s)) return { items: [], count: 0 }; return s;")
+                   .replace("function sortCopy(a) { return [...a].sort((x, y) => x - y); }",
+                            "function sortCopy(a) { return a.sort((x, y) => x - y); }"))
 
 
 @pytest.mark.docker
@@ -332,8 +346,11 @@ async def test_arguments_frozen_nested_and_opaque_come_back_as_one_process_has_t
     """Review 68's second round: a frozen argument stays frozen in the program's process (it throws
     there, as in one process, where before a wrong program mutating it passed); the write-back keeps
     the test's nested values and leaves alone what cannot be put back (a Date, a Map keyed by
-    objects); a value holding U+2028 stays in its result line; exports beside the one declared name."""
+    objects); a value holding U+2028 stays in its result line; exports beside the one declared name; an
+    argument returned is the test's own (``toBe``), so a copy is told from the original."""
     suite = split_tests("javascript", ARGUMENTS, ARGUMENTS_RIGHT)
     run = await run_suite(sandbox, "javascript", ARGUMENTS_RIGHT, suite, timeout=60)
-    assert run.passed == [True] * 7, run.reasons
+    assert run.passed == [True] * 8, run.reasons
     assert not run.tampering, run.tampering
+    wrong = await run_suite(sandbox, "javascript", ARGUMENTS_WRONG, suite, timeout=60)
+    assert [i for i, ok in enumerate(wrong.passed) if not ok] == [0, 7], wrong.reasons

@@ -26,6 +26,7 @@ function enc(v, budget = { n: MAX_ITEMS }, depth = 0) {
   if (t === "function" && hooks.lend) return hooks.lend(v);  // a test's function, lent; the program's, kept
   if (t !== "object") return ["O", t];
   if (v instanceof Opaque) return ["O", v.kind];  // (sent back as it came)
+  if (hooks.alias && hooks.alias.has(v)) return ["A", hooks.alias.get(v)];  // the program's: an argument it was given
   const proto = Object.getPrototypeOf(v);
   if (proto === Array.prototype && Array.isArray(v)) {
     const items = [];
@@ -77,6 +78,8 @@ function dec(v, depth = 0) {
     // falls through
     case "HN": if (v[0] === "HN" && hooks.named) return hooks.named(String(v[1]), v[2] === 1);  // the program's: a name it defines
     // falls through
+    case "A": if (v[0] === "A" && hooks.arg) return hooks.arg(v[1]);  // the checker's: the test's own argument
+    // falls through
     default: return new Opaque(String(v[1] || "object"));
   }
 }
@@ -94,6 +97,8 @@ const MAX_LOGGED = 10000;  // console calls of the program's sent with one answe
 // program's process keeps its objects (``keep``: an object to ["H", ...] or null; ``handle``: ["H", id]
 // to the object), the checker holds stand-ins of them (``handle``: ["H", ...] to a stand-in; ``ref``: a
 // stand-in to its id, {name} for a name the program defines, else undefined; ``named``: the
-// program's, a name's value)
-const hooks = { lend: null, standIn: null, keep: null, handle: null, ref: null, named: null };
+// program's, a name's value; ``alias``: the program's, while it writes an answer, the objects it was
+// given as arguments by their place, so one it returns is ["A", i]; ``arg``: the checker's, the test's
+// own argument at that place)
+const hooks = { lend: null, standIn: null, keep: null, handle: null, ref: null, named: null, alias: null, arg: null };
 module.exports = { enc, dec, Opaque, hooks, raised, STANDARD, MAX_LOGGED };
