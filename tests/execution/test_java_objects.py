@@ -198,3 +198,29 @@ async def test_the_programs_exceptions_are_thrown_as_their_classes(sandbox: Dock
     wrong = await run_suite(sandbox, "java", BANK.replace("if (amount > balance)", "if (amount > balance + 10)"),
                             suite, timeout=120)
     assert wrong.passed == [True, True, True, True, False], wrong.reasons
+
+
+NAMED_LIKE_THE_HARNESS = """class Board {
+    static final String show = "grid";
+    static final int state = 3;
+    private final int size;
+    Board(int size) { this.size = size; }
+    int cells() { return size * size; }
+}
+"""
+NAMED_LIKE_THE_HARNESS_TESTS = """import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class BoardTest {
+    @Test void constants() { assertEquals("grid", Board.show); assertEquals(3, Board.state); }
+    @Test void cells() { assertEquals(9, new Board(3).cells()); }
+}
+"""
+
+
+@pytest.mark.docker
+async def test_static_fields_named_like_the_harness_requests_are_the_programs(sandbox: DockerSandbox) -> None:
+    """A static field named ``show`` or ``state`` is read as the field: the server answered the
+    harness's own ``#show``/``#state`` for it (``"null"``) until ``RUNNERS_VERSION`` 60."""
+    suite = split_tests("java", NAMED_LIKE_THE_HARNESS_TESTS, NAMED_LIKE_THE_HARNESS)
+    run = await run_suite(sandbox, "java", NAMED_LIKE_THE_HARNESS, suite, timeout=120)
+    assert run.passed == [True, True], run.reasons

@@ -151,14 +151,14 @@ public class SejuryServer {
     } catch (IllegalArgumentException e) {
       throw new HarnessError("no such object of the program's");
     }
-    if (name.equals("#state")) {
+    if (name.equals("#state") && self != null) {  // (without an object: a static field named state)
       try {
         return "[" + SejuryCodec.enc(state(self)) + "]";
       } catch (RuntimeException | StackOverflowError e) {
         throw new HarnessError("the object's fields cannot be read as data: " + e);
       }
     }
-    if (name.equals("#show")) return "[" + SejuryCodec.enc(String.valueOf(self)) + "]";
+    if (name.equals("#show") && self != null) return "[" + SejuryCodec.enc(String.valueOf(self)) + "]";
     if (name.equals("#hash") && self != null) return "[" + self.hashCode() + "]";
     if (name.equals("#equals") && self != null) return "[" + self.equals(values(args, new Type[]{Object.class})[0]) + "]";
     if (name.equals("#message") && self instanceof Throwable) return "[" + SejuryCodec.enc(((Throwable) self).getMessage()) + "]";
