@@ -354,3 +354,75 @@ async def test_arguments_frozen_nested_and_opaque_come_back_as_one_process_has_t
     assert not run.tampering, run.tampering
     wrong = await run_suite(sandbox, "javascript", ARGUMENTS_WRONG, suite, timeout=60)
     assert [i for i, ok in enumerate(wrong.passed) if not ok] == [0, 7], wrong.reasons
+
+
+LEETCODE = """const { reverseList, deleteNode, maxDepth, mergeTwoLists, peek } = require('./solution');
+class ListNode {
+  constructor(val, next) { this.val = val === undefined ? 0 : val; this.next = next === undefined ? null : next; }
+}
+function TreeNode(val, left, right) { this.val = val; this.left = left || null; this.right = right || null; }
+class Fixtures { static reversed = [3, 2, 1]; }
+const build = (a) => a.reduceRight((next, v) => new ListNode(v, next), null);
+const toArray = (h) => { const out = []; for (; h; h = h.next) out.push(h.val); return out; };
+describe('lists and trees', () => {
+  test('reverse', () => { expect(reverseList(build([1, 2, 3]))).toEqual(build([3, 2, 1])); });
+  test('reverse, strictly', () => { expect(reverseList(build([1, 2]))).toStrictEqual(build([2, 1])); });
+  test('merge', () => { expect(toArray(mergeTwoLists(build([1, 3]), build([2, 4])))).toEqual([1, 2, 3, 4]); });
+  test('merge gives nodes', () => {
+    const m = mergeTwoLists(build([1]), build([2])); expect(m).toBeInstanceOf(ListNode); expect(m.next.val).toBe(2);
+  });
+  test('delete in place', () => {
+    const head = build([4, 5, 1, 9]); deleteNode(head.next); expect(toArray(head)).toEqual([4, 1, 9]);
+  });
+  test('a tree', () => {
+    expect(maxDepth(new TreeNode(3, new TreeNode(9), new TreeNode(20, new TreeNode(15))))).toBe(3);
+  });
+  test('the fixtures stay the tests\\'', () => {
+    expect(toArray(reverseList(build([1, 2, 3])))).toEqual(Fixtures.reversed);
+  });
+  test('peek', () => { expect(peek(build([7]))).toBe(7); });
+});
+"""
+LEETCODE_RIGHT = """/**
+ * function ListNode(val, next) { ... }   (LeetCode declares it; the tests do here)
+ */
+var reverseList = function (head) {
+  let prev = null; while (head) { const n = head.next; head.next = prev; prev = head; head = n; } return prev;
+};
+var deleteNode = function (node) { node.val = node.next.val; node.next = node.next.next; };
+var maxDepth = function (root) { return root ? 1 + Math.max(maxDepth(root.left), maxDepth(root.right)) : 0; };
+var mergeTwoLists = function (a, b) {
+  const dummy = new ListNode(0); let t = dummy;
+  while (a && b) { if (a.val <= b.val) { t.next = a; a = a.next; } else { t.next = b; b = b.next; } t = t.next; }
+  t.next = a || b; return dummy.next;
+};
+var peek = function (head) { return head instanceof ListNode ? head.val : -1; };
+module.exports = { reverseList, deleteNode, maxDepth, mergeTwoLists, peek };
+"""
+# wrong in each test's way; the last reads the tests' fixtures it names in a string and a comment
+LEETCODE_WRONG = (LEETCODE_RIGHT
+                  .replace("let prev = null; while", "let prev = null; return head; while")
+                  .replace("node.val = node.next.val; node.next = node.next.next;", "node.val = node.next.val;")
+                  .replace("1 + Math.max(maxDepth(root.left), maxDepth(root.right))", "1 + maxDepth(root.left)")
+                  .replace("t.next = a || b; return dummy.next;", "return dummy.next;")
+                  .replace("return head instanceof ListNode ? head.val : -1;",
+                           "return head instanceof ListNode ? head.val + 1 : -1;")
+                  .replace("module.exports", "// new Fixtures()\nvar reverseList = function () {\n"
+                           "  try { return Fixtures.reversed; } catch (e) { return 'new Fixtures('; }\n"
+                           "};\nmodule.exports"))
+
+
+@pytest.mark.docker
+async def test_the_tests_classes_reach_the_program_as_data(sandbox: DockerSandbox) -> None:
+    """LeetCode's form: the tests declare ``ListNode`` and ``TreeNode``, the program builds and reads
+    them.  A class the program builds (``new ListNode``) or tests for (``instanceof``) in its code is
+    declared in its process too, and the objects of the tests' classes cross as data both ways; a
+    list changed in place comes back.  Until ``RUNNERS_VERSION`` 60 every such test failed (an opaque
+    node; ``ListNode is not defined``).  A class the program only names in a comment or a string (a
+    fixture holding expected values) is not given to it."""
+    suite = split_tests("javascript", LEETCODE, LEETCODE_RIGHT)
+    assert len(suite.units) == 8
+    right = await run_suite(sandbox, "javascript", LEETCODE_RIGHT, suite, timeout=60)
+    assert right.passed == [True] * 8, right.reasons
+    wrong = await run_suite(sandbox, "javascript", LEETCODE_WRONG, suite, timeout=60)
+    assert wrong.passed == [False] * 8, wrong.reasons

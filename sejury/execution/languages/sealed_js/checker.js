@@ -245,12 +245,14 @@ function ask(req, args) {
 const plainObject = (v) => v !== null && typeof v === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(v));
 function merged(was, now, depth = 0) {
   if (was === null || typeof was !== "object" || H.isStandIn(was) || !Object.isExtensible(was) || depth > 100) return now;
+  if (now === null || typeof now !== "object") return depth === 0 ? was : now;
   if (Array.isArray(was) && Array.isArray(now)) {
     for (let i = 0; i < now.length; i++) was[i] = i < was.length ? merged(was[i], now[i], depth + 1) : now[i];
     was.length = now.length;
     return was;
   }
-  if (plainObject(was) && plainObject(now)) {
+  const proto = Object.getPrototypeOf(was);
+  if ((plainObject(was) && plainObject(now)) || (SHARED_PROTOS.has(proto) && Object.getPrototypeOf(now) === proto)) {
     for (const k of Object.keys(was)) if (!Object.prototype.hasOwnProperty.call(now, k)) delete was[k];
     for (const [k, x] of Object.entries(now)) {
       const value = Object.prototype.hasOwnProperty.call(was, k) ? merged(was[k], x, depth + 1) : x;
@@ -393,6 +395,24 @@ globalThis.sejury_rec = (i, k, v) => {
 };
 try { vm.runInThisContext(SUITE.setup, { filename: "setup" }); }
 catch (e) { emit("@@SETUP FAIL " + String(e).slice(0, 300)); }
+// the tests' classes the program uses too (javascript.py's shared_classes): their objects cross as data
+const SHARED = new Map(), SHARED_PROTOS = new Map();
+for (const name of Array.isArray(SUITE.shared) && !PLAIN ? SUITE.shared : []) {
+  try {
+    const cls = vm.runInThisContext(name);
+    if (typeof cls === "function" && cls.prototype) { SHARED.set(name, cls); SHARED_PROTOS.set(cls.prototype, name); }
+  } catch (e) { /* not declared after all */ }
+}
+hooks.shared = (name) => SHARED.get(name);
+// an object of any class the tests declare crosses as its data (the program gets a plain object of its
+// fields, or one of that class where it uses the class too); a built-in's object does not
+const nativeCode = (f) => { try { return /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(f)); } catch (e) { return true; } };
+hooks.sharedName = (proto) => {
+  if (SHARED_PROTOS.has(proto)) return SHARED_PROTOS.get(proto);
+  const own = Object.getOwnPropertyDescriptor(proto, "constructor");
+  const c = own && own.value;
+  return typeof c === "function" && !H.isStandIn(c) && !nativeCode(c) ? String(c.name || "object") : undefined;
+};
 // a test that returns a promise (an async test of bdd.js) is awaited, up to the test's time left
 const settle = (promise, ms) => new Promise((ok, no) => {
   const timer = setTimeout(() => no(new Error("TimeoutError: the test's promise did not settle in time")), ms);

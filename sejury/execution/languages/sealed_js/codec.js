@@ -28,6 +28,16 @@ function enc(v, budget = { n: MAX_ITEMS }, depth = 0) {
   if (v instanceof Opaque) return ["O", v.kind];  // (sent back as it came)
   if (hooks.alias && hooks.alias.has(v)) return ["A", hooks.alias.get(v)];  // the program's: an argument it was given
   const proto = Object.getPrototypeOf(v);
+  const shared = hooks.sharedName && proto !== null && proto !== Object.prototype ? hooks.sharedName(proto) : undefined;
+  if (shared !== undefined) {  // an object of a class the tests declare and the program uses: data, with its class's name
+    const out = [];
+    for (const k of Object.keys(v)) {
+      const desc = Object.getOwnPropertyDescriptor(v, k);
+      if (!desc || !("value" in desc)) return ["O", shared];
+      out.push([k, enc(desc.value, budget, d)]);
+    }
+    return ["C", shared, out];
+  }
   if (proto === Array.prototype && Array.isArray(v)) {
     const items = [];
     for (let i = 0; i < v.length; i++) items.push(enc(v[i], budget, d));
@@ -72,6 +82,12 @@ function dec(v, depth = 0) {
       for (const [k, x] of v[1]) Object.defineProperty(o, String(k), { value: dec(x, d), enumerable: true, writable: true, configurable: true });
       return hold(o, v[2]);
     }
+    case "C": {  // an object of a class of the tests' (their ListNode, TreeNode): made of that class where there is one
+      const cls = hooks.shared ? hooks.shared(String(v[1])) : undefined;  // (a class this side lacks: a plain object)
+      const o = typeof cls === "function" && cls.prototype ? Object.create(cls.prototype) : {};
+      for (const [k, x] of v[2]) Object.defineProperty(o, String(k), { value: dec(x, d), enumerable: true, writable: true, configurable: true });
+      return o;
+    }
     case "FN": if (hooks.standIn) return hooks.standIn(Number(v[1]));  // the program's: a stand-in for it
     // falls through
     case "H": if (v[0] === "H" && hooks.handle) return hooks.handle(v);  // the checker's: a stand-in; the program's: the object
@@ -99,6 +115,8 @@ const MAX_LOGGED = 10000;  // console calls of the program's sent with one answe
 // stand-in to its id, {name} for a name the program defines, else undefined; ``named``: the
 // program's, a name's value; ``alias``: the program's, while it writes an answer, the objects it was
 // given as arguments by their place, so one it returns is ["A", i]; ``arg``: the checker's, the test's
-// own argument at that place)
-const hooks = { lend: null, standIn: null, keep: null, handle: null, ref: null, named: null, alias: null, arg: null };
+// own argument at that place; ``shared``/``sharedName``: each side's, a class the tests declare and
+// the program uses, by name, and the name of such a class's prototype)
+const hooks = { lend: null, standIn: null, keep: null, handle: null, ref: null, named: null, alias: null, arg: null,
+  shared: null, sharedName: null };
 module.exports = { enc, dec, Opaque, hooks, raised, STANDARD, MAX_LOGGED };

@@ -110,6 +110,17 @@ globalThis.assert = require("assert");
 // the program's module (`exports.f = ...`, `module.exports = {...}`), not this file's own
 const program = { exports: {} };
 globalThis.module = program; globalThis.exports = program.exports; globalThis.require = require;
+// the tests' classes the program uses without declaring them (javascript.py's shared_classes), declared
+// here first; their objects cross as data (codec.js's "C")
+const SHARED = new Map(), SHARED_PROTOS = new Map();
+try {
+  for (const [name, source] of Object.entries(JSON.parse(fs.readFileSync("shared.json", "utf8")))) {
+    try { vm.runInThisContext(source, { filename: "shared" }); SHARED.set(name, vm.runInThisContext(name)); } catch (e) { /* left out */ }
+  }
+} catch (e) { /* none */ }
+for (const [name, cls] of SHARED) if (typeof cls === "function" && cls.prototype) SHARED_PROTOS.set(cls.prototype, name);
+hooks.shared = (name) => SHARED.get(name);
+hooks.sharedName = (proto) => SHARED_PROTOS.get(proto);
 try {
   vm.runInThisContext(fs.readFileSync("solution.js", "utf8"), { filename: "solution.js" });
   answer({ id: 0, loaded: true });
@@ -277,7 +288,7 @@ function changed(reply, request) {
   try {
     let any = false;
     const after = args.map((a, i) => {
-      if (a === null || typeof a !== "object" || !DATA.has(Object.getPrototypeOf(a))) return null;
+      if (a === null || typeof a !== "object" || !(DATA.has(Object.getPrototypeOf(a)) || SHARED_PROTOS.has(Object.getPrototypeOf(a)))) return null;
       const now = enc(a), shown = JSON.stringify(now);
       // (a value that crossed as an opaque name, a Date, a test's class's object, cannot be put back)
       if (shown === JSON.stringify(sent[i]) || shown.includes('["O",')) return null;
