@@ -399,7 +399,8 @@ var mergeTwoLists = function (a, b) {
 var peek = function (head) { return head instanceof ListNode ? head.val : -1; };
 module.exports = { reverseList, deleteNode, maxDepth, mergeTwoLists, peek };
 """
-# wrong in each test's way; the last reads the tests' fixtures it names in a string and a comment
+# wrong in each test's way; the last reads the tests' fixtures it names in dead code, a string and a comment
+# (review 68's third round: naming a class of the tests' once gave the program its declaration)
 LEETCODE_WRONG = (LEETCODE_RIGHT
                   .replace("let prev = null; while", "let prev = null; return head; while")
                   .replace("node.val = node.next.val; node.next = node.next.next;", "node.val = node.next.val;")
@@ -407,7 +408,8 @@ LEETCODE_WRONG = (LEETCODE_RIGHT
                   .replace("t.next = a || b; return dummy.next;", "return dummy.next;")
                   .replace("return head instanceof ListNode ? head.val : -1;",
                            "return head instanceof ListNode ? head.val + 1 : -1;")
-                  .replace("module.exports", "// new Fixtures()\nvar reverseList = function () {\n"
+                  .replace("module.exports", "if (false) new Fixtures(); // new Fixtures()\n"
+                           "var reverseList = function () {\n"
                            "  try { return Fixtures.reversed; } catch (e) { return 'new Fixtures('; }\n"
                            "};\nmodule.exports"))
 
@@ -415,14 +417,61 @@ LEETCODE_WRONG = (LEETCODE_RIGHT
 @pytest.mark.docker
 async def test_the_tests_classes_reach_the_program_as_data(sandbox: DockerSandbox) -> None:
     """LeetCode's form: the tests declare ``ListNode`` and ``TreeNode``, the program builds and reads
-    them.  A class the program builds (``new ListNode``) or tests for (``instanceof``) in its code is
-    declared in its process too, and the objects of the tests' classes cross as data both ways; a
-    list changed in place comes back.  Until ``RUNNERS_VERSION`` 60 every such test failed (an opaque
-    node; ``ListNode is not defined``).  A class the program only names in a comment or a string (a
-    fixture holding expected values) is not given to it."""
+    them.  The objects of the tests' classes cross as data both ways, and a class's declaration
+    reaches the program's process when one of its objects does (as ``arg.constructor`` would give it
+    in one process); a list changed in place comes back.  Until ``RUNNERS_VERSION`` 60 every such test
+    failed (an opaque node; ``ListNode is not defined``).  A class whose objects never cross (a
+    fixture holding expected values) never reaches the program, whatever its code names."""
     suite = split_tests("javascript", LEETCODE, LEETCODE_RIGHT)
     assert len(suite.units) == 8
     right = await run_suite(sandbox, "javascript", LEETCODE_RIGHT, suite, timeout=60)
     assert right.passed == [True] * 8, right.reasons
     wrong = await run_suite(sandbox, "javascript", LEETCODE_WRONG, suite, timeout=60)
     assert wrong.passed == [False] * 8, wrong.reasons
+
+
+LEAKS = """const { fib, firstVal, len } = require('./leaks');
+class ListNode { constructor(val = 0, next = null) { this.val = val; this.next = next; } }
+function expectedFib(n) { return [0, 1, 1, 2, 3, 5, 8, 13, 21, 34][n]; }
+class Cases { static all = [[5, 5], [6, 8]]; }
+const frozen = (a) => {
+  let h = null; for (let i = a.length - 1; i >= 0; i--) h = Object.freeze(new ListNode(a[i], h)); return h;
+};
+test('fib', () => { for (let n = 0; n < 10; n++) expect(fib(n)).toBe(expectedFib(n)); });
+test('cases', () => { for (const [n, want] of Cases.all) expect(fib(n)).toBe(want); });
+test('a frozen list stays unchanged', () => { expect(firstVal(frozen([3, 1, 2]))).toBe(3); });
+test('a cycle is a limit of the harness, not a throw', () => {
+  const a = new ListNode(1); a.next = a; expect(() => len(a)).toThrow();
+});
+"""
+LEAKS_RIGHT = """function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+function firstVal(h) { return h.val; }
+function len(h) { throw new Error('a cycle'); }
+module.exports = { fib, firstVal, len };
+"""
+# review 68's third round: each reads what the tests hold (a function of expected values, a class's
+# static cases) by naming them in its code; changes the frozen list; and throws for nothing
+LEAKS_WRONG = """"use strict";
+try { void (0 instanceof expectedFib); } catch (e) {} if (false) { new Cases(); new expectedFib(); }
+function fib(n) {
+  try { return expectedFib(n); } catch (e) {}
+  try { for (const [m, want] of Cases.all) if (m === n) return want; } catch (e) {}
+  return -1;
+}
+function firstVal(h) { h.val = [h.val, h.next.val].sort()[0]; return h.val; }
+function len(h) { return 0; }
+module.exports = { fib, firstVal, len };
+"""
+
+
+@pytest.mark.docker
+async def test_the_tests_other_code_never_reaches_the_program(sandbox: DockerSandbox) -> None:
+    """A function or class of the tests' whose objects never cross (expected values in a function, a
+    class's static cases) stays with the checker, whatever the program's code names; a frozen object
+    of the tests' class crosses frozen; a value the harness cannot send (a cycle) fails the test,
+    never passing a ``toThrow``."""
+    suite = split_tests("javascript", LEAKS, LEAKS_RIGHT)
+    right = await run_suite(sandbox, "javascript", LEAKS_RIGHT, suite, timeout=60)
+    assert right.passed == [True, True, True, False], right.reasons
+    wrong = await run_suite(sandbox, "javascript", LEAKS_WRONG, suite, timeout=60)
+    assert wrong.passed == [False] * 4, wrong.reasons

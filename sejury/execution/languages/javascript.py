@@ -113,38 +113,33 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
                    f"{interpreter('node')} checker.js {per_test}", seal=key)
 
 
-_SHARED = re.compile(r"^(?:class\s+(\w+)|function\s+(\w+))")
-_USES = re.compile(r"\bnew\s+([A-Za-z_$][\w$]*)\s*\(|\binstanceof\s+([A-Za-z_$][\w$]*)")
-_TEXT = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`", re.S)
+_DECLARES = re.compile(r"^(?:class\s+(\w+)|function\s+(\w+))")
 _CHECKS = re.compile(r"\b(?:expect|assert)\b")
 
 
-def shared_classes(script: str, setup: str) -> dict[str, str]:
-    """The classes and constructor functions the tests declare and the program builds or tests for
-    without declaring them (LeetCode's ``ListNode``, ``TreeNode``: ``new ListNode(...)``, ``instanceof``
-    in its code, not its comments or strings): their declarations, by name, none holding a check.  The
-    program's process gets them too (the only part of the tests it sees), and their objects cross as
-    data both ways (``sealed_js/codec.js``'s "C")."""
-    own = _clike.defined_names(_DEFINES, script)
-    used = {a or b for a, b in _USES.findall(_TEXT.sub(" ", script))} - own
+def test_classes(setup: str) -> dict[str, str]:
+    """The classes and constructor functions the tests declare at top level (LeetCode's ``ListNode``,
+    ``TreeNode``), by name, none holding a check.  They stay with the checker: the program's process
+    gets a declaration only when an object of that class crosses to it as an argument (its type, as
+    ``arg.constructor`` would give it in one process; ``sealed_js/codec.js``'s "C"), never because
+    the program names it."""
     found: dict[str, str] = {}
     for stmt in _clike.balanced_statements(setup):
-        m = _SHARED.match(stmt)
+        m = _DECLARES.match(stmt)
         name = m and (m.group(1) or m.group(2))
-        if name and name in used and name not in HARNESS_NAMES and not _CHECKS.search(stmt):
+        if name and name not in HARNESS_NAMES and not _CHECKS.search(stmt):
             found[name] = stmt
     return found
 
 
 def _checker_files(program: str, suite: Suite, active: dict[int, str]) -> dict[str, str]:
-    """The checker's files, sealed or plain: the program as a script, the tests and the names; the
-    tests' classes the program uses (``shared.json``, the only part of the tests its process sees)."""
+    """The checker's files, sealed or plain: the program as a script, the tests, the names and the
+    tests' classes (``test_classes``)."""
     script = script_of(program)
     names = sorted(_clike.defined_names(_DEFINES, script))
-    shared = shared_classes(script, suite.setup)
-    return {"solution.js": script, **SEALED_FILES, "shared.json": json.dumps(shared),
+    return {"solution.js": script, **SEALED_FILES,
             "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items()), "names": names,
-                                      "harness": sorted(HARNESS_NAMES), "shared": sorted(shared)})}
+                                      "harness": sorted(HARNESS_NAMES), "classes": test_classes(suite.setup)})}
 
 
 def plain_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:

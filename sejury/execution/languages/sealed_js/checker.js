@@ -122,8 +122,22 @@ function reap() {
   if (waiting > 0 || lending > 0) { killing(); waiting = 0; lending = 0; }
 }
 const life = () => Atomics.load(SIGNAL, 1);
+// the tests' classes (javascript.py's test_classes) whose declarations go to the program's process as
+// their objects cross to it (below, "the tests' classes")
+const CLASSES = SUITE.classes && typeof SUITE.classes === "object" ? SUITE.classes : {};
+let declared = new Set(), declaredLife = -1;
+const toDeclare = new Set();
+function declarations() {  // the declarations the values just written need, not sent to this process yet
+  if (declaredLife !== life()) { declared = new Set(); declaredLife = life(); }
+  const out = {};
+  for (const name of toDeclare) if (!declared.has(name)) { out[name] = CLASSES[name]; declared.add(name); }
+  toDeclare.clear();
+  return Object.keys(out).length ? out : undefined;
+}
 function rpc(req) {
   const id = ++lastId;
+  const declare = declarations();
+  if (declare) req = { ...req, declare };
   let seen = Atomics.load(SIGNAL, 0);
   driver.postMessage(lending ? { nested: { ...req, id } } : { req: { ...req, id } });
   waiting++;
@@ -176,7 +190,9 @@ function answerLent(m, life) {
   if (!Array.isArray(args)) return { cb, raise: "TypeError", msg: "not a call" };
   lending++;
   try {
-    return { cb, ok: enc(LENT[m.ref](...args)) };
+    const ok = enc(LENT[m.ref](...args));
+    const declare = declarations();
+    return declare ? { cb, ok, declare } : { cb, ok };
   } catch (e) {
     if (e && e[FAULT]) throw e;
     if (e && (e[CHECK] || e.code === "ERR_ASSERTION")) fault(e);  // the test's own check failed in the call
@@ -208,7 +224,14 @@ function replay(reply) {
   }
 }
 function call(name, args) {
-  return ask({ call: name, args: enc(args) }, args);
+  return ask({ call: name, args: sent(args) }, args);
+}
+// the tests' values as data for the program; one too large or too deep to send (a cyclic list) is
+// the harness's limit, a fault, never a throw a test expects
+function sent(v) {
+  try { return enc(v); } catch (e) {
+    throw fault(Object.assign(new Error(`the test's value cannot be sent to the program: ${String(e).slice(0, 100)}`), { [FAULT]: true }));
+  }
 }
 // a request to the program's process (a call, or a read, write or call of one of its objects,
 // handles.js) and its answer: the value, a method's number, a promise of an async call's value, or
@@ -291,7 +314,7 @@ function raisedHere(reply) {
   e.stack = `${reply.raise}: ${reply.msg}`;  // (a message shows the program's error, not this file's lines)
   return e;
 }
-const H = require("./handles.js")(ask, life,
+const H = require("./handles.js")(ask, life, (v) => sent(v),
   () => fault(new CandidateExited("the program's object is gone: its process ended after the object was made")));
 let load, loaded = null;  // loaded: the program's own module.exports, in a plain run
 if (PLAIN) {
@@ -395,9 +418,12 @@ globalThis.sejury_rec = (i, k, v) => {
 };
 try { vm.runInThisContext(SUITE.setup, { filename: "setup" }); }
 catch (e) { emit("@@SETUP FAIL " + String(e).slice(0, 300)); }
-// the tests' classes the program uses too (javascript.py's shared_classes): their objects cross as data
+// the tests' classes (javascript.py's test_classes): an object of one crosses as its data ("C"), and
+// the class's declaration goes with the first request or answer that carries one to the program's
+// process (again after a new process starts); a test's object of a class declared elsewhere (inside
+// a test) crosses as data of no class
 const SHARED = new Map(), SHARED_PROTOS = new Map();
-for (const name of Array.isArray(SUITE.shared) && !PLAIN ? SUITE.shared : []) {
+for (const name of Object.keys(CLASSES)) {
   try {
     const cls = vm.runInThisContext(name);
     if (typeof cls === "function" && cls.prototype) { SHARED.set(name, cls); SHARED_PROTOS.set(cls.prototype, name); }
@@ -405,10 +431,10 @@ for (const name of Array.isArray(SUITE.shared) && !PLAIN ? SUITE.shared : []) {
 }
 hooks.shared = (name) => SHARED.get(name);
 // an object of any class the tests declare crosses as its data (the program gets a plain object of its
-// fields, or one of that class where it uses the class too); a built-in's object does not
+// fields, or one of that class once the declaration went there); a built-in's object does not
 const nativeCode = (f) => { try { return /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(f)); } catch (e) { return true; } };
 hooks.sharedName = (proto) => {
-  if (SHARED_PROTOS.has(proto)) return SHARED_PROTOS.get(proto);
+  if (SHARED_PROTOS.has(proto)) { toDeclare.add(SHARED_PROTOS.get(proto)); return SHARED_PROTOS.get(proto); }
   const own = Object.getOwnPropertyDescriptor(proto, "constructor");
   const c = own && own.value;
   return typeof c === "function" && !H.isStandIn(c) && !nativeCode(c) ? String(c.name || "object") : undefined;

@@ -36,7 +36,7 @@ function enc(v, budget = { n: MAX_ITEMS }, depth = 0) {
       if (!desc || !("value" in desc)) return ["O", shared];
       out.push([k, enc(desc.value, budget, d)]);
     }
-    return ["C", shared, out];
+    return Object.isExtensible(v) ? ["C", shared, out] : ["C", shared, out, held(v)];
   }
   if (proto === Array.prototype && Array.isArray(v)) {
     const items = [];
@@ -86,7 +86,7 @@ function dec(v, depth = 0) {
       const cls = hooks.shared ? hooks.shared(String(v[1])) : undefined;  // (a class this side lacks: a plain object)
       const o = typeof cls === "function" && cls.prototype ? Object.create(cls.prototype) : {};
       for (const [k, x] of v[2]) Object.defineProperty(o, String(k), { value: dec(x, d), enumerable: true, writable: true, configurable: true });
-      return o;
+      return hold(o, v[3]);
     }
     case "FN": if (hooks.standIn) return hooks.standIn(Number(v[1]));  // the program's: a stand-in for it
     // falls through

@@ -15,9 +15,10 @@ const MAX_KEYS = 100000, MAX_CHAIN = 50;
 
 // ask(req): the program's answer to a request (a value, METHOD with the method's number, or a throw,
 // as checker.js's ask makes it); life(): the program process's generation now (the processes ended so
-// far); gone(): the error a stand-in of an ended process raises.  A handle belongs to the process that
+// far); send(v): the tests' value as data for the program; gone(): the error a stand-in of an ended
+// process raises.  A handle belongs to the process that
 // sent it: the generation the driver stamped on that answer (decodeAt), not the one at decoding time.
-module.exports = function handles(ask, life, gone) {
+module.exports = function handles(ask, life, send, gone) {
   const METHOD = Symbol("method"), FRESH = Symbol("fresh");  // FRESH: an answer's generation, asked for
   const REFS = new WeakMap();  // stand-in -> its record
   const SEEN = new Map();  // "generation:id" -> stand-in (one object, one stand-in: `toBe`)
@@ -73,7 +74,7 @@ module.exports = function handles(ask, life, gone) {
       at = generation;
       try {
         rec.methods.set(key, standIn({ ...h, id: fn, kind: "function", iterable: false,
-          call: (args) => request(rec, "invoke", { fn, args: enc(args) }, args) }));
+          call: (args) => request(rec, "invoke", { fn, args: send(args) }, args) }));
       } finally { at = was; }
     }
     return rec.methods.get(key);
@@ -104,7 +105,7 @@ module.exports = function handles(ask, life, gone) {
     },
     set(t, k, v) {
       if (typeof k === "symbol") return false;
-      request(rec, "set", { prop: k, value: enc(v) });
+      request(rec, "set", { prop: k, value: send(v) });
       return true;
     },
     has(t, k) {
@@ -116,7 +117,7 @@ module.exports = function handles(ask, life, gone) {
     },
     defineProperty(t, k, d) {
       if (typeof k === "symbol" || !("value" in d)) return false;
-      request(rec, "set", { prop: k, value: enc(d.value) });
+      request(rec, "set", { prop: k, value: send(d.value) });
       return true;
     },
     getPrototypeOf() { return rec.proto; },
@@ -137,10 +138,10 @@ module.exports = function handles(ask, life, gone) {
     } : {
       apply(t, self, args) {
         if (rec.life !== life() && !rec.name) throw gone();
-        return rec.call ? rec.call(args) : request(rec, "apply", { args: enc(args) }, args);
+        return rec.call ? rec.call(args) : request(rec, "apply", { args: send(args) }, args);
       },
       construct(t, args) {
-        const made = request(rec, "make", { args: enc(args) }, args);
+        const made = request(rec, "make", { args: send(args) }, args);
         return made !== null && (typeof made === "object" || typeof made === "function") ? made : {};
       },
     }),
