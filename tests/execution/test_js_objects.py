@@ -417,11 +417,11 @@ LEETCODE_WRONG = (LEETCODE_RIGHT
 @pytest.mark.docker
 async def test_the_tests_classes_reach_the_program_as_data(sandbox: DockerSandbox) -> None:
     """LeetCode's form: the tests declare ``ListNode`` and ``TreeNode``, the program builds and reads
-    them.  The objects of the tests' classes cross as data both ways, and a class's declaration
-    reaches the program's process when one of its objects does (as ``arg.constructor`` would give it
-    in one process); a list changed in place comes back.  Until ``RUNNERS_VERSION`` 60 every such test
-    failed (an opaque node; ``ListNode is not defined``).  A class whose objects never cross (a
-    fixture holding expected values) never reaches the program, whatever its code names."""
+    them.  A data class of the tests' (a constructor that only sets fields from its parameters) is
+    declared in the program's process too, as LeetCode's judge provides it, and its objects cross as
+    data of that class both ways; a list changed in place comes back.  Until ``RUNNERS_VERSION`` 60
+    every such test failed (an opaque node; ``ListNode is not defined``).  A fixture class holding
+    expected values never reaches the program, whatever its code names."""
     suite = split_tests("javascript", LEETCODE, LEETCODE_RIGHT)
     assert len(suite.units) == 8
     right = await run_suite(sandbox, "javascript", LEETCODE_RIGHT, suite, timeout=60)
@@ -430,7 +430,7 @@ async def test_the_tests_classes_reach_the_program_as_data(sandbox: DockerSandbo
     assert wrong.passed == [False] * 8, wrong.reasons
 
 
-LEAKS = """const { fib, firstVal, len } = require('./leaks');
+LEAKS = """const { fib, firstVal, len, encode, decode } = require('./leaks');
 class ListNode { constructor(val = 0, next = null) { this.val = val; this.next = next; } }
 function expectedFib(n) { return [0, 1, 1, 2, 3, 5, 8, 13, 21, 34][n]; }
 class Cases { static all = [[5, 5], [6, 8]]; }
@@ -443,11 +443,21 @@ test('a frozen list stays unchanged', () => { expect(firstVal(frozen([3, 1, 2]))
 test('a cycle is a limit of the harness, not a throw', () => {
   const a = new ListNode(1); a.next = a; expect(() => len(a)).toThrow();
 });
+test('a round trip', () => { expect(decode(encode(['a', 'b#c']))).toEqual(['a', 'b#c']); });
+test('fib once more', () => { expect(fib(9)).toBe(expectedFib(9)); });
 """
 LEAKS_RIGHT = """function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 function firstVal(h) { return h.val; }
 function len(h) { throw new Error('a cycle'); }
-module.exports = { fib, firstVal, len };
+function encode(strs) { return strs.map((x) => x.length + '#' + x).join(''); }
+function decode(s) {
+  const out = [];
+  for (let i = 0; i < s.length;) {
+    const j = s.indexOf('#', i); const n = +s.slice(i, j); out.push(s.slice(j + 1, j + 1 + n)); i = j + 1 + n;
+  }
+  return out;
+}
+module.exports = { fib, firstVal, len, encode, decode };
 """
 # review 68's third round: each reads what the tests hold (a function of expected values, a class's
 # static cases) by naming them in its code; changes the frozen list; and throws for nothing
@@ -460,18 +470,48 @@ function fib(n) {
 }
 function firstVal(h) { h.val = [h.val, h.next.val].sort()[0]; return h.val; }
 function len(h) { return 0; }
-module.exports = { fib, firstVal, len };
+// review 68's fourth round: an object of its own sent as one of the tests' classes (a name it
+// guesses), for the tests to send back, once made the checker send that class's declaration
+const codec = require('./codec.js');
+class Fake { constructor(d) { this.d = d; } }
+const keep = codec.hooks.sharedName;
+codec.hooks.sharedName = (p) => (p === Fake.prototype ? 'expectedFib' : keep(p));
+function encode(strs) { return new Fake(strs); }
+function decode(s) { return s.d; }
+module.exports = { fib, firstVal, len, encode, decode };
 """
 
 
 @pytest.mark.docker
 async def test_the_tests_other_code_never_reaches_the_program(sandbox: DockerSandbox) -> None:
-    """A function or class of the tests' whose objects never cross (expected values in a function, a
-    class's static cases) stays with the checker, whatever the program's code names; a frozen object
-    of the tests' class crosses frozen; a value the harness cannot send (a cycle) fails the test,
-    never passing a ``toThrow``."""
+    """Of the tests, only their data classes reach the program's process: a function of expected
+    values or a class's static cases stays with the checker, whatever the program's code names and
+    whatever it sends for the tests to send back; a frozen object of the tests' class crosses frozen;
+    a value the harness cannot send (a cycle) fails the test, never passing a ``toThrow``."""
     suite = split_tests("javascript", LEAKS, LEAKS_RIGHT)
     right = await run_suite(sandbox, "javascript", LEAKS_RIGHT, suite, timeout=60)
-    assert right.passed == [True, True, True, False], right.reasons
+    assert right.passed == [True, True, True, False, True, True], right.reasons
     wrong = await run_suite(sandbox, "javascript", LEAKS_WRONG, suite, timeout=60)
-    assert wrong.passed == [False] * 4, wrong.reasons
+    assert [i for i, ok in enumerate(wrong.passed) if ok] == [4], wrong.reasons  # its round trip works
+
+
+def test_only_the_tests_data_classes_are_given_to_the_program() -> None:
+    """``javascript.data_classes``: a class whose one member is a constructor setting fields from its
+    parameters (or such a constructor function), and nothing holding data, calls or strings."""
+    from sejury.execution.languages.javascript import data_classes
+
+    setup = """class ListNode {
+  constructor(val, next) { this.val = val === undefined ? 0 : val; this.next = next || null; }
+}
+function TreeNode(val, left, right) { this.val = (val === undefined ? 0 : val); this.left = left; this.right = right }
+class Node { constructor(val = 0, neighbors = []) { this.val = val; this.neighbors = neighbors; } }
+class Fixtures { static cases = [[1, 2]]; }
+function expectedFib(n) { return [0, 1, 1][n]; }
+class Point { constructor(x, y) { this.x = x; this.y = y; } norm() { return 1; } }
+class Filled { constructor() { this.v = [1, 2, 3]; } }
+class Named { constructor() { this.v = 'abc'; } }
+class Called { constructor(a) { this.v = a || expectedFib(3); } }
+class Made { constructor(a = new Fixtures()) { this.v = a; } }
+"""
+    assert sorted(data_classes(setup, set())) == ["ListNode", "Node", "TreeNode"]
+    assert sorted(data_classes(setup, {"ListNode"})) == ["Node", "TreeNode"]  # the program's own stays its own

@@ -113,33 +113,57 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
                    f"{interpreter('node')} checker.js {per_test}", seal=key)
 
 
-_DECLARES = re.compile(r"^(?:class\s+(\w+)|function\s+(\w+))")
-_CHECKS = re.compile(r"\b(?:expect|assert)\b")
+_DATA_CLASS = re.compile(r"^class\s+(\w+)\s*\{\s*constructor\s*\(([^()]*)\)\s*\{([^{}]*(?:\{\}[^{}]*)*)\}\s*\}$"
+                         r"|^function\s+(\w+)\s*\(([^()]*)\)\s*\{([^{}]*(?:\{\}[^{}]*)*)\}$", re.S)
+_FIELD = re.compile(r"^this\.[A-Za-z_$][\w$]*\s*=\s*(.+)$", re.S)
+_PARAM = re.compile(r"^[A-Za-z_$][\w$]*(?:\s*=\s*(.+))?$", re.S)
+# what a field's value may be written with: names, numbers, null/undefined, comparisons and choices, an
+# empty [] or {}; no string, no call, no array or object holding anything
+_VALUE = re.compile(r"^(?:[\w$\s.?:!=<>|&+\-*/%()]|\[\]|\{\})*$")
+_NOT_DATA = re.compile(r"\b(?:new|function|require|import|eval|globalThis|global|process|this|class|return)\b|=>")
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 
 
-def test_classes(setup: str) -> dict[str, str]:
-    """The classes and constructor functions the tests declare at top level (LeetCode's ``ListNode``,
-    ``TreeNode``), by name, none holding a check.  They stay with the checker: the program's process
-    gets a declaration only when an object of that class crosses to it as an argument (its type, as
-    ``arg.constructor`` would give it in one process; ``sealed_js/codec.js``'s "C"), never because
-    the program names it."""
+def _plain_value(expr: str) -> bool:
+    """A field's value or a parameter's default written with no string, call, function or data."""
+    return bool(_VALUE.match(expr)) and not _NOT_DATA.search(expr) and not re.search(r"[\w$)\]]\s*\(", expr)
+
+
+def data_classes(setup: str, own: set[str]) -> dict[str, str]:
+    """The tests' data classes (LeetCode's ``ListNode``, ``TreeNode``, a graph's ``Node``): a class
+    whose only member is a constructor, or a constructor function, that does nothing but set fields
+    from its parameters (numbers, ``null``, an empty ``[]`` or ``{}`` as defaults), declared at top
+    level, and not a name the program declares.  Such a declaration holds nothing of the tests but its
+    shape, so the program's process declares it too, as LeetCode's judge provides it, and its
+    objects cross as data of that class both ways (``sealed_js/codec.js``'s "C").  Nothing else of
+    the tests reaches the program's process."""
     found: dict[str, str] = {}
     for stmt in _clike.balanced_statements(setup):
-        m = _DECLARES.match(stmt)
-        name = m and (m.group(1) or m.group(2))
-        if name and name not in HARNESS_NAMES and not _CHECKS.search(stmt):
+        m = _DATA_CLASS.match(_COMMENTS.sub("", stmt).strip())
+        if not m:
+            continue
+        name, params, body = m.group(1, 2, 3) if m.group(1) else m.group(4, 5, 6)
+        if name in own or name in HARNESS_NAMES:
+            continue
+        fields = [f.strip() for f in re.split(r"[;\n]", body) if f.strip()]
+        args = [a.strip() for a in params.split(",") if a.strip()]
+        values = [(fm.group(1) if (fm := _FIELD.match(f)) else None) for f in fields]
+        defaults = [(pm.group(1) if (pm := _PARAM.match(a)) else "(") for a in args]
+        if fields and all(v is not None and _plain_value(v) for v in values) \
+                and all(d is None or _plain_value(d) for d in defaults):
             found[name] = stmt
     return found
 
 
 def _checker_files(program: str, suite: Suite, active: dict[int, str]) -> dict[str, str]:
     """The checker's files, sealed or plain: the program as a script, the tests, the names and the
-    tests' classes (``test_classes``)."""
+    tests' data classes (``classes.json``: the only part of the tests the program's process sees)."""
     script = script_of(program)
-    names = sorted(_clike.defined_names(_DEFINES, script))
-    return {"solution.js": script, **SEALED_FILES,
-            "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items()), "names": names,
-                                      "harness": sorted(HARNESS_NAMES), "classes": test_classes(suite.setup)})}
+    defined = _clike.defined_names(_DEFINES, script)
+    classes = data_classes(suite.setup, defined)
+    return {"solution.js": script, **SEALED_FILES, "classes.json": json.dumps(classes),
+            "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items()), "names": sorted(defined),
+                                      "harness": sorted(HARNESS_NAMES), "classes": sorted(classes)})}
 
 
 def plain_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:

@@ -122,22 +122,8 @@ function reap() {
   if (waiting > 0 || lending > 0) { killing(); waiting = 0; lending = 0; }
 }
 const life = () => Atomics.load(SIGNAL, 1);
-// the tests' classes (javascript.py's test_classes) whose declarations go to the program's process as
-// their objects cross to it (below, "the tests' classes")
-const CLASSES = SUITE.classes && typeof SUITE.classes === "object" ? SUITE.classes : {};
-let declared = new Set(), declaredLife = -1;
-const toDeclare = new Set();
-function declarations() {  // the declarations the values just written need, not sent to this process yet
-  if (declaredLife !== life()) { declared = new Set(); declaredLife = life(); }
-  const out = {};
-  for (const name of toDeclare) if (!declared.has(name)) { out[name] = CLASSES[name]; declared.add(name); }
-  toDeclare.clear();
-  return Object.keys(out).length ? out : undefined;
-}
 function rpc(req) {
   const id = ++lastId;
-  const declare = declarations();
-  if (declare) req = { ...req, declare };
   let seen = Atomics.load(SIGNAL, 0);
   driver.postMessage(lending ? { nested: { ...req, id } } : { req: { ...req, id } });
   waiting++;
@@ -190,9 +176,7 @@ function answerLent(m, life) {
   if (!Array.isArray(args)) return { cb, raise: "TypeError", msg: "not a call" };
   lending++;
   try {
-    const ok = enc(LENT[m.ref](...args));
-    const declare = declarations();
-    return declare ? { cb, ok, declare } : { cb, ok };
+    return { cb, ok: enc(LENT[m.ref](...args)) };
   } catch (e) {
     if (e && e[FAULT]) throw e;
     if (e && (e[CHECK] || e.code === "ERR_ASSERTION")) fault(e);  // the test's own check failed in the call
@@ -418,12 +402,11 @@ globalThis.sejury_rec = (i, k, v) => {
 };
 try { vm.runInThisContext(SUITE.setup, { filename: "setup" }); }
 catch (e) { emit("@@SETUP FAIL " + String(e).slice(0, 300)); }
-// the tests' classes (javascript.py's test_classes): an object of one crosses as its data ("C"), and
-// the class's declaration goes with the first request or answer that carries one to the program's
-// process (again after a new process starts); a test's object of a class declared elsewhere (inside
-// a test) crosses as data of no class
+// the tests' data classes (javascript.py's data_classes), declared in the program's process too: their
+// objects cross as data of that class both ways ("C"); an object of another class of the tests'
+// crosses as its data, of no class there, and nothing the program sends becomes an object of it
 const SHARED = new Map(), SHARED_PROTOS = new Map();
-for (const name of Object.keys(CLASSES)) {
+for (const name of Array.isArray(SUITE.classes) && !PLAIN ? SUITE.classes : []) {
   try {
     const cls = vm.runInThisContext(name);
     if (typeof cls === "function" && cls.prototype) { SHARED.set(name, cls); SHARED_PROTOS.set(cls.prototype, name); }
@@ -434,7 +417,7 @@ hooks.shared = (name) => SHARED.get(name);
 // fields, or one of that class once the declaration went there); a built-in's object does not
 const nativeCode = (f) => { try { return /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(f)); } catch (e) { return true; } };
 hooks.sharedName = (proto) => {
-  if (SHARED_PROTOS.has(proto)) { toDeclare.add(SHARED_PROTOS.get(proto)); return SHARED_PROTOS.get(proto); }
+  if (SHARED_PROTOS.has(proto)) return SHARED_PROTOS.get(proto);
   const own = Object.getOwnPropertyDescriptor(proto, "constructor");
   const c = own && own.value;
   return typeof c === "function" && !H.isStandIn(c) && !nativeCode(c) ? String(c.name || "object") : undefined;

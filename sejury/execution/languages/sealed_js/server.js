@@ -27,7 +27,6 @@ function ask(ref, args) {
     }
     const m = JSON.parse(unread.slice(0, end));
     unread = unread.slice(end + 1);
-    if (m) declare(m.declare);
     if (m && m.id !== undefined && m.cb === undefined) {  // the test's function asks the program in turn
       const r = callOf(m);  // (an async answer cannot settle while the program waits for the test's)
       const sent = r instanceof Promise ? { id: m.id, raise: "Error", msg: "an async call of the program's inside its call of a test's function" } : r;
@@ -111,23 +110,20 @@ globalThis.assert = require("assert");
 // the program's module (`exports.f = ...`, `module.exports = {...}`), not this file's own
 const program = { exports: {} };
 globalThis.module = program; globalThis.exports = program.exports; globalThis.require = require;
-// the tests' classes whose objects were sent here (a request's or an answer's "declare": name ->
-// the tests' declaration, checker.js's), declared in this process before the values are read, so
-// their objects are made of them (codec.js's "C") and go back as theirs; a name the program declares
-// itself stays the program's
+// the tests' data classes (javascript.py's data_classes: a constructor that only sets fields from its
+// parameters, LeetCode's ListNode and TreeNode), declared here before the program, as LeetCode's judge
+// provides them; their objects are made of them (codec.js's "C") and go back as theirs
 const SHARED = new Map(), SHARED_PROTOS = new Map();
 function declare(declarations) {
   if (declarations === null || typeof declarations !== "object") return;
   for (const [name, source] of Object.entries(declarations)) {
     if (!/^[A-Za-z_$][\w$]*$/.test(name) || typeof source !== "string" || SHARED.has(name)) continue;
-    let cls;
-    try { cls = vm.runInThisContext(name); } catch (e) { cls = undefined; }
-    if (typeof cls !== "function" || native(cls)) {  // (not the program's own: the tests' declaration)
-      try { vm.runInThisContext(source, { filename: "tests' classes" }); cls = vm.runInThisContext(name); } catch (e) { continue; }
-    }
+    try { vm.runInThisContext(source, { filename: "the tests' data classes" }); } catch (e) { continue; }
+    const cls = vm.runInThisContext(name);
     if (typeof cls === "function" && cls.prototype) { SHARED.set(name, cls); SHARED_PROTOS.set(cls.prototype, name); }
   }
 }
+try { declare(JSON.parse(fs.readFileSync("classes.json", "utf8"))); } catch (e) { /* none */ }
 hooks.shared = (name) => SHARED.get(name);
 hooks.sharedName = (proto) => SHARED_PROTOS.get(proto);
 try {
@@ -153,7 +149,6 @@ function watching(methods) {
   return { logged, restore: () => Object.assign(console, kept) };
 }
 function callOf(request) {
-  declare(request.declare);
   const watched = watching(request.console);
   let reply;
   try { reply = answerOf(request); } finally { if (!(reply instanceof Promise)) watched.restore(); }
