@@ -428,6 +428,12 @@ async def test_the_tests_classes_reach_the_program_as_data(sandbox: DockerSandbo
     assert right.passed == [True] * 8, right.reasons
     wrong = await run_suite(sandbox, "javascript", LEETCODE_WRONG, suite, timeout=60)
     assert wrong.passed == [False] * 8, wrong.reasons
+    # a program declaring ListNode itself, in a form the names' reader misses (a comment before it on
+    # its line): it loads (the tests' class is no declaration there) and its nodes count as ListNodes
+    own = ("/** Definition for singly-linked list. */ class ListNode { constructor(val, next) "
+           "{ this.val = val === undefined ? 0 : val; this.next = next === undefined ? null : next; } }\n")
+    mine = await run_suite(sandbox, "javascript", own + LEETCODE_RIGHT, suite, timeout=60)
+    assert mine.passed == [True] * 8, mine.reasons
 
 
 LEAKS = """const { fib, firstVal, len, encode, decode } = require('./leaks');
@@ -515,3 +521,14 @@ class Made { constructor(a = new Fixtures()) { this.v = a; } }
 """
     assert sorted(data_classes(setup, set())) == ["ListNode", "Node", "TreeNode"]
     assert sorted(data_classes(setup, {"ListNode"})) == ["Node", "TreeNode"]  # the program's own stays its own
+    # review 68's fifth round: a comment of the tests' went with the class (an answer written there), and
+    # code hid in what the check took for a comment between two regex literals
+    commented = """class Node { constructor(val, nb) {
+    this.val = val; // answer for the graph case: 4242
+    this.neighbors = nb; } }
+class R { constructor() { this.r = /[/*]/; globalThis.LEAK = [7,0,8]; this.s = /[*/]/ } }
+class Q { constructor(o) { this.v = o?.(1); this.w = o.secret; } }
+"""
+    found = data_classes(commented, set())
+    assert sorted(found) == ["Node"] and "4242" not in found["Node"], found
+    assert found["Node"] == "function Node(val, nb) {\n  this.val = val;\n  this.neighbors = nb;\n}"

@@ -119,24 +119,26 @@ _FIELD = re.compile(r"^this\.[A-Za-z_$][\w$]*\s*=\s*(.+)$", re.S)
 _PARAM = re.compile(r"^[A-Za-z_$][\w$]*(?:\s*=\s*(.+))?$", re.S)
 # what a field's value may be written with: names, numbers, null/undefined, comparisons and choices, an
 # empty [] or {}; no string, no call, no array or object holding anything
-_VALUE = re.compile(r"^(?:[\w$\s.?:!=<>|&+\-*/%()]|\[\]|\{\})*$")
+_VALUE = re.compile(r"^(?:[\w$\s.?:!=<>|&+\-*%()]|\[\]|\{\})*$")  # (no "/": no regex literal, no comment)
 _NOT_DATA = re.compile(r"\b(?:new|function|require|import|eval|globalThis|global|process|this|class|return)\b|=>")
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 
 
 def _plain_value(expr: str) -> bool:
     """A field's value or a parameter's default written with no string, call, function or data."""
-    return bool(_VALUE.match(expr)) and not _NOT_DATA.search(expr) and not re.search(r"[\w$)\]]\s*\(", expr)
+    return (bool(_VALUE.match(expr)) and not _NOT_DATA.search(expr)
+            and not re.search(r"[\w$)\]]\s*(?:\?\.)?\s*\(|\?\.|[A-Za-z_$)\]]\s*\.", expr))  # no call, no property read
 
 
 def data_classes(setup: str, own: set[str]) -> dict[str, str]:
     """The tests' data classes (LeetCode's ``ListNode``, ``TreeNode``, a graph's ``Node``): a class
     whose only member is a constructor, or a constructor function, that does nothing but set fields
     from its parameters (numbers, ``null``, an empty ``[]`` or ``{}`` as defaults), declared at top
-    level, and not a name the program declares.  Such a declaration holds nothing of the tests but its
-    shape, so the program's process declares it too, as LeetCode's judge provides it, and its
-    objects cross as data of that class both ways (``sealed_js/codec.js``'s "C").  Nothing else of
-    the tests reaches the program's process."""
+    level, and not a name the program declares.  Each is written anew as a constructor function from
+    its parameters and fields (never the tests' own text: a comment stays theirs), so it holds
+    nothing of the tests but a shape; the program's process declares it too, as LeetCode's judge
+    provides it, and its objects cross as data of that class both ways (``sealed_js/codec.js``'s
+    "C").  Nothing else of the tests reaches the program's process."""
     found: dict[str, str] = {}
     for stmt in _clike.balanced_statements(setup):
         m = _DATA_CLASS.match(_COMMENTS.sub("", stmt).strip())
@@ -151,7 +153,8 @@ def data_classes(setup: str, own: set[str]) -> dict[str, str]:
         defaults = [(pm.group(1) if (pm := _PARAM.match(a)) else "(") for a in args]
         if fields and all(v is not None and _plain_value(v) for v in values) \
                 and all(d is None or _plain_value(d) for d in defaults):
-            found[name] = stmt
+            # written anew from what was read: none of the tests' text (a comment) goes with it
+            found[name] = (f"function {name}({', '.join(args)}) {{\n" + "".join(f"  {f};\n" for f in fields) + "}")
     return found
 
 

@@ -118,9 +118,11 @@ function declare(declarations) {
   if (declarations === null || typeof declarations !== "object") return;
   for (const [name, source] of Object.entries(declarations)) {
     if (!/^[A-Za-z_$][\w$]*$/.test(name) || typeof source !== "string" || SHARED.has(name)) continue;
-    try { vm.runInThisContext(source, { filename: "the tests' data classes" }); } catch (e) { continue; }
-    const cls = vm.runInThisContext(name);
-    if (typeof cls === "function" && cls.prototype) { SHARED.set(name, cls); SHARED_PROTOS.set(cls.prototype, name); }
+    let cls;  // a property of the global object, not a declaration: the program's own of that name wins
+    try { cls = vm.runInThisContext(`(function () {\n${source}\nreturn ${name};\n})()`, { filename: "the tests' data classes" }); } catch (e) { continue; }
+    if (typeof cls !== "function" || !cls.prototype) continue;
+    globalThis[name] = cls;
+    SHARED.set(name, cls); SHARED_PROTOS.set(cls.prototype, name);
   }
 }
 try { declare(JSON.parse(fs.readFileSync("classes.json", "utf8"))); } catch (e) { /* none */ }
@@ -128,6 +130,13 @@ hooks.shared = (name) => SHARED.get(name);
 hooks.sharedName = (proto) => SHARED_PROTOS.get(proto);
 try {
   vm.runInThisContext(fs.readFileSync("solution.js", "utf8"), { filename: "solution.js" });
+  for (const [name, cls] of [...SHARED]) {  // a program declaring the class itself: its objects are of its own
+    let own;
+    try { own = vm.runInThisContext(name); } catch (e) { continue; }
+    if (own !== cls && typeof own === "function" && own.prototype) {
+      SHARED_PROTOS.delete(cls.prototype); SHARED.set(name, own); SHARED_PROTOS.set(own.prototype, name);
+    }
+  }
   answer({ id: 0, loaded: true });
 } catch (e) {
   answer({ id: 0, loaded: false, error: String(e).slice(0, 300) });
