@@ -10,7 +10,7 @@
 // is gone, unless it stands for a name the program defines (its class, its function, its object),
 // which the next process answers again.
 "use strict";
-const { enc, dec, hooks, STANDARD } = require("./codec.js");
+const { dec, hooks, STANDARD } = require("./codec.js");
 const MAX_KEYS = 100000, MAX_CHAIN = 50;
 
 // ask(req): the program's answer to a request (a value, METHOD with the method's number, or a throw,
@@ -24,7 +24,7 @@ module.exports = function handles(ask, life, send, gone) {
   const SEEN = new Map();  // "generation:id" -> stand-in (one object, one stand-in: `toBe`)
   const PROTOS = new Map();  // "generation:id" of a class -> the prototype made for it (a class by identity)
   const CLASSES = new Map();  // "generation:id" -> the stand-in of a class or function
-  const NAMED = new Map(), NAMED_IDS = new Map();  // the stand-ins of the names the program defines: by name, by "generation:id"
+  const NAMED_IDS = new Map();  // the stand-ins of the names the program defines, by "generation:id"
   let at = life();  // the generation of the answer being decoded
   function decodeAt(generation, value) {
     const was = at;
@@ -205,7 +205,6 @@ module.exports = function handles(ask, life, send, gone) {
     at = Number.isInteger(generation) ? generation : life();
     let made;
     try { made = standIn(rec); } finally { at = was; }
-    NAMED.set(name, made);
     NAMED_IDS.set(rec.life + ":" + rec.id, made);
     return made;
   }
