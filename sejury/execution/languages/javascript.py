@@ -11,7 +11,7 @@ from sejury.execution.sealed import interpreter, new_seal, resource_files
 
 SEALED_FILES = resource_files("sealed_js", {"checker.js": "checker.js", "server.js": "server.js",
                                             "codec.js": "codec.js", "bdd.js": "bdd.js", "chai.js": "chai.js",
-                                            "handles.js": "handles.js"})
+                                            "handles.js": "handles.js", "writeback.js": "writeback.js"})
 
 _HARNESS = r'''
 const fs = require("fs"), vm = require("vm");

@@ -5,6 +5,7 @@
 // values arrive decoded by codec.js), type-strictly.  See sejury/execution/languages/_bdd.py.
 "use strict";
 const util = require("util");
+const { setOwn } = require("./codec.js");
 
 function node(name, parent) {
   return { name, parent, children: [], beforeAll: [], afterAll: [], beforeEach: [], afterEach: [] };
@@ -121,7 +122,7 @@ function defined(v, made = new Map()) {  // toEqual leaves out properties whose 
     const out = {};
     made.set(v, out);
     for (const [k, x] of Object.entries(v)) {
-      if (x !== undefined) Object.defineProperty(out, k, { value: defined(x, made), enumerable: true, writable: true, configurable: true });
+      if (x !== undefined) setOwn(out, k, defined(x, made));
     }
     return out;
   }

@@ -8,6 +8,7 @@
 "use strict";
 const CHECK = Symbol.for("sejury.check");  // a failed check: inside a lent call it still fails the test (checker.js)
 const util = require("util");
+const { setOwn } = require("./codec.js");
 
 const show = (v) => util.inspect(v, { depth: 6, breakLength: Infinity });
 // chai's deep equality looks at an object's enumerable fields, not its prototype (`new Point(1, 2)`
@@ -19,7 +20,7 @@ function bare(v, made = new Map()) {
   const out = Array.isArray(v) ? [] : {};
   made.set(v, out);
   if (Array.isArray(v)) { for (const x of v) out.push(bare(x, made)); return out; }
-  for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: bare(x, made), enumerable: true, writable: true, configurable: true });
+  for (const [k, x] of Object.entries(v)) setOwn(out, k, bare(x, made));
   return out;
 }
 const deepEq = (a, b) => util.isDeepStrictEqual(bare(a), bare(b));

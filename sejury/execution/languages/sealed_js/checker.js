@@ -245,48 +245,6 @@ function ask(req, args) {
   }
   return reply.awaited ? Promise.resolve(value) : value;
 }
-// what the program changed in the arguments it was given, put in the test's own values (the program's
-// process had copies): an array's items and an object's fields merged in place, so the arrays and
-// objects nested in them stay the test's own where they still are; a Map's or Set's entries (not
-// one keyed by objects, whose keys the copies cannot be); nothing of a frozen, sealed or fixed value
-const plainObject = (v) => v !== null && typeof v === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(v));
-function merged(was, now, depth = 0) {
-  if (was === null || typeof was !== "object" || H.isStandIn(was) || !Object.isExtensible(was) || depth > 100) return now;
-  if (now === null || typeof now !== "object") return depth === 0 ? was : now;
-  if (Array.isArray(was) && Array.isArray(now)) {
-    for (let i = 0; i < now.length; i++) was[i] = i < was.length ? merged(was[i], now[i], depth + 1) : now[i];
-    was.length = now.length;
-    return was;
-  }
-  const proto = Object.getPrototypeOf(was);
-  if ((plainObject(was) && plainObject(now)) || (SHARED_PROTOS.has(proto) && Object.getPrototypeOf(now) === proto)) {
-    for (const k of Object.keys(was)) if (!Object.prototype.hasOwnProperty.call(now, k)) delete was[k];
-    for (const [k, x] of Object.entries(now)) {
-      const value = Object.prototype.hasOwnProperty.call(was, k) ? merged(was[k], x, depth + 1) : x;
-      Object.defineProperty(was, k, { value, enumerable: true, writable: true, configurable: true });
-    }
-    return was;
-  }
-  const objects = (xs) => [...xs].some((x) => x !== null && typeof x === "object");
-  if (was instanceof Map && now instanceof Map && !objects(was.keys()) && !objects(now.keys())) {
-    const old = new Map(was);
-    was.clear();
-    for (const [k, x] of now) was.set(k, old.has(k) ? merged(old.get(k), x, depth + 1) : x);
-    return was;
-  }
-  if (was instanceof Set && now instanceof Set && !objects(was) && !objects(now)) {
-    was.clear();
-    for (const x of now) was.add(x);
-    return was;
-  }
-  return depth === 0 ? was : now;  // (a top-level value of another kind stays the test's)
-}
-function inPlace(args, after) {
-  for (let i = 0; i < args.length && i < after.length; i++) {
-    if (after[i] === null) continue;
-    try { merged(args[i], after[i]); } catch (e) { /* a value that refuses the change stays as it was */ }
-  }
-}
 function raisedHere(reply) {
   const kind = STANDARD[reply.raise];
   let cls = null;
@@ -300,6 +258,7 @@ function raisedHere(reply) {
 }
 const H = require("./handles.js")(ask, life, (v) => sent(v),
   () => fault(new CandidateExited("the program's object is gone: its process ended after the object was made")));
+const { inPlace, declareClasses } = require("./writeback.js")(H);
 let load, loaded = null;  // loaded: the program's own module.exports, in a plain run
 if (PLAIN) {
   globalThis.module = { exports: {} }; globalThis.exports = globalThis.module.exports; globalThis.require = require;
@@ -402,26 +361,7 @@ globalThis.sejury_rec = (i, k, v) => {
 };
 try { vm.runInThisContext(SUITE.setup, { filename: "setup" }); }
 catch (e) { emit("@@SETUP FAIL " + String(e).slice(0, 300)); }
-// the tests' data classes (javascript.py's data_classes), declared in the program's process too: their
-// objects cross as data of that class both ways ("C"); an object of another class of the tests'
-// crosses as its data, of no class there, and nothing the program sends becomes an object of it
-const SHARED = new Map(), SHARED_PROTOS = new Map();
-for (const name of Array.isArray(SUITE.classes) && !PLAIN ? SUITE.classes : []) {
-  try {
-    const cls = vm.runInThisContext(name);
-    if (typeof cls === "function" && cls.prototype) { SHARED.set(name, cls); SHARED_PROTOS.set(cls.prototype, name); }
-  } catch (e) { /* not declared after all */ }
-}
-hooks.shared = (name) => SHARED.get(name);
-// an object of any class the tests declare crosses as its data (the program gets a plain object of its
-// fields, or one of that class once the declaration went there); a built-in's object does not
-const nativeCode = (f) => { try { return /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(f)); } catch (e) { return true; } };
-hooks.sharedName = (proto) => {
-  if (SHARED_PROTOS.has(proto)) return SHARED_PROTOS.get(proto);
-  const own = Object.getOwnPropertyDescriptor(proto, "constructor");
-  const c = own && own.value;
-  return typeof c === "function" && !H.isStandIn(c) && !nativeCode(c) ? String(c.name || "object") : undefined;
-};
+declareClasses(Array.isArray(SUITE.classes) && !PLAIN ? SUITE.classes : []);
 // a test that returns a promise (an async test of bdd.js) is awaited, up to the test's time left
 const settle = (promise, ms) => new Promise((ok, no) => {
   const timer = setTimeout(() => no(new Error("TimeoutError: the test's promise did not settle in time")), ms);

@@ -60,6 +60,28 @@ function enc(v, budget = { n: MAX_ITEMS }, depth = 0) {
   if (kept) return kept;
   return ["O", (proto && proto.constructor && proto.constructor.name) || "object"];
 }
+// a field set as an own, enumerable, writable data property: never through a setter, and "__proto__"
+// a key like any other (an assignment would set the prototype)
+const setOwn = (o, k, value) => Object.defineProperty(o, k, { value, enumerable: true, writable: true, configurable: true });
+// a function of the runtime's, not written in JavaScript (its source reads "{ [native code] }");
+// ``unreadable``: what a function whose source cannot be read counts as
+function native(f, unreadable = false) {
+  let source;
+  try { source = Function.prototype.toString.call(f); } catch (e) { return unreadable; }
+  return /\{\s*\[native code\]\s*\}\s*$/.test(source);
+}
+// the tests' data classes one side knows (javascript.py's data_classes), by name and by prototype;
+// ``add`` of a name known replaces its class (a program declaring ListNode itself: its objects are of
+// its own); ``shared`` and ``sharedName``: the codec's hooks of those names, as each side sets them
+function dataClasses() {
+  const byName = new Map(), byProto = new Map();
+  const add = (name, cls) => {
+    const was = byName.get(name);
+    if (was !== undefined) byProto.delete(was.prototype);
+    byName.set(name, cls); byProto.set(cls.prototype, name);
+  };
+  return { byName, byProto, add, shared: (name) => byName.get(name), sharedName: (proto) => byProto.get(proto) };
+}
 // an array or object the other side cannot change as it likes: frozen, sealed, or not extensible
 const held = (v) => (Object.isFrozen(v) ? "frozen" : Object.isSealed(v) ? "sealed" : "fixed");
 const hold = (v, how) => (how === "frozen" ? Object.freeze(v) : how === "sealed" ? Object.seal(v)
@@ -77,15 +99,15 @@ function dec(v, depth = 0) {
     case "L": return hold(v[1].map((x) => dec(x, d)), v[2]);
     case "M": return new Map(v[1].map(([a, b]) => [dec(a, d), dec(b, d)]));
     case "E": return new Set(v[1].map((x) => dec(x, d)));
-    case "D": {  // each key an own property, "__proto__" too (an assignment would set the prototype)
+    case "D": {  // each key an own property, "__proto__" too
       const o = {};
-      for (const [k, x] of v[1]) Object.defineProperty(o, String(k), { value: dec(x, d), enumerable: true, writable: true, configurable: true });
+      for (const [k, x] of v[1]) setOwn(o, String(k), dec(x, d));
       return hold(o, v[2]);
     }
     case "C": {  // an object of a class of the tests' (their ListNode, TreeNode): made of that class where there is one
       const cls = hooks.shared ? hooks.shared(String(v[1])) : undefined;  // (a class this side lacks: a plain object)
       const o = typeof cls === "function" && cls.prototype ? Object.create(cls.prototype) : {};
-      for (const [k, x] of v[2]) Object.defineProperty(o, String(k), { value: dec(x, d), enumerable: true, writable: true, configurable: true });
+      for (const [k, x] of v[2]) setOwn(o, String(k), dec(x, d));
       return hold(o, v[3]);
     }
     case "FN": if (hooks.standIn) return hooks.standIn(Number(v[1]));  // the program's: a stand-in for it
@@ -119,4 +141,4 @@ const MAX_LOGGED = 10000;  // console calls of the program's sent with one answe
 // the program uses, by name, and the name of such a class's prototype)
 const hooks = { lend: null, standIn: null, keep: null, handle: null, ref: null, named: null, alias: null, arg: null,
   shared: null, sharedName: null };
-module.exports = { enc, dec, Opaque, hooks, raised, STANDARD, MAX_LOGGED };
+module.exports = { enc, dec, Opaque, hooks, raised, STANDARD, MAX_LOGGED, setOwn, native, dataClasses };

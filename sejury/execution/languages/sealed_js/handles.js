@@ -10,7 +10,7 @@
 // is gone, unless it stands for a name the program defines (its class, its function, its object),
 // which the next process answers again.
 "use strict";
-const { dec, hooks, STANDARD } = require("./codec.js");
+const { dec, hooks, STANDARD, setOwn } = require("./codec.js");
 const MAX_KEYS = 100000, MAX_CHAIN = 50;
 
 // ask(req): the program's answer to a request (a value, METHOD with the method's number, or a throw,
@@ -219,9 +219,7 @@ module.exports = function handles(ask, life, send, gone) {
     const out = Object.create(rec.proto);
     try {
       if (depth < 4) {
-        for (const [k, x] of Object.entries(v)) {
-          Object.defineProperty(out, k, { value: shown(x, depth + 1), enumerable: true, writable: true, configurable: true });
-        }
+        for (const [k, x] of Object.entries(v)) setOwn(out, k, shown(x, depth + 1));
       }
     } catch (e) { /* the failure's own words matter more than the fields */ }
     return out;

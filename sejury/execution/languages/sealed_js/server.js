@@ -5,7 +5,7 @@
 // its own stdout, which the checker drops; what it writes on fd 3 out of turn breaks the protocol.
 "use strict";
 const fs = require("fs"), vm = require("vm");
-const { enc, dec, hooks, raised, STANDARD, MAX_LOGGED } = require("./codec.js");
+const { enc, dec, hooks, raised, STANDARD, MAX_LOGGED, native, dataClasses } = require("./codec.js");
 const channel = fs.createWriteStream(null, { fd: 3 });
 const answer = (obj) => channel.write(JSON.stringify(obj) + "\n");
 // A function of the tests passed to the program (a callback, a jest.fn()) stays in the checker: the
@@ -56,7 +56,6 @@ hooks.lend = (fn) => (STAND_INS.has(fn) ? ["FN", STAND_INS.get(fn)] : hooks.keep
 // stays an opaque name, as before.
 const KEPT = [], IDS = new Map(), MAX_KEPT = 100000, MAX_CHAIN = 50;
 const source = (f) => { try { return Function.prototype.toString.call(f); } catch (e) { return ""; } };
-const native = (f) => /\{\s*\[native code\]\s*\}\s*$/.test(source(f));
 const isClass = (f) => /^class\b/.test(source(f));
 function kept(v) {
   let id = IDS.get(v);
@@ -113,28 +112,28 @@ globalThis.module = program; globalThis.exports = program.exports; globalThis.re
 // the tests' data classes (javascript.py's data_classes: a constructor that only sets fields from its
 // parameters, LeetCode's ListNode and TreeNode), declared here before the program, as LeetCode's judge
 // provides them; their objects are made of them (codec.js's "C") and go back as theirs
-const SHARED = new Map(), SHARED_PROTOS = new Map();
+const SHARED = dataClasses();
 function declare(declarations) {
   if (declarations === null || typeof declarations !== "object") return;
   for (const [name, source] of Object.entries(declarations)) {
-    if (!/^[A-Za-z_$][\w$]*$/.test(name) || typeof source !== "string" || SHARED.has(name)) continue;
+    if (!/^[A-Za-z_$][\w$]*$/.test(name) || typeof source !== "string" || SHARED.byName.has(name)) continue;
     let cls;  // a property of the global object, not a declaration: the program's own of that name wins
     try { cls = vm.runInThisContext(`(function () {\n${source}\nreturn ${name};\n})()`, { filename: "the tests' data classes" }); } catch (e) { continue; }
     if (typeof cls !== "function" || !cls.prototype) continue;
     globalThis[name] = cls;
-    SHARED.set(name, cls); SHARED_PROTOS.set(cls.prototype, name);
+    SHARED.add(name, cls);
   }
 }
 try { declare(JSON.parse(fs.readFileSync("classes.json", "utf8"))); } catch (e) { /* none */ }
-hooks.shared = (name) => SHARED.get(name);
-hooks.sharedName = (proto) => SHARED_PROTOS.get(proto);
+hooks.shared = SHARED.shared;
+hooks.sharedName = SHARED.sharedName;
 try {
   vm.runInThisContext(fs.readFileSync("solution.js", "utf8"), { filename: "solution.js" });
-  for (const [name, cls] of [...SHARED]) {  // a program declaring the class itself: its objects are of its own
+  for (const [name, cls] of [...SHARED.byName]) {  // a program declaring the class itself: its objects are of its own
     let own;
     try { own = vm.runInThisContext(name); } catch (e) { continue; }
     if (own !== cls && typeof own === "function" && own.prototype) {
-      SHARED_PROTOS.delete(cls.prototype); SHARED.set(name, own); SHARED_PROTOS.set(own.prototype, name);
+      SHARED.add(name, own);
     }
   }
   answer({ id: 0, loaded: true });
@@ -302,7 +301,7 @@ function changed(reply, request) {
   try {
     let any = false;
     const after = args.map((a, i) => {
-      if (a === null || typeof a !== "object" || !(DATA.has(Object.getPrototypeOf(a)) || SHARED_PROTOS.has(Object.getPrototypeOf(a)))) return null;
+      if (a === null || typeof a !== "object" || !(DATA.has(Object.getPrototypeOf(a)) || SHARED.byProto.has(Object.getPrototypeOf(a)))) return null;
       const now = enc(a), shown = JSON.stringify(now);
       // (a value that crossed as an opaque name, a Date, a test's class's object, cannot be put back)
       if (shown === JSON.stringify(sent[i]) || shown.includes('["O",')) return null;
