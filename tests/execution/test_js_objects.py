@@ -446,15 +446,15 @@ const frozen = (a) => {
 test('fib', () => { for (let n = 0; n < 10; n++) expect(fib(n)).toBe(expectedFib(n)); });
 test('cases', () => { for (const [n, want] of Cases.all) expect(fib(n)).toBe(want); });
 test('a frozen list stays unchanged', () => { expect(firstVal(frozen([3, 1, 2]))).toBe(3); });
-test('a cycle is a limit of the harness, not a throw', () => {
-  const a = new ListNode(1); a.next = a; expect(() => len(a)).toThrow();
+test('a list too deep to send is a limit of the harness, not a throw', () => {
+  let a = null; for (let i = 0; i < 1500; i++) a = new ListNode(i, a); expect(() => len(a)).toThrow();
 });
 test('a round trip', () => { expect(decode(encode(['a', 'b#c']))).toEqual(['a', 'b#c']); });
 test('fib once more', () => { expect(fib(9)).toBe(expectedFib(9)); });
 """
 LEAKS_RIGHT = """function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 function firstVal(h) { return h.val; }
-function len(h) { throw new Error('a cycle'); }
+function len(h) { throw new Error('too long'); }
 function encode(strs) { return strs.map((x) => x.length + '#' + x).join(''); }
 function decode(s) {
   const out = [];
@@ -493,7 +493,8 @@ async def test_the_tests_other_code_never_reaches_the_program(sandbox: DockerSan
     """Of the tests, only their data classes reach the program's process: a function of expected
     values or a class's static cases stays with the checker, whatever the program's code names and
     whatever it sends for the tests to send back; a frozen object of the tests' class crosses frozen;
-    a value the harness cannot send (a cycle) fails the test, never passing a ``toThrow``."""
+    a value the harness cannot send (a list 1,500 deep; a list with a loop until ``RUNNERS_VERSION`` 61)
+    fails the test, never passing a ``toThrow``."""
     suite = split_tests("javascript", LEAKS, LEAKS_RIGHT)
     right = await run_suite(sandbox, "javascript", LEAKS_RIGHT, suite, timeout=60)
     assert right.passed == [True, True, True, False, True, True], right.reasons
@@ -532,3 +533,97 @@ class Q { constructor(o) { this.v = o?.(1); this.w = o.secret; } }
     found = data_classes(commented, set())
     assert sorted(found) == ["Node"] and "4242" not in found["Node"], found
     assert found["Node"] == "function Node(val, nb) {\n  this.val = val;\n  this.neighbors = nb;\n}"
+
+
+CYCLES = """const { hasCycle, detectCycle, same, length, closeLoop, back } = require('./solution');
+class ListNode {
+  constructor(val, next) { this.val = val === undefined ? 0 : val; this.next = next === undefined ? null : next; }
+}
+const build = (a) => a.reduceRight((next, v) => new ListNode(v, next), null);
+const loop = (a, pos) => {
+  const h = build(a); let t = h, at = null;
+  for (let i = 0; t; i++) { if (i === pos) at = t; if (!t.next) break; t = t.next; }
+  t.next = at; return h;
+};
+describe('lists with loops', () => {
+  test('a loop', () => { expect(hasCycle(loop([3, 2, 0, -4], 1))).toBe(true); });
+  test('no loop', () => { expect(hasCycle(build([1, 2]))).toBe(false); });
+  test('where it starts', () => { expect(detectCycle(loop([3, 2, 0, -4], 1)).val).toBe(2); });
+  test('one object twice', () => {
+    const o = { n: 1 }; expect(same(o, o)).toBe(true); expect(same(o, { n: 1 })).toBe(false);
+  });
+  test('a long list', () => { expect(length(build(Array.from({ length: 600 }, (_, i) => i)))).toBe(600); });
+  test('closed in place', () => { const h = build([1, 2, 3]); closeLoop(h); expect(h.next.next.next).toBe(h); });
+  test('a doubly linked list', () => {
+    const a = { v: 1, prev: null }, b = { v: 2, prev: a, next: null }; a.next = b; expect(back(a)).toEqual([2, 1]);
+  });
+});
+"""
+CYCLES_RIGHT = """var hasCycle = function (head) {
+  let s = head, f = head; while (f && f.next) { s = s.next; f = f.next.next; if (s === f) return true; } return false;
+};
+var detectCycle = function (head) {
+  const seen = new Set(); for (let p = head; p; p = p.next) { if (seen.has(p)) return p; seen.add(p); } return null;
+};
+var same = (a, b) => a === b;
+var length = (h) => { let n = 0; for (; h; h = h.next) n++; return n; };
+var closeLoop = (h) => { let t = h; while (t.next) t = t.next; t.next = h; };
+var back = (h) => {
+  let t = h; while (t.next) t = t.next; const out = []; for (; t; t = t.prev) out.push(t.v); return out;
+};
+module.exports = { hasCycle, detectCycle, same, length, closeLoop, back };
+"""
+CYCLES_WRONG = (CYCLES_RIGHT
+                .replace("if (s === f) return true; } return false;", "if (s === f) return false; } return true;")
+                .replace("if (seen.has(p)) return p;", "if (seen.has(p)) return head;")
+                .replace("var same = (a, b) => a === b;",
+                         "var same = (a, b) => JSON.stringify(a) === JSON.stringify(b);")
+                .replace("let n = 0;", "let n = 1;")
+                .replace("t.next = h; };", "t.next = h.next; };")
+                .replace("t = t.prev) out.push(t.v)", "t = t.prev) out.unshift(t.v)"))
+
+
+@pytest.mark.docker
+async def test_a_value_holding_a_loop_or_one_object_twice_arrives_as_it_was(sandbox: DockerSandbox) -> None:
+    """A linked list with a loop (LeetCode's ``hasCycle``), one object passed twice, a list 600 nodes
+    long, a loop the program closes in the test's own list, a doubly linked list: each container of a value is sent once
+    and met again as a reference (``codec.js``'s "R").  Until ``RUNNERS_VERSION`` 61 the first, third,
+    fourth, fifth and sixth were faults or failed on the right program (a value too deep or cyclic to
+    send; two copies of one object); so was the seventh, a doubly linked list."""
+    suite = split_tests("javascript", CYCLES, CYCLES_RIGHT)
+    assert len(suite.units) == 7
+    right = await run_suite(sandbox, "javascript", CYCLES_RIGHT, suite, timeout=60)
+    assert right.passed == [True] * 7, right.reasons
+    wrong = await run_suite(sandbox, "javascript", CYCLES_WRONG, suite, timeout=60)
+    assert wrong.passed == [False] * 7, wrong.reasons
+
+
+REFERENCES = """const { bomb, dangling, pair } = require('./refs');
+test('a graph of 2^40 paths', () => { expect(bomb()).toEqual([[], []]); });
+test('a reference to nothing sent', () => { expect(dangling()).toEqual([]); });
+test('after them, a plain answer', () => { expect(pair()).toEqual([1, 2]); });
+"""
+# hostile: the program writes its answers' encodings itself (its own hooks.keep), with references the
+# codec never writes for an answer: a graph whose walk doubles at each of 40 levels, and one to nothing
+REFERENCES_HOSTILE = """const codec = require('./codec.js');
+class Bomb {} class Dangling {}
+let level = ['L', []]; for (let i = 39; i >= 0; i--) level = ['L', [level, ['R', i + 1]]];
+const keep = codec.hooks.keep;
+codec.hooks.keep = (v, plain) => v instanceof Bomb ? level : v instanceof Dangling ? ['L', [['R', 7]]] : keep(v, plain);
+function bomb() { return new Bomb(); }
+function dangling() { return new Dangling(); }
+function pair() { return [1, 2]; }
+module.exports = { bomb, dangling, pair };
+"""
+
+
+@pytest.mark.docker
+async def test_references_a_program_writes_into_its_answers_pass_nothing(sandbox: DockerSandbox) -> None:
+    """The codec's references (``RUNNERS_VERSION`` 61) are never written in an answer, but a program can
+    write its answers' encodings itself: a graph whose walk doubles at each of 40 levels fails its
+    test (no walk of the checker's blows up before the test's time limit), a reference to a container
+    not sent is a broken protocol (a fault, a failure), and the tests after them run as before."""
+    suite = split_tests("javascript", REFERENCES, REFERENCES_HOSTILE)
+    run = await run_suite(sandbox, "javascript", REFERENCES_HOSTILE, suite, timeout=60)
+    assert run.passed == [False, False, True], run.reasons
+    assert "broke the protocol" in run.reasons[1], run.reasons

@@ -2,14 +2,27 @@
 // a value as tagged JSON by its exact kind (an array or object whose prototype is not the plain one,
 // a class instance is not plain data: the program's own objects and functions travel as handles, kept
 // in its process (server.js's hooks.keep, checker.js's handles.js), a built-in's object as an opaque
-// name; a function of the tests is lent, checker.js); dec reads it back.
+// name; a function of the tests is lent, checker.js); dec reads it back.  Within one value, an array,
+// object, Map or Set met again (a cycle: a doubly linked list, a list with a loop; or one object in two
+// places) is written as ["R", n], the n-th such container of the value in the order written, so it
+// arrives as one object, as it was; ``seen`` null: no references (a loop is then too deep to send).
 "use strict";
-const MAX_ITEMS = 1000000, MAX_DEPTH = 200;
+const MAX_ITEMS = 1000000, MAX_DEPTH = 1000;
 class Opaque {
   constructor(kind) { this.kind = kind; }
   toString() { return `<${this.kind} (not plain data)>`; }
 }
-function enc(v, budget = { n: MAX_ITEMS }, depth = 0) {
+// the own fields of an object, [key, value] each; null where one is not plain data (a getter)
+function fields(v) {
+  const out = [];
+  for (const k of Object.keys(v)) {
+    const desc = Object.getOwnPropertyDescriptor(v, k);
+    if (!desc || !("value" in desc)) return null;
+    out.push([k, desc.value]);
+  }
+  return out;
+}
+function enc(v, budget = { n: MAX_ITEMS }, depth = 0, seen = new Map()) {
   if (--budget.n < 0 || depth > MAX_DEPTH) throw new RangeError("the value is too large or too deep to compare");
   const d = depth + 1;
   if (v === null) return ["N"];
@@ -27,33 +40,33 @@ function enc(v, budget = { n: MAX_ITEMS }, depth = 0) {
   if (t !== "object") return ["O", t];
   if (v instanceof Opaque) return ["O", v.kind];  // (sent back as it came)
   if (hooks.alias && hooks.alias.has(v)) return ["A", hooks.alias.get(v)];  // the program's: an argument it was given
+  if (seen !== null && seen.has(v)) return ["R", seen.get(v)];
+  const at = (x) => { if (seen !== null) seen.set(x, seen.size); };  // (numbered before its items: dec makes it first too)
+  const e = (x) => enc(x, budget, d, seen);
   const proto = Object.getPrototypeOf(v);
   const shared = hooks.sharedName && proto !== null && proto !== Object.prototype ? hooks.sharedName(proto) : undefined;
   if (shared !== undefined) {  // an object of a class the tests declare and the program uses: data, with its class's name
-    const out = [];
-    for (const k of Object.keys(v)) {
-      const desc = Object.getOwnPropertyDescriptor(v, k);
-      if (!desc || !("value" in desc)) return ["O", shared];
-      out.push([k, enc(desc.value, budget, d)]);
-    }
+    const own = fields(v);
+    if (own === null) return ["O", shared];
+    at(v);
+    const out = own.map(([k, x]) => [k, e(x)]);
     return Object.isExtensible(v) ? ["C", shared, out] : ["C", shared, out, held(v)];
   }
   if (proto === Array.prototype && Array.isArray(v)) {
+    at(v);
     const items = [];
-    for (let i = 0; i < v.length; i++) items.push(enc(v[i], budget, d));
+    for (let i = 0; i < v.length; i++) items.push(e(v[i]));
     return Object.isExtensible(v) ? ["L", items] : ["L", items, held(v)];
   }
-  if (proto === Map.prototype) return ["M", [...Map.prototype.entries.call(v)].map(([a, b]) => [enc(a, budget, d), enc(b, budget, d)])];
-  if (proto === Set.prototype) return ["E", [...Set.prototype.values.call(v)].map((x) => enc(x, budget, d))];
+  if (proto === Map.prototype) { at(v); return ["M", [...Map.prototype.entries.call(v)].map(([a, b]) => [e(a), e(b)])]; }
+  if (proto === Set.prototype) { at(v); return ["E", [...Set.prototype.values.call(v)].map(e)]; }
   if (proto === Object.prototype || proto === null) {
     const kept = hooks.keep && hooks.keep(v, true);  // the program's object holding code (methods, getters)
     if (kept) return kept;
-    const out = [];
-    for (const k of Object.keys(v)) {
-      const desc = Object.getOwnPropertyDescriptor(v, k);
-      if (!desc || !("value" in desc)) return ["O", "object with getters"];
-      out.push([k, enc(desc.value, budget, d)]);
-    }
+    const own = fields(v);
+    if (own === null) return ["O", "object with getters"];
+    at(v);
+    const out = own.map(([k, x]) => [k, e(x)]);
     return Object.isExtensible(v) ? ["D", out] : ["D", out, held(v)];
   }
   const kept = hooks.keep && hooks.keep(v, false);  // an object of the program's classes
@@ -86,9 +99,11 @@ function dataClasses() {
 const held = (v) => (Object.isFrozen(v) ? "frozen" : Object.isSealed(v) ? "sealed" : "fixed");
 const hold = (v, how) => (how === "frozen" ? Object.freeze(v) : how === "sealed" ? Object.seal(v)
   : how === "fixed" ? Object.preventExtensions(v) : v);
-function dec(v, depth = 0) {
+function dec(v, depth = 0, made = []) {
   if (!Array.isArray(v) || depth > MAX_DEPTH) throw new TypeError("not a tagged value");
   const d = depth + 1;
+  const x_ = (x) => dec(x, d, made);
+  const mine = (o) => { made.push(o); return o; };  // (numbered before its items, as enc numbers them)
   switch (v[0]) {
     case "N": return null;
     case "U": return undefined;
@@ -96,19 +111,35 @@ function dec(v, depth = 0) {
     case "F": return v[1] === "-0" ? -0 : Number(v[1]);
     case "I": return BigInt(v[1]);
     case "S": return String(v[1]);
-    case "L": return hold(v[1].map((x) => dec(x, d)), v[2]);
-    case "M": return new Map(v[1].map(([a, b]) => [dec(a, d), dec(b, d)]));
-    case "E": return new Set(v[1].map((x) => dec(x, d)));
+    case "L": {
+      const out = mine([]);
+      for (const x of v[1]) out.push(x_(x));
+      return hold(out, v[2]);
+    }
+    case "M": {
+      const out = mine(new Map());
+      for (const [a, b] of v[1]) { const k = x_(a); out.set(k, x_(b)); }
+      return out;
+    }
+    case "E": {
+      const out = mine(new Set());
+      for (const x of v[1]) out.add(x_(x));
+      return out;
+    }
     case "D": {  // each key an own property, "__proto__" too
-      const o = {};
-      for (const [k, x] of v[1]) setOwn(o, String(k), dec(x, d));
+      const o = mine({});
+      for (const [k, x] of v[1]) setOwn(o, String(k), x_(x));
       return hold(o, v[2]);
     }
     case "C": {  // an object of a class of the tests' (their ListNode, TreeNode): made of that class where there is one
       const cls = hooks.shared ? hooks.shared(String(v[1])) : undefined;  // (a class this side lacks: a plain object)
-      const o = typeof cls === "function" && cls.prototype ? Object.create(cls.prototype) : {};
-      for (const [k, x] of v[2]) setOwn(o, String(k), dec(x, d));
+      const o = mine(typeof cls === "function" && cls.prototype ? Object.create(cls.prototype) : {});
+      for (const [k, x] of v[2]) setOwn(o, String(k), x_(x));
       return hold(o, v[3]);
+    }
+    case "R": {  // a container of this value met again: the same object
+      if (!Number.isInteger(v[1]) || v[1] < 0 || v[1] >= made.length) throw new TypeError("not a tagged value");
+      return made[v[1]];
     }
     case "FN": if (hooks.standIn) return hooks.standIn(Number(v[1]));  // the program's: a stand-in for it
     // falls through

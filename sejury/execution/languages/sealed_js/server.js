@@ -175,10 +175,11 @@ hooks.named = (name, exported) => {
 };
 // a value already written as plain data (an answer made of parts written one by one)
 class Encoded { constructor(value) { this.value = value; } }
-// plain data, or, for an object too deep or too large to send whole (a cycle: a doubly linked list),
-// a handle the tests read part by part
+// an answer as plain data, or, for an object too deep or too large to send whole, a handle the tests
+// read part by part; an answer holding a loop (a doubly linked list) is such an object, so the tests
+// read the same node as the same object each time (no references within it, codec.js)
 function encOr(v) {
-  try { return enc(v); } catch (e) {
+  try { return enc(v, undefined, 0, null); } catch (e) {
     if (e instanceof RangeError && v !== null && typeof v === "object") { const h = hooks.keep(v, "force"); if (h) return h; }
     throw e;
   }

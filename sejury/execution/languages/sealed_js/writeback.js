@@ -11,32 +11,39 @@ module.exports = (H) => {
   // program's process had copies): an array's items and an object's fields merged in place, so the
   // arrays and objects nested in them stay the test's own where they still are; a Map's or Set's
   // entries (not one keyed by objects, whose keys the copies cannot be); nothing of a frozen, sealed
-  // or fixed value
+  // or fixed value; an object the program's value holds twice (a cycle) merged once, into the test's
+  // object it first met there (``pairs``)
   const plainObject = (v) => v !== null && typeof v === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(v));
   const objects = (xs) => [...xs].some((x) => x !== null && typeof x === "object");
-  function merged(was, now, depth = 0) {
+  function merged(was, now, depth = 0, pairs = new Map()) {
+    if (pairs.has(now)) return pairs.get(now);  // (a loop the program closed: back to the test's own object)
     if (was === null || typeof was !== "object" || H.isStandIn(was) || !Object.isExtensible(was) || depth > 100) return now;
     if (now === null || typeof now !== "object") return depth === 0 ? was : now;
+    const into = (a, b) => merged(a, b, depth + 1, pairs);
     if (Array.isArray(was) && Array.isArray(now)) {
-      for (let i = 0; i < now.length; i++) was[i] = i < was.length ? merged(was[i], now[i], depth + 1) : now[i];
+      pairs.set(now, was);
+      for (let i = 0; i < now.length; i++) was[i] = i < was.length ? into(was[i], now[i]) : now[i];
       was.length = now.length;
       return was;
     }
     const proto = Object.getPrototypeOf(was);
     if ((plainObject(was) && plainObject(now)) || (SHARED.byProto.has(proto) && Object.getPrototypeOf(now) === proto)) {
+      pairs.set(now, was);
       for (const k of Object.keys(was)) if (!Object.prototype.hasOwnProperty.call(now, k)) delete was[k];
       for (const [k, x] of Object.entries(now)) {
-        setOwn(was, k, Object.prototype.hasOwnProperty.call(was, k) ? merged(was[k], x, depth + 1) : x);
+        setOwn(was, k, Object.prototype.hasOwnProperty.call(was, k) ? into(was[k], x) : x);
       }
       return was;
     }
     if (was instanceof Map && now instanceof Map && !objects(was.keys()) && !objects(now.keys())) {
+      pairs.set(now, was);
       const old = new Map(was);
       was.clear();
-      for (const [k, x] of now) was.set(k, old.has(k) ? merged(old.get(k), x, depth + 1) : x);
+      for (const [k, x] of now) was.set(k, old.has(k) ? into(old.get(k), x) : x);
       return was;
     }
     if (was instanceof Set && now instanceof Set && !objects(was) && !objects(now)) {
+      pairs.set(now, was);
       was.clear();
       for (const x of now) was.add(x);
       return was;
