@@ -98,8 +98,9 @@ test('the names answer again after it', () => {
   expect(new Item('x', 1)).toBeInstanceOf(Item); expect(calculator.add(1, 1)).toBe(2);
 });
 """
-# the units the right program fails: the hang, and the object its process took with it
-FAILS = {18, 19}
+# the units the right program fails: the one whose expected value the program's constructor made (an
+# Item: not evidence since RUNNERS_VERSION 61, expected.js), the hang, and the object its process took
+FAILS = {2, 18, 19}
 # wrong in each test's way (the last three units as the right program's)
 WRONG = (PROGRAM.replace("get label() { return `${this.name}@${this.price}`; }",
                          "get label() { return `${this.name}`; }")
@@ -131,6 +132,7 @@ async def test_the_programs_objects_classes_closures_and_promises_work_as_in_one
     assert right.loaded, right.load_error
     assert [i for i, ok in enumerate(right.passed) if not ok] == sorted(FAILS), right.reasons
     assert "gone" in right.reasons[19], right.reasons[19]
+    assert "not evidence" in right.reasons[2], right.reasons[2]
     wrong = await run_suite(sandbox, "javascript", WRONG, suite, timeout=120)
     assert wrong.loaded, wrong.load_error
     assert [i for i, ok in enumerate(wrong.passed) if ok] == [], wrong.reasons
@@ -627,3 +629,88 @@ async def test_references_a_program_writes_into_its_answers_pass_nothing(sandbox
     run = await run_suite(sandbox, "javascript", REFERENCES_HOSTILE, suite, timeout=60)
     assert run.passed == [False, False, True], run.reasons
     assert "broke the protocol" in run.reasons[1], run.reasons
+
+
+MADE = """const { reverseList, ListNode } = require('./solution');
+const chai = require('chai');
+const assert = require('assert');
+const build = (a) => a.reduceRight((next, v) => new ListNode(v, next), null);
+const toArray = (h) => { const out = []; for (; h; h = h.next) out.push(h.val); return out; };
+test('as data', () => { expect(toArray(reverseList(build([1, 2, 3])))).toEqual([3, 2, 1]); });
+test('against nodes the program made', () => { expect(reverseList(build([1, 2, 3]))).toEqual(build([3, 2, 1])); });
+test('chai, so', () => { chai.expect(reverseList(build([1, 2]))).to.eql(build([2, 1])); });
+test('node assert, so', () => { assert.deepEqual(reverseList(build([1, 2])), build([2, 1])); });
+test('one node on both sides', () => { const n = build([1]); expect(n).toEqual(n); expect(n).toBe(n); });
+test('a failure shows the nodes', () => { const n = build([1]); expect(n).not.toBe(build([1])); });
+"""
+# the program's ListNode holds a method, so it stays in the program's process (a stand-in)
+MADE_RIGHT = """class ListNode {
+  constructor(val, next) { this.val = val === undefined ? 0 : val; this.next = next === undefined ? null : next; }
+  toString() { return `${this.val}`; }
+}
+var reverseList = function (head) {
+  let prev = null; while (head) { const n = head.next; head.next = prev; prev = head; head = n; } return prev;
+};
+module.exports = { reverseList, ListNode };
+"""
+# review 68's first round: the answer mirrors the last list the tests built, read when the check runs
+MADE_MIRROR = """class ListNode {
+  constructor(val, next) {
+    this.val = val === undefined ? 0 : val; this.next = next === undefined ? null : next; ListNode.last = this;
+  }
+}
+class Mirror {
+  constructor() {
+    for (const k of ['val', 'next']) Object.defineProperty(this, k, { get: () => ListNode.last[k], enumerable: true });
+  }
+}
+var reverseList = function (head) { return new Mirror(); };
+module.exports = { reverseList, ListNode };
+"""
+
+
+@pytest.mark.docker
+async def test_an_expected_value_the_program_made_decides_nothing(sandbox: DockerSandbox) -> None:
+    """A test building its expected value with the program's class (``new ListNode(...)`` of the
+    program's) gets an object living in the program's process, whose fields the program answers when
+    the check reads them, on both sides: a program mirroring the last list the tests built passed
+    ``toEqual``, chai's ``eql`` and node's ``deepEqual`` until ``RUNNERS_VERSION`` 61.  Such a check,
+    when the program's answers decided it, is now the harness's limit (a fault); a check that read
+    nothing of the program's (one node on both sides, ``toBe``) stands."""
+    suite = split_tests("javascript", MADE, MADE_RIGHT)
+    assert len(suite.units) == 6
+    right = await run_suite(sandbox, "javascript", MADE_RIGHT, suite, timeout=60)
+    assert right.passed == [True, False, False, False, True, True], right.reasons
+    assert all("not evidence" in right.reasons[i] for i in (1, 2, 3)), right.reasons
+    mirror = await run_suite(sandbox, "javascript", MADE_MIRROR, suite, timeout=60)
+    assert mirror.passed == [False, False, False, False, True, True], mirror.reasons
+    # the program's ListNode a data class (a constructor setting fields from its parameters, the
+    # mirror's last line gone): declared anew in the checker, the tests' nodes are the tests' own data
+    pure = MADE_RIGHT.replace("  toString() { return `${this.val}`; }\n", "")
+    assert (await run_suite(sandbox, "javascript", pure, suite, timeout=60)).passed == [True] * 6
+    wrong = pure.replace("let prev = null; while", "let prev = null; if (head) head = head.next; while")
+    assert (await run_suite(sandbox, "javascript", wrong, suite, timeout=60)).passed == [False] * 4 + [True] * 2
+
+
+def test_the_programs_data_classes_declared_in_the_checker_compute_from_their_parameters_alone() -> None:
+    """``javascript.program_data_classes``: the checker runs what it declares, so a value naming
+    anything but the parameters (a global of the checker's: ``expect``), assigning, or a class the
+    program extends or adds to elsewhere is left with the program (its objects stay stand-ins)."""
+    from sejury.execution.languages.javascript import program_data_classes
+
+    node = ("class ListNode { constructor(val, next) "
+            "{ this.val = val === undefined ? 0 : val; this.next = next || null; } }")
+    assert program_data_classes(node, set()) == {"ListNode": "function ListNode(val, next) {\n"
+                                                  "  this.val = val === undefined ? 0 : val;\n"
+                                                  "  this.next = next || null;\n}"}
+    assert program_data_classes(node, {"ListNode"}) == {}  # the tests' own ListNode wins
+    for bad in ("class N { constructor(v) { this.v = v; N.last = this; } }",
+                "class N { constructor(v) { this.v = expect = v; } }",
+                "class N { constructor(v) { this.v = secret; } }",
+                "class N { constructor(v) { this.v = v++; } }",
+                "class N { constructor(v) { this.__proto__ = v; } }",
+                "class N { constructor(v = expect) { this.v = v; } }",
+                "class N { constructor(v) { this.v = v; } }\nN.prototype.x = 1;",
+                "class N { constructor(v) { this.v = v; } }\nclass M extends N {}",
+                "class N { constructor(v) { this.v = v; } }\nclass N { constructor(w) { this.w = w; } }"):
+        assert program_data_classes(bad, set()) == {}, bad

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 
 from sejury.execution.languages import _bdd, _clike, _dummies, _literals, _stdio
 from sejury.execution.languages.base import Copies, Harness, Language, Suite
@@ -11,7 +12,8 @@ from sejury.execution.sealed import interpreter, new_seal, resource_files
 
 SEALED_FILES = resource_files("sealed_js", {"checker.js": "checker.js", "server.js": "server.js",
                                             "codec.js": "codec.js", "bdd.js": "bdd.js", "chai.js": "chai.js",
-                                            "handles.js": "handles.js", "writeback.js": "writeback.js"})
+                                            "handles.js": "handles.js", "writeback.js": "writeback.js",
+                                            "expected.js": "expected.js"})
 
 _HARNESS = r'''
 const fs = require("fs"), vm = require("vm");
@@ -130,6 +132,27 @@ def _plain_value(expr: str) -> bool:
             and not re.search(r"[\w$)\]]\s*(?:\?\.)?\s*\(|\?\.|[A-Za-z_$)\]]\s*\.", expr))  # no call, no property read
 
 
+def _data_class_decls(text: str) -> Iterator[tuple[str, list[str], list[str], list[str | None], list[str | None]]]:
+    """Each top-level class whose only member is a constructor, or constructor function, whose body
+    is nothing but ``this.field = value`` statements: its name, parameters, fields, the fields' values
+    and the parameters' defaults (``"("``, never plain, for a parameter that is no plain name)."""
+    for stmt in _clike.balanced_statements(text):
+        m = _DATA_CLASS.match(_COMMENTS.sub("", stmt).strip())
+        if not m:
+            continue
+        name, params, body = m.group(1, 2, 3) if m.group(1) else m.group(4, 5, 6)
+        fields = [f.strip() for f in re.split(r"[;\n]", body) if f.strip()]
+        args = [a.strip() for a in params.split(",") if a.strip()]
+        values = [(fm.group(1) if (fm := _FIELD.match(f)) else None) for f in fields]
+        defaults = [(pm.group(1) if (pm := _PARAM.match(a)) else "(") for a in args]
+        yield name, args, fields, values, defaults
+
+
+def _written_anew(name: str, args: list[str], fields: list[str]) -> str:
+    """A data class as a constructor function written from what was read (no comment, no other text)."""
+    return f"function {name}({', '.join(args)}) {{\n" + "".join(f"  {f};\n" for f in fields) + "}"
+
+
 def data_classes(setup: str, own: set[str]) -> dict[str, str]:
     """The tests' data classes (LeetCode's ``ListNode``, ``TreeNode``, a graph's ``Node``): a class
     whose only member is a constructor, or a constructor function, that does nothing but set fields
@@ -140,21 +163,49 @@ def data_classes(setup: str, own: set[str]) -> dict[str, str]:
     provides it, and its objects cross as data of that class both ways (``sealed_js/codec.js``'s
     "C").  Nothing else of the tests reaches the program's process."""
     found: dict[str, str] = {}
-    for stmt in _clike.balanced_statements(setup):
-        m = _DATA_CLASS.match(_COMMENTS.sub("", stmt).strip())
-        if not m:
-            continue
-        name, params, body = m.group(1, 2, 3) if m.group(1) else m.group(4, 5, 6)
+    for name, args, fields, values, defaults in _data_class_decls(setup):
         if name in own or name in HARNESS_NAMES:
             continue
-        fields = [f.strip() for f in re.split(r"[;\n]", body) if f.strip()]
-        args = [a.strip() for a in params.split(",") if a.strip()]
-        values = [(fm.group(1) if (fm := _FIELD.match(f)) else None) for f in fields]
-        defaults = [(pm.group(1) if (pm := _PARAM.match(a)) else "(") for a in args]
         if fields and all(v is not None and _plain_value(v) for v in values) \
                 and all(d is None or _plain_value(d) for d in defaults):
             # written anew from what was read: none of the tests' text (a comment) goes with it
-            found[name] = (f"function {name}({', '.join(args)}) {{\n" + "".join(f"  {f};\n" for f in fields) + "}")
+            found[name] = _written_anew(name, args, fields)
+    return found
+
+
+_WORDS = re.compile(r"[A-Za-z_$][\w$]*")
+_LITERAL_WORDS = frozenset({"undefined", "null", "true", "false", "NaN", "Infinity"})
+_ASSIGNS = re.compile(r"(?<![=!<>])=(?![=>])|\+\+|--")
+
+
+def _pure_over(expr: str, params: set[str]) -> bool:
+    """A value computed from the parameters alone: plain (``_plain_value``), naming nothing but the
+    parameters and literals, assigning nothing."""
+    words = {w for w in _WORDS.findall(re.sub(r"\b\d[\w.]*", " ", expr))}
+    return _plain_value(expr) and not _ASSIGNS.search(expr) and words <= params | _LITERAL_WORDS
+
+
+def program_data_classes(script: str, tests_declare: set[str]) -> dict[str, str]:
+    """The program's own data classes (its ``ListNode``, where the tests use the program's): as
+    ``data_classes`` reads them, but each field's value and each default computed from the
+    parameters alone, the class declared once, and named nowhere else in the program as a namespace
+    (``ListNode.prototype.x = ...``, a static field, ``extends ListNode``).  Each, written anew, is
+    declared in the checker too, so a test's ``new ListNode(...)`` makes its object there, of data the
+    program never sees: its expected values stay the tests' own (``sealed_js/expected.js``).  Objects of
+    it cross as data both ways; the program's process keeps its own declaration."""
+    found: dict[str, str] = {}
+    for name, args, fields, values, defaults in _data_class_decls(script):
+        params = {a.split("=")[0].strip() for a in args}
+        if name in tests_declare or name in HARNESS_NAMES or name in found:
+            continue
+        outside = re.sub(rf"^\s*(?:class|function)\s+{re.escape(name)}\b", "", script, count=1, flags=re.M)
+        if re.search(rf"(?<![\w$.])\b{re.escape(name)}\s*(?:\.|\[)|\bextends\s+{re.escape(name)}\b"
+                     rf"|\b(?:class|function)\s+{re.escape(name)}\b", outside):
+            continue
+        if fields and all(v is not None and _pure_over(v, params) for v in values) \
+                and all(d is None or _pure_over(d, params) for d in defaults) \
+                and not any(re.match(r"this\.__proto__\b", f) for f in fields):
+            found[name] = _written_anew(name, args, fields)
     return found
 
 
@@ -164,9 +215,11 @@ def _checker_files(program: str, suite: Suite, active: dict[int, str]) -> dict[s
     script = script_of(program)
     defined = _clike.defined_names(_DEFINES, script)
     classes = data_classes(suite.setup, defined)
-    return {"solution.js": script, **SEALED_FILES, "classes.json": json.dumps(classes),
+    own = program_data_classes(script, _clike.defined_names(_DEFINES, suite.setup))
+    return {"solution.js": script, **SEALED_FILES, "classes.json": json.dumps({**own, **classes}),
             "tests.json": json.dumps({"setup": suite.setup, "units": list(active.items()), "names": sorted(defined),
-                                      "harness": sorted(HARNESS_NAMES), "classes": sorted(classes)})}
+                                      "harness": sorted(HARNESS_NAMES), "classes": sorted({**own, **classes}),
+                                      "own": own})}
 
 
 def plain_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:

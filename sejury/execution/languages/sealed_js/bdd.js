@@ -6,6 +6,7 @@
 "use strict";
 const util = require("util");
 const { setOwn } = require("./codec.js");
+const { checked } = require("./expected.js");
 
 function node(name, parent) {
   return { name, parent, children: [], beforeAll: [], afterAll: [], beforeEach: [], afterEach: [] };
@@ -161,8 +162,8 @@ function thrown(fn) {
 }
 const MATCHERS = {
   toBe: (a, b) => [Object.is(a, b), `${show(a)} to be ${show(b)}`],
-  toEqual: (a, b) => [util.isDeepStrictEqual(defined(a), defined(b)), `${show(a)} to equal ${show(b)}`],
-  toStrictEqual: (a, b) => [util.isDeepStrictEqual(a, b), `${show(a)} to strictly equal ${show(b)}`],
+  toEqual: (a, b) => [Object.is(a, b) || util.isDeepStrictEqual(defined(a), defined(b)), `${show(a)} to equal ${show(b)}`],
+  toStrictEqual: (a, b) => [Object.is(a, b) || util.isDeepStrictEqual(a, b), `${show(a)} to strictly equal ${show(b)}`],
   toBeTruthy: (a) => [Boolean(a), `${show(a)} to be truthy`],
   toBeFalsy: (a) => [!a, `${show(a)} to be falsy`],
   toBeNull: (a) => [a === null, `${show(a)} to be null`],
@@ -233,7 +234,7 @@ function fn(impl) {
   return mock;
 }
 const calls = (m) => (m && m[MOCK] ? m.mock.calls : null);
-const equalArgs = (a, b) => util.isDeepStrictEqual(defined(a), defined(b));
+const equalArgs = (a, b) => Object.is(a, b) || util.isDeepStrictEqual(defined(a), defined(b));
 function called(check, what) {
   return (m, ...args) => {
     const c = calls(m);
@@ -269,10 +270,10 @@ function expect(actual) {
   const make = (negated) => {
     const out = {};
     for (const [name, m] of Object.entries(MATCHERS)) {
-      out[name] = (...args) => {
+      out[name] = (...args) => checked(() => {  // (expected.js: an expected value the program made)
         const [ok, what] = m(actual, ...args);
         if (ok === negated) throw Object.assign(new Error(`expected ${negated ? "not " : ""}${what}`), { [CHECK]: true });
-      };
+      }, args);
     }
     return out;
   };

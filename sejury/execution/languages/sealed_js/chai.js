@@ -9,6 +9,7 @@
 const CHECK = Symbol.for("sejury.check");  // a failed check: inside a lent call it still fails the test (checker.js)
 const util = require("util");
 const { setOwn } = require("./codec.js");
+const { checked } = require("./expected.js");
 
 const show = (v) => util.inspect(v, { depth: 6, breakLength: Infinity });
 // chai's deep equality looks at an object's enumerable fields, not its prototype (`new Point(1, 2)`
@@ -23,7 +24,7 @@ function bare(v, made = new Map()) {
   for (const [k, x] of Object.entries(v)) setOwn(out, k, bare(x, made));
   return out;
 }
-const deepEq = (a, b) => util.isDeepStrictEqual(bare(a), bare(b));
+const deepEq = (a, b) => Object.is(a, b) || util.isDeepStrictEqual(bare(a), bare(b));
 const plain = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Map) && !(v instanceof Set);
 
 function typeOf(v) {
@@ -146,7 +147,7 @@ function expect(actual, label) {
       if (name in PROPERTIES) { PROPERTIES[name](); return chain; }
       const method = METHODS[ALIASES[name] || name];
       // a method is a chain word too, as chai's `a`, `an`, `include`, `length` are: `.an.instanceOf(C)`
-      if (method) return new Proxy((...args) => { method(...args); return chain; }, { get: (f, key) => chain[key] });
+      if (method) return new Proxy((...args) => { checked(() => method(...args), args); return chain; }, { get: (f, key) => chain[key] });
       throw new Error(`chai's .${name} is not read by this checker`);
     },
   });
@@ -186,4 +187,6 @@ const assert = Object.assign((value, message) => is(value, message, `expected ${
   fail: (message) => fail(message || "assert.fail()"),
 });
 
+// (expected.js: each of assert's checks, its expected values every argument after the first)
+for (const [k, f] of Object.entries(assert)) if (typeof f === "function") assert[k] = (...a) => checked(() => f(...a), a.slice(1));
 module.exports = { expect, assert, should: () => fail("chai's should is not read by this checker") };

@@ -23,7 +23,7 @@ const emit = (line) => {
   fs.writeSync(1, `@@M ${seq} ${mac} ${line}\n`);
   seq++;
 };
-const { enc, dec, hooks, Opaque, raised, STANDARD, MAX_LOGGED } = require("./codec.js");
+const { enc, dec, hooks, Opaque, raised, STANDARD, MAX_LOGGED, declaredClass } = require("./codec.js");
 // the harness's own failures (the program's process ended, hung or broke the protocol) carry FAULT:
 // bdd.js and chai.js never count one as the throw or rejection a test expects
 const FAULT = Symbol.for("sejury.fault");
@@ -220,7 +220,9 @@ function sent(v) {
 // a request to the program's process (a call, or a read, write or call of one of its objects,
 // handles.js) and its answer: the value, a method's number, a promise of an async call's value, or
 // the exception, of the program's own error class where it threw one (handles.js's stand-in of it)
+let asked = 0, quiet = 0;  // the requests made so far, but those made to show a value (expected.js)
 function ask(req, args) {
+  if (quiet === 0) asked++;
   const spied = watched();
   const reply = rpc({ ...req, ...(spied.length ? { console: spied } : {}) });
   replay(reply);
@@ -276,12 +278,19 @@ if (!load || !load.loaded) {
   process.exit(3);
 }
 emit("@@LOAD OK");
-globalThis.assert = require("assert");
+globalThis.assert = require("./expected.js").guarded(require("assert"));
 globalThis.module = { exports: {} }; globalThis.exports = module.exports;
 console.assert = (c, ...m) => { if (!c) throw Object.assign(new Error("assertion failed " + m.join(" ")), { [CHECK]: true }); };
 // Jest's, Mocha's and node:test's forms (bdd.js): describe/it/test, their hooks, expect
 const bdd = require("./bdd.js");
-bdd.shownBy(H.shown);  // a failure's message shows the program's objects by their fields
+const shown = (v, depth) => { quiet++; try { return H.shown(v, depth); } finally { quiet--; } };
+bdd.shownBy(shown);  // a failure's message shows the program's objects by their fields
+// a check whose expected value holds the program's object, decided by the program's answers: a fault
+const EXPECTED = require("./expected.js");
+if (!PLAIN) {
+  EXPECTED.judgeWith(H.isProgramObject, () => asked, () => fault(Object.assign(new Error("the check's expected value "
+    + "holds the program's own object and the program's answers decided it: not evidence"), { [FAULT]: true })));
+}
 // The program's names are the tests' globals, except a name the tests' world already has: the
 // harness's own (expect, assert, test, ...) and JavaScript's and node's (Number, JSON, isNaN, ...).
 // A program defining `function expect() {...}` or `function assert() {}` would otherwise answer
@@ -296,9 +305,17 @@ let values = [];
 if (!PLAIN) {
   try { values = ask({ op: "names", names: SUITE.names, exports: true }); } catch (e) { values = []; }
 }
+// the program's own data classes (javascript.py's program_data_classes), declared here anew: a test's
+// `new ListNode(...)` makes its object in this process, of data the program never sees
+const OWN = new Map();
+for (const [name, source] of Object.entries(!PLAIN && SUITE.own && typeof SUITE.own === "object" ? SUITE.own : {})) {
+  const cls = HARNESS.has(name) ? undefined : declaredClass(name, source, "the program's data classes");
+  if (cls !== undefined) { OWN.set(name, cls); globalThis[name] = cls; }
+}
 const answeredNames = new Map(Array.isArray(values) ? values.filter((x) => Array.isArray(x) && x.length === 2).map((x) => [x[0], x[1]]) : []);
 for (const name of SUITE.names) {
   if (PLAIN) { module.exports[name] = own(name); continue; }  // its declarations are this context's already
+  if (OWN.has(name)) { module.exports[name] = OWN.get(name); continue; }
   let stub;
   try { stub = answeredNames.has(name) ? H.named(name, answeredNames.get(name), call, values[H.FRESH]) : undefined; } catch (e) { stub = undefined; }
   if (stub === undefined) {
@@ -325,11 +342,13 @@ globalThis.sejuryTest = bdd.run;
 // function when it defines one name (`const rle = require('./rle')`); a test runner's module is
 // bdd.js, and chai is chai.js
 const TEST_RUNNERS = new Set(["@jest/globals", "vitest", "node:test", "mocha"]);
+const ASSERTS = new Set(["assert", "node:assert", "assert/strict", "node:assert/strict"]);
 const exportsNames = Object.keys(module.exports);
 const only = DEFAULT !== undefined ? DEFAULT : exportsNames.length === 1 ? module.exports[exportsNames[0]] : null;
 globalThis.require = (path) => (typeof path === "string" && /^\.{1,2}\//.test(path)
   ? (only ? (H.isStandIn(only) ? only : Object.assign((...args) => only(...args), module.exports)) : module.exports)
-  : TEST_RUNNERS.has(path) ? bdd.api : path === "chai" ? require("./chai.js") : require(path));
+  : TEST_RUNNERS.has(path) ? bdd.api : path === "chai" ? require("./chai.js")
+    : ASSERTS.has(path) ? require("./expected.js").guarded(require(path)) : require(path));
 // the differential record's picture of a value: an object of the program's class by its class (its
 // fields are its author's choice); one of no class (an object of methods, data too deep or cyclic to
 // send whole) by its data, as plain data would be shown, to a bounded depth
@@ -338,7 +357,7 @@ const sejuryShow = (v, depth = 0) => {
   const shown = (x) => sejuryShow(x, depth + 1);
   if (H.isStandIn(v)) {
     if (!H.classless(v)) return `<${H.label(v) || "value"} of the program>`;
-    v = H.shown(v, 3);
+    v = shown(v, 3);
   }
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
   if (typeof v === "string") return JSON.stringify(v);

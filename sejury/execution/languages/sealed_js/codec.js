@@ -7,6 +7,7 @@
 // places) is written as ["R", n], the n-th such container of the value in the order written, so it
 // arrives as one object, as it was; ``seen`` null: no references (a loop is then too deep to send).
 "use strict";
+const vm = require("vm");
 const MAX_ITEMS = 1000000, MAX_DEPTH = 1000;
 class Opaque {
   constructor(kind) { this.kind = kind; }
@@ -82,6 +83,14 @@ function native(f, unreadable = false) {
   let source;
   try { source = Function.prototype.toString.call(f); } catch (e) { return unreadable; }
   return /\{\s*\[native code\]\s*\}\s*$/.test(source);
+}
+// a data class from the source javascript.py wrote anew for it (a constructor function setting fields
+// from its parameters), declared as a function's value, not a declaration; undefined if it is none
+function declaredClass(name, source, filename) {
+  if (!/^[A-Za-z_$][\w$]*$/.test(name) || typeof source !== "string") return undefined;
+  let cls;
+  try { cls = vm.runInThisContext(`(function () {\n${source}\nreturn ${name};\n})()`, { filename }); } catch (e) { return undefined; }
+  return typeof cls === "function" && cls.prototype ? cls : undefined;
 }
 // the tests' data classes one side knows (javascript.py's data_classes), by name and by prototype;
 // ``add`` of a name known replaces its class (a program declaring ListNode itself: its objects are of
@@ -172,4 +181,4 @@ const MAX_LOGGED = 10000;  // console calls of the program's sent with one answe
 // the program uses, by name, and the name of such a class's prototype)
 const hooks = { lend: null, standIn: null, keep: null, handle: null, ref: null, named: null, alias: null, arg: null,
   shared: null, sharedName: null };
-module.exports = { enc, dec, Opaque, hooks, raised, STANDARD, MAX_LOGGED, setOwn, native, dataClasses };
+module.exports = { enc, dec, Opaque, hooks, raised, STANDARD, MAX_LOGGED, setOwn, native, dataClasses, declaredClass };

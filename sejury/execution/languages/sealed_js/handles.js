@@ -226,5 +226,6 @@ module.exports = function handles(ask, life, send, gone) {
   }
   const isStandIn = (v) => v !== null && (typeof v === "object" || typeof v === "function") && REFS.has(v);
   const classless = (v) => { const r = REFS.get(v); return Boolean(r && r.kind === "object" && !r.chain.length); };
-  return { METHOD, FRESH, decodeAt, named, shown, isStandIn, classless, label: (v) => { const r = REFS.get(v); return r ? r.label || r.kind : ""; } };
+  const isProgramObject = (v) => { const r = isStandIn(v) ? REFS.get(v) : undefined; return Boolean(r && r.kind === "object"); };
+  return { METHOD, FRESH, decodeAt, named, shown, isStandIn, classless, isProgramObject, label: (v) => { const r = REFS.get(v); return r ? r.label || r.kind : ""; } };
 };

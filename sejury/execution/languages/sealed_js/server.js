@@ -5,7 +5,7 @@
 // its own stdout, which the checker drops; what it writes on fd 3 out of turn breaks the protocol.
 "use strict";
 const fs = require("fs"), vm = require("vm");
-const { enc, dec, hooks, raised, STANDARD, MAX_LOGGED, native, dataClasses } = require("./codec.js");
+const { enc, dec, hooks, raised, STANDARD, MAX_LOGGED, native, dataClasses, declaredClass } = require("./codec.js");
 const channel = fs.createWriteStream(null, { fd: 3 });
 const answer = (obj) => channel.write(JSON.stringify(obj) + "\n");
 // A function of the tests passed to the program (a callback, a jest.fn()) stays in the checker: the
@@ -116,10 +116,10 @@ const SHARED = dataClasses();
 function declare(declarations) {
   if (declarations === null || typeof declarations !== "object") return;
   for (const [name, source] of Object.entries(declarations)) {
-    if (!/^[A-Za-z_$][\w$]*$/.test(name) || typeof source !== "string" || SHARED.byName.has(name)) continue;
-    let cls;  // a property of the global object, not a declaration: the program's own of that name wins
-    try { cls = vm.runInThisContext(`(function () {\n${source}\nreturn ${name};\n})()`, { filename: "the tests' data classes" }); } catch (e) { continue; }
-    if (typeof cls !== "function" || !cls.prototype) continue;
+    if (SHARED.byName.has(name)) continue;
+    // a property of the global object, not a declaration: the program's own of that name wins
+    const cls = declaredClass(name, source, "the data classes");
+    if (cls === undefined) continue;
     globalThis[name] = cls;
     SHARED.add(name, cls);
   }
