@@ -27,6 +27,8 @@ PURE_WRONG = PURE.replace("let prev = null; while", "let prev = null; if (head) 
 ROWS = [("CYCLES", t.CYCLES, [("right", t.CYCLES_RIGHT), ("wrong", t.CYCLES_WRONG)]),
         ("MADE", t.MADE, [("right, its ListNode holds a method", t.MADE_RIGHT),
                           ("mirror (hostile)", t.MADE_MIRROR),
+                          ("one object, its constructor's (hostile)", t.MADE_ONE),
+                          ("every node reads 0 (hostile)", t.MADE_ZERO),
                           ("right, its ListNode a data class", PURE),
                           ("wrong, its ListNode a data class", PURE_WRONG)]),
         ("REFERENCES", t.REFERENCES, [("hostile", t.REFERENCES_HOSTILE)]),

@@ -194,7 +194,10 @@ test('a constructor on a namespace', () => {
   expect(make('circle', 1)).toBeInstanceOf(shapes.Circle);
   expect(make('circle', 1) instanceof shapes.Square).toBe(false);
 });
-test('a cycle compared', () => { const l = new DList(); expect(l.head.next.prev).toBe(l.head); expect(l).toEqual(l); });
+test('a cycle compared', () => {
+  const l = new DList(); expect(l.head.next.prev).toBe(l.head);
+  const a = { v: 1, prev: null }, b = { v: 2, prev: a, next: null }; a.next = b; expect(l.head).toEqual(a);
+});
 test('a timer calls the test back', async () => {
   const log = jest.fn(); const d = debounce(log, 20); d(1); d(2);
   await new Promise((r) => setTimeout(r, 100));
@@ -600,22 +603,26 @@ async def test_a_value_holding_a_loop_or_one_object_twice_arrives_as_it_was(sand
     assert wrong.passed == [False] * 7, wrong.reasons
 
 
-REFERENCES = """const { bomb, dangling, pair } = require('./refs');
+REFERENCES = """const { bomb, dangling, wide, pair } = require('./refs');
 test('a graph of 2^40 paths', () => { expect(bomb()).toEqual([[], []]); });
 test('a reference to nothing sent', () => { expect(dangling()).toEqual([]); });
+test('an array holding itself 2,000 times', () => { expect(wide()).toHaveLength(3); });
 test('after them, a plain answer', () => { expect(pair()).toEqual([1, 2]); });
 """
 # hostile: the program writes its answers' encodings itself (its own hooks.keep), with references the
 # codec never writes for an answer: a graph whose walk doubles at each of 40 levels, and one to nothing
 REFERENCES_HOSTILE = """const codec = require('./codec.js');
-class Bomb {} class Dangling {}
+class Bomb {} class Dangling {} class Wide {}
 let level = ['L', []]; for (let i = 39; i >= 0; i--) level = ['L', [level, ['R', i + 1]]];
+const items = []; for (let i = 0; i < 2000; i++) items.push(['R', 0]);
 const keep = codec.hooks.keep;
-codec.hooks.keep = (v, plain) => v instanceof Bomb ? level : v instanceof Dangling ? ['L', [['R', 7]]] : keep(v, plain);
+codec.hooks.keep = (v, plain) => (v instanceof Bomb ? level : v instanceof Dangling ? ['L', [['R', 7]]]
+  : v instanceof Wide ? ['L', items] : keep(v, plain));
 function bomb() { return new Bomb(); }
 function dangling() { return new Dangling(); }
+function wide() { return new Wide(); }
 function pair() { return [1, 2]; }
-module.exports = { bomb, dangling, pair };
+module.exports = { bomb, dangling, wide, pair };
 """
 
 
@@ -624,10 +631,12 @@ async def test_references_a_program_writes_into_its_answers_pass_nothing(sandbox
     """The codec's references (``RUNNERS_VERSION`` 61) are never written in an answer, but a program can
     write its answers' encodings itself: a graph whose walk doubles at each of 40 levels fails its
     test (no walk of the checker's blows up before the test's time limit), a reference to a container
-    not sent is a broken protocol (a fault, a failure), and the tests after them run as before."""
+    not sent is a broken protocol (a fault, a failure), an array holding itself 2,000 times fails its
+    test (a failure's message once walked it path by path and the checker ran out of memory: review
+    69), and the tests after them run as before."""
     suite = split_tests("javascript", REFERENCES, REFERENCES_HOSTILE)
     run = await run_suite(sandbox, "javascript", REFERENCES_HOSTILE, suite, timeout=60)
-    assert run.passed == [False, False, True], run.reasons
+    assert run.passed == [False, False, False, True], run.reasons
     assert "broke the protocol" in run.reasons[1], run.reasons
 
 
@@ -642,6 +651,8 @@ test('chai, so', () => { chai.expect(reverseList(build([1, 2]))).to.eql(build([2
 test('node assert, so', () => { assert.deepEqual(reverseList(build([1, 2])), build([2, 1])); });
 test('one node on both sides', () => { const n = build([1]); expect(n).toEqual(n); expect(n).toBe(n); });
 test('a failure shows the nodes', () => { const n = build([1]); expect(n).not.toBe(build([1])); });
+test('the expected value first, node', () => { assert.deepEqual(build([2, 1]), reverseList(build([1, 2]))); });
+test('the expected value first, expect', () => { expect(build([2, 1])).toEqual(reverseList(build([1, 2]))); });
 """
 # the program's ListNode holds a method, so it stays in the program's process (a stand-in)
 MADE_RIGHT = """class ListNode {
@@ -667,6 +678,31 @@ class Mirror {
 var reverseList = function (head) { return new Mirror(); };
 module.exports = { reverseList, ListNode };
 """
+# review 69: the constructor gives back the object its function returned, so both sides are one object
+# and nothing is read; and every node reads as {val: 0, next: null} with the answer that as plain data
+MADE_ONE = """let pending = null;
+class ListNode {
+  constructor(val, next) {
+    if (pending) {
+      pending.val = val === undefined ? 0 : val; pending.next = next === undefined ? null : next; return pending;
+    }
+    this.val = val === undefined ? 0 : val; this.next = next === undefined ? null : next;
+  }
+  toString() { return `${this.val}`; }
+}
+var reverseList = function (head) { pending = null; const p = new ListNode(); pending = p; return p; };
+module.exports = { reverseList, ListNode };
+"""
+MADE_ZERO = """class ListNode {
+  constructor(val, next) {
+    Object.defineProperty(this, 'val', { get: () => 0, enumerable: true });
+    Object.defineProperty(this, 'next', { get: () => null, enumerable: true });
+  }
+  toString() { return '0'; }
+}
+var reverseList = function (head) { return { val: 0, next: null }; };
+module.exports = { reverseList, ListNode };
+"""
 
 
 @pytest.mark.docker
@@ -674,22 +710,28 @@ async def test_an_expected_value_the_program_made_decides_nothing(sandbox: Docke
     """A test building its expected value with the program's class (``new ListNode(...)`` of the
     program's) gets an object living in the program's process, whose fields the program answers when
     the check reads them, on both sides: a program mirroring the last list the tests built passed
-    ``toEqual``, chai's ``eql`` and node's ``deepEqual`` until ``RUNNERS_VERSION`` 61.  Such a check,
-    when the program's answers decided it, is now the harness's limit (a fault); a check that read
-    nothing of the program's (one node on both sides, ``toBe``) stands."""
+    ``toEqual``, chai's ``eql`` and node's ``deepEqual`` until ``RUNNERS_VERSION`` 61.  Such a check
+    is now the harness's limit (a fault): one that read the program's answers with its object among
+    the expected values, and a comparison of values whose two sides are both the program's (its
+    object, data it sent), whichever is written first; an identity check (``not.toBe``) stands.  A
+    constructor giving back an object the tests already hold is a fault too (review 69's programs
+    passed 9 of 10 checks by it, and 4 by the expected value written first)."""
     suite = split_tests("javascript", MADE, MADE_RIGHT)
-    assert len(suite.units) == 6
+    assert len(suite.units) == 8
     right = await run_suite(sandbox, "javascript", MADE_RIGHT, suite, timeout=60)
-    assert right.passed == [True, False, False, False, True, True], right.reasons
-    assert all("not evidence" in right.reasons[i] for i in (1, 2, 3)), right.reasons
-    mirror = await run_suite(sandbox, "javascript", MADE_MIRROR, suite, timeout=60)
-    assert mirror.passed == [False, False, False, False, True, True], mirror.reasons
+    assert right.passed == [True, False, False, False, False, True, False, False], right.reasons
+    assert all("not evidence" in right.reasons[i] for i in (1, 2, 3, 4, 6, 7)), right.reasons
+    for hostile in (MADE_MIRROR, MADE_ONE, MADE_ZERO):
+        run = await run_suite(sandbox, "javascript", hostile, suite, timeout=60)
+        assert sum(run.passed) <= sum(right.passed) - 1, (hostile, run.passed, run.reasons)
+        assert run.passed[:5] == [False] * 5 and run.passed[6:] == [False] * 2, (hostile, run.reasons)
     # the program's ListNode a data class (a constructor setting fields from its parameters, the
     # mirror's last line gone): declared anew in the checker, the tests' nodes are the tests' own data
     pure = MADE_RIGHT.replace("  toString() { return `${this.val}`; }\n", "")
-    assert (await run_suite(sandbox, "javascript", pure, suite, timeout=60)).passed == [True] * 6
+    assert (await run_suite(sandbox, "javascript", pure, suite, timeout=60)).passed == [True] * 8
     wrong = pure.replace("let prev = null; while", "let prev = null; if (head) head = head.next; while")
-    assert (await run_suite(sandbox, "javascript", wrong, suite, timeout=60)).passed == [False] * 4 + [True] * 2
+    wrong_run = await run_suite(sandbox, "javascript", wrong, suite, timeout=60)
+    assert wrong_run.passed == [False] * 4 + [True, True] + [False] * 2, wrong_run.reasons
 
 
 def test_the_programs_data_classes_declared_in_the_checker_compute_from_their_parameters_alone() -> None:
@@ -712,5 +754,11 @@ def test_the_programs_data_classes_declared_in_the_checker_compute_from_their_pa
                 "class N { constructor(v = expect) { this.v = v; } }",
                 "class N { constructor(v) { this.v = v; } }\nN.prototype.x = 1;",
                 "class N { constructor(v) { this.v = v; } }\nclass M extends N {}",
-                "class N { constructor(v) { this.v = v; } }\nclass N { constructor(w) { this.w = w; } }"):
+                "class N { constructor(v) { this.v = v; } }\nclass N { constructor(w) { this.w = w; } }",
+                # review 69: a destructured or rest parameter was copied as written (a tagged template
+                # in its default ran code in the checker); a class named as a global replaced it there
+                "class N { constructor(v, [z = Function`x`] = []) { this.v = v; } }",
+                "class N { constructor(v, {z = globalThis.x = 1} = {}) { this.v = v; } }",
+                "class N { constructor(v, ...rest) { this.v = v; } }",
+                "function Boolean(v) { this.v = v; }", "function RegExp(source) { this.source = source; }"):
         assert program_data_classes(bad, set()) == {}, bad

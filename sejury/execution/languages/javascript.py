@@ -134,8 +134,9 @@ def _plain_value(expr: str) -> bool:
 
 def _data_class_decls(text: str) -> Iterator[tuple[str, list[str], list[str], list[str | None], list[str | None]]]:
     """Each top-level class whose only member is a constructor, or constructor function, whose body
-    is nothing but ``this.field = value`` statements: its name, parameters, fields, the fields' values
-    and the parameters' defaults (``"("``, never plain, for a parameter that is no plain name)."""
+    is nothing but ``this.field = value`` statements and whose parameters are plain names (each with
+    a default or none; a destructured or rest parameter is none of these): its name, parameters,
+    fields, the fields' values and the parameters' defaults."""
     for stmt in _clike.balanced_statements(text):
         m = _DATA_CLASS.match(_COMMENTS.sub("", stmt).strip())
         if not m:
@@ -144,8 +145,10 @@ def _data_class_decls(text: str) -> Iterator[tuple[str, list[str], list[str], li
         fields = [f.strip() for f in re.split(r"[;\n]", body) if f.strip()]
         args = [a.strip() for a in params.split(",") if a.strip()]
         values = [(fm.group(1) if (fm := _FIELD.match(f)) else None) for f in fields]
-        defaults = [(pm.group(1) if (pm := _PARAM.match(a)) else "(") for a in args]
-        yield name, args, fields, values, defaults
+        matched = [_PARAM.match(a) for a in args]
+        if any(pm is None for pm in matched):
+            continue
+        yield name, args, fields, values, [pm.group(1) for pm in matched if pm is not None]
 
 
 def _written_anew(name: str, args: list[str], fields: list[str]) -> str:
@@ -164,7 +167,7 @@ def data_classes(setup: str, own: set[str]) -> dict[str, str]:
     "C").  Nothing else of the tests reaches the program's process."""
     found: dict[str, str] = {}
     for name, args, fields, values, defaults in _data_class_decls(setup):
-        if name in own or name in HARNESS_NAMES:
+        if name in own or name in HARNESS_NAMES or name in _GLOBALS:
             continue
         if fields and all(v is not None and _plain_value(v) for v in values) \
                 and all(d is None or _plain_value(d) for d in defaults):
@@ -174,6 +177,16 @@ def data_classes(setup: str, own: set[str]) -> dict[str, str]:
 
 
 _WORDS = re.compile(r"[A-Za-z_$][\w$]*")
+# JavaScript's and node's global names: a program's class of such a name is no data class of its own
+_GLOBALS = frozenset({
+    "Object", "Function", "Array", "Number", "Boolean", "String", "Symbol", "BigInt", "Date", "RegExp", "Error",
+    "TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError", "AggregateError", "Map",
+    "Set", "WeakMap", "WeakSet", "WeakRef", "FinalizationRegistry", "Promise", "Proxy", "Reflect", "JSON", "Math",
+    "Intl", "ArrayBuffer", "SharedArrayBuffer", "DataView", "Atomics", "Int8Array", "Uint8Array",
+    "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "Float32Array", "Float64Array",
+    "BigInt64Array", "BigUint64Array", "Buffer", "URL", "URLSearchParams", "TextEncoder", "TextDecoder",
+    "AbortController", "AbortSignal", "Event", "EventTarget", "MessageChannel", "MessagePort", "Iterator",
+    "WebAssembly", "Blob", "Headers", "Request", "Response"})
 _LITERAL_WORDS = frozenset({"undefined", "null", "true", "false", "NaN", "Infinity"})
 _ASSIGNS = re.compile(r"(?<![=!<>])=(?![=>])|\+\+|--")
 
@@ -196,7 +209,7 @@ def program_data_classes(script: str, tests_declare: set[str]) -> dict[str, str]
     found: dict[str, str] = {}
     for name, args, fields, values, defaults in _data_class_decls(script):
         params = {a.split("=")[0].strip() for a in args}
-        if name in tests_declare or name in HARNESS_NAMES or name in found:
+        if name in tests_declare or name in HARNESS_NAMES or name in _GLOBALS or name in found:
             continue
         outside = re.sub(rf"^\s*(?:class|function)\s+{re.escape(name)}\b", "", script, count=1, flags=re.M)
         if re.search(rf"(?<![\w$.])\b{re.escape(name)}\s*(?:\.|\[)|\bextends\s+{re.escape(name)}\b"

@@ -266,6 +266,10 @@ function spyOn(obj, name) {  // the method replaced by a mock calling it; mockRe
 }
 const jest = { fn, spyOn };
 
+// the matchers that compare values, not identity (expected.js)
+const DEEP = new Set(["toEqual", "toStrictEqual", "toMatchObject", "toContainEqual", "toHaveProperty",
+  "toHaveBeenCalledWith", "toHaveBeenLastCalledWith", "toHaveBeenNthCalledWith", "toHaveReturnedWith",
+  "toBeCalledWith", "lastCalledWith", "nthCalledWith"]);
 function expect(actual) {
   const make = (negated) => {
     const out = {};
@@ -273,7 +277,7 @@ function expect(actual) {
       out[name] = (...args) => checked(() => {  // (expected.js: an expected value the program made)
         const [ok, what] = m(actual, ...args);
         if (ok === negated) throw Object.assign(new Error(`expected ${negated ? "not " : ""}${what}`), { [CHECK]: true });
-      }, args);
+      }, actual, args, DEEP.has(name));
     }
     return out;
   };

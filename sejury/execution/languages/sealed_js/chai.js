@@ -147,7 +147,10 @@ function expect(actual, label) {
       if (name in PROPERTIES) { PROPERTIES[name](); return chain; }
       const method = METHODS[ALIASES[name] || name];
       // a method is a chain word too, as chai's `a`, `an`, `include`, `length` are: `.an.instanceOf(C)`
-      if (method) return new Proxy((...args) => { checked(() => method(...args), args); return chain; }, { get: (f, key) => chain[key] });
+      if (method) {
+        const deep = flags.deep || (ALIASES[name] || name) === "eql";  // (expected.js: a comparison of values)
+        return new Proxy((...args) => { checked(() => method(...args), actual, args, deep); return chain; }, { get: (f, key) => chain[key] });
+      }
       throw new Error(`chai's .${name} is not read by this checker`);
     },
   });
@@ -188,5 +191,7 @@ const assert = Object.assign((value, message) => is(value, message, `expected ${
 });
 
 // (expected.js: each of assert's checks, its expected values every argument after the first)
-for (const [k, f] of Object.entries(assert)) if (typeof f === "function") assert[k] = (...a) => checked(() => f(...a), a.slice(1));
+for (const [k, f] of Object.entries(assert)) {
+  if (typeof f === "function") assert[k] = (...a) => checked(() => f(...a), a[0], a.slice(1), /deep|members/i.test(k));
+}
 module.exports = { expect, assert, should: () => fail("chai's should is not read by this checker") };

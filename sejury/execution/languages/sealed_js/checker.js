@@ -259,7 +259,8 @@ function raisedHere(reply) {
   return e;
 }
 const H = require("./handles.js")(ask, life, (v) => sent(v),
-  () => fault(new CandidateExited("the program's object is gone: its process ended after the object was made")));
+  () => fault(new CandidateExited("the program's object is gone: its process ended after the object was made")),
+  (why) => fault(Object.assign(new Error(why), { [FAULT]: true })));
 const { inPlace, declareClasses } = require("./writeback.js")(H);
 let load, loaded = null;  // loaded: the program's own module.exports, in a plain run
 if (PLAIN) {
@@ -283,13 +284,15 @@ globalThis.module = { exports: {} }; globalThis.exports = module.exports;
 console.assert = (c, ...m) => { if (!c) throw Object.assign(new Error("assertion failed " + m.join(" ")), { [CHECK]: true }); };
 // Jest's, Mocha's and node:test's forms (bdd.js): describe/it/test, their hooks, expect
 const bdd = require("./bdd.js");
-const shown = (v, depth) => { quiet++; try { return H.shown(v, depth); } finally { quiet--; } };
-bdd.shownBy(shown);  // a failure's message shows the program's objects by their fields
+const fields = (v, depth) => { quiet++; try { return H.shown(v, depth); } finally { quiet--; } };
+bdd.shownBy(fields);  // a failure's message shows the program's objects by their fields
 // a check whose expected value holds the program's object, decided by the program's answers: a fault
 const EXPECTED = require("./expected.js");
 if (!PLAIN) {
-  EXPECTED.judgeWith(H.isProgramObject, () => asked, () => fault(Object.assign(new Error("the check's expected value "
-    + "holds the program's own object and the program's answers decided it: not evidence"), { [FAULT]: true })));
+  const SENT = new WeakSet();  // the arrays, objects, Maps and Sets decoded from the program's answers
+  hooks.decoded = (o) => { SENT.add(o); };
+  EXPECTED.judgeWith(H.isProgramObject, (v) => SENT.has(v), () => asked, () => fault(Object.assign(new Error("the check compares the program's own object "
+    + "with what the program answered: not evidence"), { [FAULT]: true })));
 }
 // The program's names are the tests' globals, except a name the tests' world already has: the
 // harness's own (expect, assert, test, ...) and JavaScript's and node's (Number, JSON, isNaN, ...).
@@ -309,7 +312,8 @@ if (!PLAIN) {
 // `new ListNode(...)` makes its object in this process, of data the program never sees
 const OWN = new Map();
 for (const [name, source] of Object.entries(!PLAIN && SUITE.own && typeof SUITE.own === "object" ? SUITE.own : {})) {
-  const cls = HARNESS.has(name) ? undefined : declaredClass(name, source, "the program's data classes");
+  // (never one of the checker's own names or globals: `function Boolean(v) {...}` would be chai's Boolean)
+  const cls = HARNESS.has(name) || name in globalThis ? undefined : declaredClass(name, source, "the program's data classes");
   if (cls !== undefined) { OWN.set(name, cls); globalThis[name] = cls; }
 }
 const answeredNames = new Map(Array.isArray(values) ? values.filter((x) => Array.isArray(x) && x.length === 2).map((x) => [x[0], x[1]]) : []);
@@ -352,12 +356,12 @@ globalThis.require = (path) => (typeof path === "string" && /^\.{1,2}\//.test(pa
 // the differential record's picture of a value: an object of the program's class by its class (its
 // fields are its author's choice); one of no class (an object of methods, data too deep or cyclic to
 // send whole) by its data, as plain data would be shown, to a bounded depth
-const sejuryShow = (v, depth = 0) => {
-  if (depth > 12) return "...";
-  const shown = (x) => sejuryShow(x, depth + 1);
+const sejuryShow = (v, depth = 0, budget = { n: 10000 }) => {
+  if (depth > 12 || --budget.n < 0) return "...";  // (a value sent with references can be walked far longer)
+  const shown = (x) => sejuryShow(x, depth + 1, budget);
   if (H.isStandIn(v)) {
     if (!H.classless(v)) return `<${H.label(v) || "value"} of the program>`;
-    v = shown(v, 3);
+    v = fields(v, 3);
   }
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
   if (typeof v === "string") return JSON.stringify(v);
@@ -380,7 +384,10 @@ globalThis.sejury_rec = (i, k, v) => {
 };
 try { vm.runInThisContext(SUITE.setup, { filename: "setup" }); }
 catch (e) { emit("@@SETUP FAIL " + String(e).slice(0, 300)); }
-declareClasses(Array.isArray(SUITE.classes) && !PLAIN ? SUITE.classes : []);
+// (a program's class not declared here, above, is none: the name is the checker's own)
+const OWN_SOURCES = !PLAIN && SUITE.own && typeof SUITE.own === "object" ? SUITE.own : {};
+declareClasses(Array.isArray(SUITE.classes) && !PLAIN
+  ? SUITE.classes.filter((name) => !Object.prototype.hasOwnProperty.call(OWN_SOURCES, name) || OWN.has(name)) : []);
 // a test that returns a promise (an async test of bdd.js) is awaited, up to the test's time left
 const settle = (promise, ms) => new Promise((ok, no) => {
   const timer = setTimeout(() => no(new Error("TimeoutError: the test's promise did not settle in time")), ms);

@@ -112,7 +112,11 @@ function dec(v, depth = 0, made = []) {
   if (!Array.isArray(v) || depth > MAX_DEPTH) throw new TypeError("not a tagged value");
   const d = depth + 1;
   const x_ = (x) => dec(x, d, made);
-  const mine = (o) => { made.push(o); return o; };  // (numbered before its items, as enc numbers them)
+  const mine = (o) => {  // (numbered before its items, as enc numbers them)
+    made.push(o);
+    if (hooks.decoded) hooks.decoded(o);
+    return o;
+  };
   switch (v[0]) {
     case "N": return null;
     case "U": return undefined;
@@ -178,7 +182,8 @@ const MAX_LOGGED = 10000;  // console calls of the program's sent with one answe
 // program's, a name's value; ``alias``: the program's, while it writes an answer, the objects it was
 // given as arguments by their place, so one it returns is ["A", i]; ``arg``: the checker's, the test's
 // own argument at that place; ``shared``/``sharedName``: each side's, a class the tests declare and
-// the program uses, by name, and the name of such a class's prototype)
+// the program uses, by name, and the name of such a class's prototype; ``decoded``: the checker's, each
+// array, object, Map and Set dec makes, as it makes it)
 const hooks = { lend: null, standIn: null, keep: null, handle: null, ref: null, named: null, alias: null, arg: null,
-  shared: null, sharedName: null };
+  shared: null, sharedName: null, decoded: null };
 module.exports = { enc, dec, Opaque, hooks, raised, STANDARD, MAX_LOGGED, setOwn, native, dataClasses, declaredClass };

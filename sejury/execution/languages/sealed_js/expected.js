@@ -2,13 +2,21 @@
 // standard library only).  Such an object (an object of the program's class the tests made with
 // `new`, or one a call gave them) lives in the program's process (handles.js): comparing it reads
 // its fields there, so the program answers the reads of both sides of the check and could make any
-// answer look right.  A check that passed so is the harness's limit, a fault, never a pass; a check
-// that read nothing of the program's (`toBe`; the same object on both sides), or whose expected value
-// holds none of its objects, stands as it is.  bdd.js's `expect`, chai.js's chains and assert, and
-// node's assert (checker.js) run their checks through `checked`; checker.js says what counts.
+// answer look right.  A check that passed so is the harness's limit, a fault, never a pass:
+// - any check that read anything of the program's while it ran and whose expected values hold such
+//   an object (`toEqual(new ListNode(...))` of the program's class, `toThrow(new ItsError(...))`);
+// - a deep comparison (`toEqual`, chai's `eql` and `deep`, node's `deepEqual`) with such an object
+//   on one side and, on the other, such an object or data the program sent: both sides are then the
+//   program's, whichever is called the expected one, even where nothing was read (one object on
+//   both sides: a constructor of the program's can give back the object its function returned).
+// A check of identity (`toBe`), or one with the tests' own values on a side, stands as it is.
+// bdd.js's `expect`, chai.js's chains and assert, and node's assert (checker.js) run their checks
+// through `checked`; checker.js says what is the program's.
 "use strict";
-let judge = null;  // (run, expected) => run's value, or a fault; none in a plain run (no stand-ins)
-const checked = (run, expected) => (judge ? judge(run, expected) : run());
+let judge = null;  // (run, subject, expected, deep) => run's value, or a fault; none in a plain run
+// run: the check; subject: the value checked (`expect(x)`'s x, an assert's first argument); expected:
+// the others; deep: whether the check compares values (not identity)
+const checked = (run, subject, expected, deep) => (judge ? judge(run, subject, expected, deep) : run());
 // whether a value holds an object of the program's (a stand-in's own fields are not looked into)
 function holds(v, mine, seen = new Set(), depth = 0) {
   if (v === null || (typeof v !== "object" && typeof v !== "function")) return false;
@@ -23,14 +31,16 @@ function holds(v, mine, seen = new Set(), depth = 0) {
     return Boolean(d && "value" in d && inner(d.value));
   });
 }
-// checker.js's: ``mine(v)``: v is a stand-in of the program's objects; ``asked()``: the requests made
-// to the program's process so far (a failure's message reading fields is not counted); ``refuse()``:
-// the fault to throw
-function judgeWith(mine, asked, refuse) {
-  judge = (run, expected) => {
+// checker.js's: ``mine(v)``: v is a stand-in of the program's objects; ``sent(v)``: v is data the
+// program's process sent; ``asked()``: the requests made to it so far (a failure's message reading
+// fields is not counted); ``refuse()``: the fault to throw
+function judgeWith(mine, sent, asked, refuse) {
+  const ours = (v) => holds(v, mine), theirs = (v) => holds(v, (x) => mine(x) || sent(x));
+  judge = (run, subject, expected, deep) => {
     const before = asked();
     const value = run();
-    if (asked() !== before && holds(expected, mine)) throw refuse();
+    if ((asked() !== before && ours(expected))
+        || (deep && ((ours(subject) && theirs(expected)) || (ours(expected) && theirs(subject))))) throw refuse();
     return value;
   };
 }
@@ -41,7 +51,7 @@ function guarded(mod) {
   for (const k of Object.keys(mod)) {
     const f = mod[k];
     if (k === "strict") out.strict = f === mod ? out : guarded(f);
-    else out[k] = typeof f === "function" && /^[a-z]/.test(k) ? (...a) => checked(() => f(...a), a.slice(1)) : f;
+    else out[k] = typeof f === "function" && /^[a-z]/.test(k) ? (...a) => checked(() => f(...a), a[0], a.slice(1), /deep/i.test(k)) : f;
   }
   return out;
 }

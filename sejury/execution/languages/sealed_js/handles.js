@@ -16,9 +16,9 @@ const MAX_KEYS = 100000, MAX_CHAIN = 50;
 // ask(req): the program's answer to a request (a value, METHOD with the method's number, or a throw,
 // as checker.js's ask makes it); life(): the program process's generation now (the processes ended so
 // far); send(v): the tests' value as data for the program; gone(): the error a stand-in of an ended
-// process raises.  A handle belongs to the process that
+// process raises; refuse(why): the harness's fault.  A handle belongs to the process that
 // sent it: the generation the driver stamped on that answer (decodeAt), not the one at decoding time.
-module.exports = function handles(ask, life, send, gone) {
+module.exports = function handles(ask, life, send, gone, refuse) {
   const METHOD = Symbol("method"), FRESH = Symbol("fresh");  // FRESH: an answer's generation, asked for
   const REFS = new WeakMap();  // stand-in -> its record
   const SEEN = new Map();  // "generation:id" -> stand-in (one object, one stand-in: `toBe`)
@@ -26,6 +26,7 @@ module.exports = function handles(ask, life, send, gone) {
   const CLASSES = new Map();  // "generation:id" -> the stand-in of a class or function
   const NAMED_IDS = new Map();  // the stand-ins of the names the program defines, by "generation:id"
   let at = life();  // the generation of the answer being decoded
+  let serial = 0;  // the program's objects given so far: each object's stand-in is numbered when first given
   function decodeAt(generation, value) {
     const was = at;
     at = Number.isInteger(generation) ? generation : life();
@@ -141,7 +142,13 @@ module.exports = function handles(ask, life, send, gone) {
         return rec.call ? rec.call(args) : request(rec, "apply", { args: send(args) }, args);
       },
       construct(t, args) {
+        const before = serial;
         const made = request(rec, "make", { args: send(args) }, args);
+        // a constructor giving back an object the tests already hold (its function's answer): the
+        // program would decide what is one object on both sides of a check (expected.js)
+        if (REFS.has(made) && REFS.get(made).kind === "object" && !(REFS.get(made).serial > before)) {
+          throw refuse("the program's constructor gave back an object it had given before: not evidence");
+        }
         return made !== null && (typeof made === "object" || typeof made === "function") ? made : {};
       },
     }),
@@ -184,7 +191,7 @@ module.exports = function handles(ask, life, send, gone) {
     const key = at + ":" + rec.id;
     if (NAMED_IDS.has(key)) return NAMED_IDS.get(key);  // a name's own object, class or function
     if (rec.kind !== "object") return classOf(rec.id, rec.chain, rec.root, at);
-    if (!SEEN.has(key)) SEEN.set(key, standIn(rec));
+    if (!SEEN.has(key)) { rec.serial = ++serial; SEEN.set(key, standIn(rec)); }
     return SEEN.get(key);
   };
   hooks.ref = (v) => {
@@ -209,17 +216,20 @@ module.exports = function handles(ask, life, send, gone) {
     return made;
   }
   // a value shown in a failure's message: the program's objects by their class and own fields
-  function shown(v, depth = 0) {  // (from a depth given: that many levels fewer)
+  function shown(v, depth = 0, seen = new Map()) {  // (from a depth given: that many levels fewer)
     const rec = v !== null && (typeof v === "object" || typeof v === "function") ? REFS.get(v) : undefined;
+    if (rec === undefined && !(Array.isArray(v) && depth < 4)) return v;
+    if (rec !== undefined && rec.kind !== "object") return v;
+    if (seen.has(v)) return seen.get(v);  // (each array or object once: an answer sent with references)
+    const out = rec === undefined ? [] : Object.create(rec.proto);
+    seen.set(v, out);
     if (rec === undefined) {
-      if (Array.isArray(v) && depth < 4) return v.map((x) => shown(x, depth + 1));
-      return v;
+      for (const x of v) out.push(shown(x, depth + 1, seen));
+      return out;
     }
-    if (rec.kind !== "object") return v;
-    const out = Object.create(rec.proto);
     try {
       if (depth < 4) {
-        for (const [k, x] of Object.entries(v)) setOwn(out, k, shown(x, depth + 1));
+        for (const [k, x] of Object.entries(v)) setOwn(out, k, shown(x, depth + 1, seen));
       }
     } catch (e) { /* the failure's own words matter more than the fields */ }
     return out;
