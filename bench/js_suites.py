@@ -32,6 +32,8 @@ ROWS = [("CYCLES", t.CYCLES, [("right", t.CYCLES_RIGHT), ("wrong", t.CYCLES_WRON
                           ("right, its ListNode a data class", PURE),
                           ("wrong, its ListNode a data class", PURE_WRONG)]),
         ("REFERENCES", t.REFERENCES, [("hostile", t.REFERENCES_HOSTILE)]),
+        ("IDENTITY", t.IDENTITY, [("right, its ListNode a data class", t.IDENTITY_RIGHT),
+                                  ("wrong", t.IDENTITY_WRONG)]),
         ("LEETCODE", t.LEETCODE, [("right", t.LEETCODE_RIGHT), ("wrong", t.LEETCODE_WRONG)]),
         ("TESTS", t.TESTS, [("right", t.PROGRAM), ("wrong", t.WRONG)]),
         ("LEAKS", t.LEAKS, [("right", t.LEAKS_RIGHT), ("wrong", t.LEAKS_WRONG)])]

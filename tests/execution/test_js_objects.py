@@ -762,3 +762,109 @@ def test_the_programs_data_classes_declared_in_the_checker_compute_from_their_pa
                 "class N { constructor(v, ...rest) { this.v = v; } }",
                 "function Boolean(v) { this.v = v; }", "function RegExp(source) { this.source = source; }"):
         assert program_data_classes(bad, set()) == {}, bad
+
+
+IDENTITY = """const { ListNode, TreeNode, middleNode, detectCycle, getIntersectionNode, reorderList,
+  lowestCommonAncestor, reverseList, share, removeFirst } = require('./solution');
+const build = (a) => a.reduceRight((next, v) => new ListNode(v, next), null);
+const toArray = (h) => { const out = []; for (; h; h = h.next) out.push(h.val); return out; };
+test('middle', () => { const h = build([1, 2, 3, 4, 5]); expect(middleNode(h)).toBe(h.next.next); });
+test('where the loop starts', () => {
+  const h = build([3, 2, 0, -4]); h.next.next.next.next = h.next; expect(detectCycle(h)).toBe(h.next);
+});
+test('intersection', () => {
+  const c = build([8, 4, 5]); const a = new ListNode(4, new ListNode(1, c));
+  const b = new ListNode(5, new ListNode(6, new ListNode(1, c))); expect(getIntersectionNode(a, b)).toBe(c);
+});
+test('reorder in place', () => {
+  const h = build([1, 2, 3, 4]); reorderList(h); expect(toArray(h)).toEqual([1, 4, 2, 3]);
+});
+test('common ancestor', () => {
+  const r = new TreeNode(3, new TreeNode(5, new TreeNode(6), new TreeNode(2)), new TreeNode(1));
+  expect(lowestCommonAncestor(r, r.left.left, r.left.right)).toBe(r.left);
+});
+test('common ancestor, the root', () => {
+  const r = new TreeNode(3, new TreeNode(5), new TreeNode(1)); expect(lowestCommonAncestor(r, r.left, r.right)).toBe(r);
+});
+test('reversed, equal', () => { expect(reverseList(build([1, 2, 3]))).toEqual(build([3, 2, 1])); });
+test('reversed, the test\\'s nodes', () => {
+  const h = build([1, 2]); const second = h.next; expect(reverseList(h)).toBe(second); expect(second.next).toBe(h);
+  expect(h.next).toBe(null);
+});
+test('a node of its class', () => { expect(reverseList(build([1, 2]))).toBeInstanceOf(ListNode); });
+test('one new object put in two', () => { const arr = [{}, {}]; share(arr); expect(arr[0].box).toBe(arr[1].box); });
+test('a Date taken out', () => { const a = [new Date(1), 1]; removeFirst(a); expect(a).toEqual([1]); });
+"""
+# review 69's: a right LeetCode program declaring ListNode and TreeNode itself (data classes)
+IDENTITY_RIGHT = """function ListNode(val, next) {
+  this.val = (val === undefined ? 0 : val);
+  this.next = (next === undefined ? null : next);
+}
+function TreeNode(val, left, right) {
+  this.val = (val === undefined ? 0 : val);
+  this.left = (left === undefined ? null : left);
+  this.right = (right === undefined ? null : right);
+}
+var middleNode = function (head) {
+  let s = head, f = head; while (f && f.next) { s = s.next; f = f.next.next; } return s;
+};
+var detectCycle = function (head) {
+  const seen = new Set(); for (let h = head; h; h = h.next) { if (seen.has(h)) return h; seen.add(h); } return null;
+};
+var getIntersectionNode = function (a, b) {
+  const s = new Set(); for (let h = a; h; h = h.next) s.add(h);
+  for (let h = b; h; h = h.next) if (s.has(h)) return h;
+  return null;
+};
+var reorderList = function (head) {
+  const a = []; for (let h = head; h; h = h.next) a.push(h);
+  let i = 0, j = a.length - 1; const out = [];
+  while (i <= j) { out.push(a[i++]); if (i <= j) out.push(a[j--]); }
+  for (let k = 0; k < out.length; k++) out[k].next = out[k + 1] || null;
+};
+var lowestCommonAncestor = function (root, p, q) {
+  if (!root || root === p || root === q) return root;
+  const l = lowestCommonAncestor(root.left, p, q), r = lowestCommonAncestor(root.right, p, q);
+  return l && r ? root : l || r;
+};
+var reverseList = function (head) {
+  let prev = null; while (head) { const n = head.next; head.next = prev; prev = head; head = n; } return prev;
+};
+var share = function (arr) { const box = { items: [] }; arr[0].box = box; arr[1].box = box; };
+var removeFirst = function (a) { a.shift(); };
+module.exports = { ListNode, TreeNode, middleNode, detectCycle, getIntersectionNode, reorderList, lowestCommonAncestor,
+  reverseList, share, removeFirst };
+"""
+# wrong in each test's way: a copy of the node where the node is asked for, and so on
+IDENTITY_WRONG = (IDENTITY_RIGHT
+                  .replace("f = f.next.next; } return s;", "f = f.next.next; } return new ListNode(s.val, s.next);")
+                  .replace("if (seen.has(h)) return h;", "if (seen.has(h)) return new ListNode(h.val, h.next);")
+                  .replace("if (s.has(h)) return h;", "if (s.has(h)) return { ...h };")
+                  .replace("out[k].next = out[k + 1] || null;", "out[k].next = out[k + 2] || null;")
+                  .replace("return l && r ? root : l || r;", "return l && r ? root.left || root : l || r;")
+                  .replace("if (!root || root === p || root === q) return root;",
+                           "if (!root) return root; "
+                           "if (root === p || root === q) return root.right && root.right.right ? root.right : root;")
+                  .replace("head.next = prev; prev = head;", "head.next = prev; prev = new ListNode(head.val, prev);")
+                  .replace("  this.right = (right === undefined ? null : right);\n}",
+                           "  this.right = (right === undefined ? null : right);\n}\nclass Other {}")
+                  .replace("arr[1].box = box;", "arr[1].box = { items: [] };")
+                  .replace("a.shift();", "a.pop();"))
+
+
+@pytest.mark.docker
+async def test_the_tests_nodes_stay_theirs_through_a_call(sandbox: DockerSandbox) -> None:
+    """A node of the test's list the program returns is the test's own node (``middleNode(h)`` is
+    ``h.next.next``), and what the program changed in the test's nodes is put in them by identity (a
+    reversed list's old second node now points at the old head).  Until ``RUNNERS_VERSION`` 61 each
+    answer was a copy and a change was put back by position: review 69's right LeetCode program
+    declaring its ``ListNode`` passed 4 of the first 9 (9 of 9 when its nodes were stand-ins).  A new
+    object the program puts in two of the test's objects is one object there (its contents written
+    with one numbering), and a container that held a Date is put back once it holds none (review
+    69b: both failed in the first version of this)."""
+    suite = split_tests("javascript", IDENTITY, IDENTITY_RIGHT)
+    assert len(suite.units) == 11
+    right = await run_suite(sandbox, "javascript", IDENTITY_RIGHT, suite, timeout=60)
+    assert right.passed == [True] * 11, right.reasons
+    wrong = await run_suite(sandbox, "javascript", IDENTITY_WRONG, suite, timeout=60)  # (its reversal: right values)
+    assert wrong.passed == [False] * 6 + [True, False, True, False, False], wrong.reasons

@@ -210,10 +210,13 @@ function replay(reply) {
 function call(name, args) {
   return ask({ call: name, args: sent(args) }, args);
 }
-// the tests' values as data for the program; one too large or too deep to send (a cyclic list) is
-// the harness's limit, a fault, never a throw a test expects
+// the tests' values as data for the program; one too large or too deep to send is the harness's
+// limit, a fault, never a throw a test expects.  The arrays, objects, Maps and Sets written, by
+// their number (codec.js), are kept with the encoding: the program's answer names them (["A", k])
+const SENT_OBJECTS = new WeakMap();
 function sent(v) {
-  try { return enc(v); } catch (e) {
+  const seen = new Map();
+  try { const e = enc(v, undefined, 0, seen); SENT_OBJECTS.set(e, [...seen.keys()]); return e; } catch (e) {
     throw fault(Object.assign(new Error(`the test's value cannot be sent to the program: ${String(e).slice(0, 100)}`), { [FAULT]: true }));
   }
 }
@@ -233,18 +236,25 @@ function ask(req, args) {
     throw e;
   }
   if (!reply || !("ok" in reply)) throw fault(new CandidateExited("the program broke the protocol"));
-  let value;
-  hooks.arg = (i) => {  // an argument the program gives back as itself: the test's own value
-    if (!Array.isArray(args) || !Number.isInteger(i) || i < 0 || i >= args.length) throw new TypeError("no such argument");
-    return args[i];
+  let value, after = [];
+  const objects = (req.args && SENT_OBJECTS.get(req.args)) || [];
+  hooks.arg = (k) => {  // a test's object the call was given, named by the program's answer: itself
+    if (!Number.isInteger(k) || k <= 0 || k >= objects.length) throw new TypeError("no such argument");
+    return objects[k];
   };
-  try { value = H.decodeAt(reply.life, reply.ok); }
+  try {
+    value = H.decodeAt(reply.life, reply.ok);
+    if (Array.isArray(reply.after)) {  // what the program changed in the test's objects (writeback.js)
+      try {
+        const made = [];  // (the contents' one numbering, server.js's changed)
+        after = reply.after.map((x) => (Array.isArray(x) && x.length === 2 ? [x[0], H.decodeAt(reply.life, x[1], made)] : [-1, null]));
+      } catch (e) { after = []; /* the test's values stay as they were */ }
+    }
+  }
   catch (e) { throw e && e[FAULT] ? e : fault(new CandidateExited(`the program broke the protocol (${String(e).slice(0, 100)})`)); }
   finally { hooks.arg = null; }
   if (req.op === "names" && Array.isArray(value)) value[H.FRESH] = reply.life;
-  if (Array.isArray(args) && Array.isArray(reply.after)) {
-    try { inPlace(args, reply.after.map((x) => (x === null ? null : H.decodeAt(reply.life, x)))); } catch (e) { /* the test's values stay as they were */ }
-  }
+  putBack(objects, after);
   return reply.awaited ? Promise.resolve(value) : value;
 }
 function raisedHere(reply) {
@@ -261,7 +271,7 @@ function raisedHere(reply) {
 const H = require("./handles.js")(ask, life, (v) => sent(v),
   () => fault(new CandidateExited("the program's object is gone: its process ended after the object was made")),
   (why) => fault(Object.assign(new Error(why), { [FAULT]: true })));
-const { inPlace, declareClasses } = require("./writeback.js")(H);
+const { putBack, declareClasses } = require("./writeback.js")(H);
 let load, loaded = null;  // loaded: the program's own module.exports, in a plain run
 if (PLAIN) {
   globalThis.module = { exports: {} }; globalThis.exports = globalThis.module.exports; globalThis.require = require;

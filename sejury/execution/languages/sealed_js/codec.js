@@ -40,7 +40,8 @@ function enc(v, budget = { n: MAX_ITEMS }, depth = 0, seen = new Map()) {
   if (t === "function" && hooks.lend) return hooks.lend(v);  // a test's function, lent; the program's, kept
   if (t !== "object") return ["O", t];
   if (v instanceof Opaque) return ["O", v.kind];  // (sent back as it came)
-  if (hooks.alias && hooks.alias.has(v)) return ["A", hooks.alias.get(v)];  // the program's: an argument it was given
+  // the program's: a test's object it was given in the call's arguments (the one written whole: itself)
+  if (hooks.alias && hooks.alias.has(v) && !(depth === 0 && v === hooks.open)) return ["A", hooks.alias.get(v)];
   if (seen !== null && seen.has(v)) return ["R", seen.get(v)];
   const at = (x) => { if (seen !== null) seen.set(x, seen.size); };  // (numbered before its items: dec makes it first too)
   const e = (x) => enc(x, budget, d, seen);
@@ -179,11 +180,12 @@ const MAX_LOGGED = 10000;  // console calls of the program's sent with one answe
 // program's process keeps its objects (``keep``: an object to ["H", ...] or null; ``handle``: ["H", id]
 // to the object), the checker holds stand-ins of them (``handle``: ["H", ...] to a stand-in; ``ref``: a
 // stand-in to its id, {name} for a name the program defines, else undefined; ``named``: the
-// program's, a name's value; ``alias``: the program's, while it writes an answer, the objects it was
-// given as arguments by their place, so one it returns is ["A", i]; ``arg``: the checker's, the test's
-// own argument at that place; ``shared``/``sharedName``: each side's, a class the tests declare and
+// program's, a name's value; ``alias``: the program's, while it writes an answer or what it changed,
+// the arrays, objects, Maps and Sets of the call's arguments by their number (as the checker wrote
+// them), so one it holds is ["A", k] (``open``: the one being written whole, itself); ``arg``: the
+// checker's, the test's own object of that number; ``shared``/``sharedName``: each side's, a class the tests declare and
 // the program uses, by name, and the name of such a class's prototype; ``decoded``: the checker's, each
 // array, object, Map and Set dec makes, as it makes it)
 const hooks = { lend: null, standIn: null, keep: null, handle: null, ref: null, named: null, alias: null, arg: null,
-  shared: null, sharedName: null, decoded: null };
+  shared: null, sharedName: null, decoded: null, open: null };
 module.exports = { enc, dec, Opaque, hooks, raised, STANDARD, MAX_LOGGED, setOwn, native, dataClasses, declaredClass };

@@ -27,10 +27,10 @@ module.exports = function handles(ask, life, send, gone, refuse) {
   const NAMED_IDS = new Map();  // the stand-ins of the names the program defines, by "generation:id"
   let at = life();  // the generation of the answer being decoded
   let serial = 0;  // the program's objects given so far: each object's stand-in is numbered when first given
-  function decodeAt(generation, value) {
+  function decodeAt(generation, value, made = []) {  // (made: dec's numbering, shared by several values)
     const was = at;
     at = Number.isInteger(generation) ? generation : life();
-    try { return dec(value); } finally { at = was; }
+    try { return dec(value, 0, made); } finally { at = was; }
   }
 
   // the object a request goes to: its number in the program's process, or its name there

@@ -278,39 +278,54 @@ function settled(id, v, request) {
   return v.then((x) => changed({ id, awaited: true, ok: aliased(x, request) }, request), (e) => changed({ id, awaited: true, ...thrown(e) }, request))
     .catch((e) => ({ id, awaited: true, ...thrown(e) }));
 }
-// an answer in which an argument the call was given stands as itself (`return nums` after sorting
-// it in place: the test's own array, so `toBe(nums)` holds and a copy is told from the original)
+// A call's arguments are the test's own values: each array, object, Map and Set in them (numbered as
+// the checker wrote them, the arguments' array 0) is the test's object of that number.  An answer
+// holding one names it (["A", k]: `return nums` after sorting it in place, a node of the test's list,
+// `middleNode(head)`), and what the program changed in one (`moveZeroes(nums)`, `reverseList(head)`'s
+// links, a loop closed) goes back with the answer ("after": [k, its content now] each), the test's
+// objects it holds named so too, and an object it made held by two of them written once (the contents
+// written in order with one numbering, codec.js's "R"): the checker puts it in the test's own object.
+// A container whose content now holds an opaque name (a Date, a test's class's object) is not put back.
 function aliased(v, request) {
-  const args = request && request.given;
-  if (!Array.isArray(args)) return encOr(v);
-  const alias = new Map();
-  args.forEach((a, i) => { if (a !== null && typeof a === "object" && !alias.has(a)) alias.set(a, i); });
-  hooks.alias = alias.size ? alias : null;
+  hooks.alias = request && request.alias instanceof Map && request.alias.size ? request.alias : null;
   try { return encOr(v); } finally { hooks.alias = null; }
 }
-// a call's arguments, kept with its request: an array, object, Map or Set the program changed in place
-// (`moveZeroes(nums)`, `arr.sort()`) goes back with the answer ("after": its new value, null for each
-// one unchanged), and the checker puts the change in the test's own value
+const DATA = new Set([Array.prototype, Object.prototype, null, Map.prototype, Set.prototype]);
+// the container's content as data (``seen``: the numbering it shares with other contents), or null
+// for one of no data kind or too large to send
+function contentOf(o, alias, seen = new Map()) {
+  const proto = Object.getPrototypeOf(o);
+  if (!(DATA.has(proto) || SHARED.byProto.has(proto))) return null;
+  hooks.alias = alias; hooks.open = o;
+  try { return enc(o, undefined, 0, seen); } catch (e) { return null; } finally { hooks.alias = null; hooks.open = null; }
+}
+const shownOf = (content) => (content === null ? null : JSON.stringify(content));
 function given(request) {
-  request.given = dec(request.args);
+  const made = [];
+  request.given = dec(request.args, 0, made);
+  request.made = made;
+  request.alias = new Map();
+  made.forEach((o, k) => { if (k > 0 && !request.alias.has(o)) request.alias.set(o, k); });
+  request.before = made.map((o, k) => (k > 0 ? shownOf(contentOf(o, request.alias)) : null));
   return request.given;
 }
-const DATA = new Set([Array.prototype, Object.prototype, null, Map.prototype, Set.prototype]);
 function changed(reply, request) {
-  const args = request && request.given, sent = request && Array.isArray(request.args) ? request.args[1] : null;
-  if (!Array.isArray(args) || !Array.isArray(sent)) return reply;
-  try {
-    let any = false;
-    const after = args.map((a, i) => {
-      if (a === null || typeof a !== "object" || !(DATA.has(Object.getPrototypeOf(a)) || SHARED.byProto.has(Object.getPrototypeOf(a)))) return null;
-      const now = enc(a), shown = JSON.stringify(now);
-      // (a value that crossed as an opaque name, a Date, a test's class's object, cannot be put back)
-      if (shown === JSON.stringify(sent[i]) || shown.includes('["O",')) return null;
-      any = true;
-      return now;
-    });
-    if (any) reply.after = after;
-  } catch (e) { /* an argument too large to send back stays as the test made it */ }
+  if (!request || !Array.isArray(request.made)) return reply;
+  const changedOnes = [];
+  request.made.forEach((o, k) => {
+    if (k === 0 || request.before[k] === null) return;
+    const now = shownOf(contentOf(o, request.alias));
+    if (now !== null && now !== request.before[k] && !now.includes('["O",')) changedOnes.push(k);
+  });
+  if (!changedOnes.length) return reply;
+  const seen = new Map();  // (one numbering for all: an object the program made, held by two of them)
+  const after = [];
+  for (const k of changedOnes) {
+    const content = contentOf(request.made[k], request.alias, seen);
+    if (content === null) return reply;  // (the numbering is broken: nothing is put back)
+    after.push([k, content]);
+  }
+  reply.after = after;
   return reply;
 }
 let pending = "";

@@ -1,59 +1,47 @@
 // What crosses back from the program's process into the tests' own values, in the sealed JavaScript
-// checker (checker.js; node's standard library only): the arguments a call changed in place, and the
-// tests' data classes, whose objects cross as data of their class both ways (codec.js's "C").
+// checker (checker.js; node's standard library only): what a call changed in the test's objects it was
+// given, and the tests' data classes, whose objects cross as data of their class both ways (codec.js's
+// "C").
 "use strict";
 const vm = require("vm");
 const { hooks, setOwn, native, dataClasses } = require("./codec.js");
 
 module.exports = (H) => {
   const SHARED = dataClasses();
-  // what the program changed in the arguments it was given, put in the test's own values (the
-  // program's process had copies): an array's items and an object's fields merged in place, so the
-  // arrays and objects nested in them stay the test's own where they still are; a Map's or Set's
-  // entries (not one keyed by objects, whose keys the copies cannot be); nothing of a frozen, sealed
-  // or fixed value; an object the program's value holds twice (a cycle) merged once, into the test's
-  // object it first met there (``pairs``)
+  // what the program changed in the test's objects it was given (server.js's "after": [k, content]
+  // each, k the object's number in the call's arguments, its content decoded with the test's objects
+  // it holds as themselves), put in those objects: an array's items, an object's own fields, a Map's
+  // or Set's entries; nothing of a frozen, sealed or fixed object, nor of another kind than it was
+  // (a plain object's content in a plain object, a data class's in one of that class)
   const plainObject = (v) => v !== null && typeof v === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(v));
-  const objects = (xs) => [...xs].some((x) => x !== null && typeof x === "object");
-  function merged(was, now, depth = 0, pairs = new Map()) {
-    if (pairs.has(now)) return pairs.get(now);  // (a loop the program closed: back to the test's own object)
-    if (was === null || typeof was !== "object" || H.isStandIn(was) || !Object.isExtensible(was) || depth > 100) return now;
-    if (now === null || typeof now !== "object") return depth === 0 ? was : now;
-    const into = (a, b) => merged(a, b, depth + 1, pairs);
+  function putIn(was, now) {
+    if (was === null || typeof was !== "object" || H.isStandIn(was) || !Object.isExtensible(was)) return;
+    if (now === null || typeof now !== "object") return;
     if (Array.isArray(was) && Array.isArray(now)) {
-      pairs.set(now, was);
-      for (let i = 0; i < now.length; i++) was[i] = i < was.length ? into(was[i], now[i]) : now[i];
+      for (let i = 0; i < now.length; i++) was[i] = now[i];
       was.length = now.length;
-      return was;
+      return;
     }
     const proto = Object.getPrototypeOf(was);
     if ((plainObject(was) && plainObject(now)) || (SHARED.byProto.has(proto) && Object.getPrototypeOf(now) === proto)) {
-      pairs.set(now, was);
       for (const k of Object.keys(was)) if (!Object.prototype.hasOwnProperty.call(now, k)) delete was[k];
-      for (const [k, x] of Object.entries(now)) {
-        setOwn(was, k, Object.prototype.hasOwnProperty.call(was, k) ? into(was[k], x) : x);
-      }
-      return was;
+      for (const [k, x] of Object.entries(now)) setOwn(was, k, x);
+      return;
     }
-    if (was instanceof Map && now instanceof Map && !objects(was.keys()) && !objects(now.keys())) {
-      pairs.set(now, was);
-      const old = new Map(was);
+    if (was instanceof Map && now instanceof Map) {
       was.clear();
-      for (const [k, x] of now) was.set(k, old.has(k) ? into(old.get(k), x) : x);
-      return was;
+      for (const [k, x] of now) was.set(k, x);
+      return;
     }
-    if (was instanceof Set && now instanceof Set && !objects(was) && !objects(now)) {
-      pairs.set(now, was);
+    if (was instanceof Set && now instanceof Set) {
       was.clear();
       for (const x of now) was.add(x);
-      return was;
     }
-    return depth === 0 ? was : now;  // (a top-level value of another kind stays the test's)
   }
-  function inPlace(args, after) {
-    for (let i = 0; i < args.length && i < after.length; i++) {
-      if (after[i] === null) continue;
-      try { merged(args[i], after[i]); } catch (e) { /* a value that refuses the change stays as it was */ }
+  function putBack(objects, after) {
+    for (const [k, now] of after) {
+      if (!Number.isInteger(k) || k <= 0 || k >= objects.length) continue;
+      try { putIn(objects[k], now); } catch (e) { /* an object that refuses the change stays as it was */ }
     }
   }
   // the tests' data classes by name (javascript.py's data_classes), once the tests' setup has declared
@@ -75,5 +63,5 @@ module.exports = (H) => {
       return typeof c === "function" && !H.isStandIn(c) && !native(c, true) ? String(c.name || "object") : undefined;
     };
   }
-  return { inPlace, declareClasses };
+  return { putBack, declareClasses };
 };
