@@ -160,9 +160,12 @@ function thrown(fn) {
   }
   return [false];
 }
+// toEqual's equality (a mock's calls and results are compared so too); one object on both sides is
+// equal without reading it
+const equal = (a, b) => Object.is(a, b) || util.isDeepStrictEqual(defined(a), defined(b));
 const MATCHERS = {
   toBe: (a, b) => [Object.is(a, b), `${show(a)} to be ${show(b)}`],
-  toEqual: (a, b) => [Object.is(a, b) || util.isDeepStrictEqual(defined(a), defined(b)), `${show(a)} to equal ${show(b)}`],
+  toEqual: (a, b) => [equal(a, b), `${show(a)} to equal ${show(b)}`],
   toStrictEqual: (a, b) => [Object.is(a, b) || util.isDeepStrictEqual(a, b), `${show(a)} to strictly equal ${show(b)}`],
   toBeTruthy: (a) => [Boolean(a), `${show(a)} to be truthy`],
   toBeFalsy: (a) => [!a, `${show(a)} to be falsy`],
@@ -234,7 +237,6 @@ function fn(impl) {
   return mock;
 }
 const calls = (m) => (m && m[MOCK] ? m.mock.calls : null);
-const equalArgs = (a, b) => Object.is(a, b) || util.isDeepStrictEqual(defined(a), defined(b));
 function called(check, what) {
   return (m, ...args) => {
     const c = calls(m);
@@ -245,12 +247,12 @@ function called(check, what) {
 Object.assign(MATCHERS, {
   toHaveBeenCalled: called((c) => c.length > 0, () => "to have been called"),
   toHaveBeenCalledTimes: called((c, n) => c.length === n, (n) => `to have been called ${n} times`),
-  toHaveBeenCalledWith: called((c, ...a) => c.some((x) => equalArgs(x, a)), (...a) => `to have been called with ${show(a)}`),
-  toHaveBeenLastCalledWith: called((c, ...a) => c.length > 0 && equalArgs(c[c.length - 1], a),
+  toHaveBeenCalledWith: called((c, ...a) => c.some((x) => equal(x, a)), (...a) => `to have been called with ${show(a)}`),
+  toHaveBeenLastCalledWith: called((c, ...a) => c.length > 0 && equal(c[c.length - 1], a),
     (...a) => `to have been last called with ${show(a)}`),
-  toHaveBeenNthCalledWith: called((c, n, ...a) => c.length >= n && equalArgs(c[n - 1], a),
+  toHaveBeenNthCalledWith: called((c, n, ...a) => c.length >= n && equal(c[n - 1], a),
     (n, ...a) => `call ${n} to have been with ${show(a)}`),
-  toHaveReturnedWith: (m, v) => [Boolean(m && m[MOCK]) && m.mock.results.some((r) => r.type === "return" && equalArgs(r.value, v)),
+  toHaveReturnedWith: (m, v) => [Boolean(m && m[MOCK]) && m.mock.results.some((r) => r.type === "return" && equal(r.value, v)),
     `the mock to have returned ${show(v)}`],
 });
 for (const [alias, name] of [["toBeCalled", "toHaveBeenCalled"], ["toBeCalledTimes", "toHaveBeenCalledTimes"],
