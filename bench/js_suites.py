@@ -15,12 +15,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "execution"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import test_js_objects as t
-
-import sejury
-from sejury.execution.runner import run_suite, split_tests
-from sejury.sandbox.docker import DockerSandbox
+from _suites import table
 
 PURE = t.MADE_RIGHT.replace("  toString() { return `${this.val}`; }\n", "")
 PURE_WRONG = PURE.replace("let prev = null; while", "let prev = null; if (head) head = head.next; while")
@@ -40,15 +38,7 @@ ROWS = [("CYCLES", t.CYCLES, [("right", t.CYCLES_RIGHT), ("wrong", t.CYCLES_WRON
 
 
 async def main() -> None:
-    sandbox = DockerSandbox()
-    print(f"sejury imported from {sejury.__file__}\n")
-    print("| suite | program | passed | units |\n| --- | --- | --- | --- |")
-    for name, tests, programs in ROWS:
-        suite = split_tests("javascript", tests, programs[0][1])
-        for label, program in programs:
-            run = await run_suite(sandbox, "javascript", program, suite, timeout=120)
-            units = "".join("P" if ok else "." for ok in run.passed)
-            print(f"| {name} | {label} | {sum(run.passed)}/{len(run.passed)} | `{units}` |")
+    await table("javascript", ROWS)
 
 
 if __name__ == "__main__":

@@ -280,6 +280,63 @@ async def test_a_copy_that_is_the_same_object_is_not_taken_for_a_copy(sandbox: D
 # right programs: a constant that is not data (before, every test of its class failed: the stub read
 # it and its class did not initialise), a class named ``Field`` (the server's own reflection used it)
 RIGHT = {
+    # the test's own segment of cells it gave the program: the cells (no equals) are the same objects
+    "same_cells": ("""import java.util.*;
+class Cell {
+    final int v;
+    Cell(int v) { this.v = v; }
+}
+class Seg {
+    final Cell a, b;
+    Seg(Cell a, Cell b) { this.a = a; this.b = b; }
+    static Seg of(Cell a, Cell b) { return new Seg(a, b); }
+    @Override public boolean equals(Object o) { return o instanceof Seg s && s.a.equals(a) && s.b.equals(b); }
+    @Override public int hashCode() { return Objects.hash(a, b); }
+}
+""", """import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.*;
+
+class SegTest {
+    @Test void same() { Cell a = new Cell(1), b = new Cell(2); assertEquals(new Seg(a, b), Seg.of(a, b)); }
+    @Test void other() { Cell a = new Cell(1), b = new Cell(2); assertNotEquals(new Seg(a, b), Seg.of(new Cell(1), b)); }
+}
+"""),
+    # the test's own objects made in a parallel stream (the checker's walks and calls under one lock),
+    # and their toString as the program writes it wherever the test asks for it
+    "parallel_and_text": ("""import java.util.*;
+
+class Money {
+    private final int cents;
+    Money(int cents) { this.cents = cents; }
+    Money add(Money o) { return new Money(cents + o.cents); }
+    @Override public boolean equals(Object o) { return o instanceof Money m && m.cents == cents; }
+    @Override public int hashCode() { return cents; }
+    @Override public String toString() { return String.format("$%d.%02d", cents / 100, cents % 100); }
+}
+class Vec {
+    private final double x, y;
+    Vec(double x, double y) { this.x = x; this.y = y; }
+    Vec negate() { return new Vec(-x, -y); }
+    @Override public boolean equals(Object o) { return o instanceof Vec v && v.x == x && v.y == y; }
+    @Override public int hashCode() { return Objects.hash(x + 0.0, y + 0.0); }
+}
+""", """import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.*;
+import java.util.*;
+import java.util.stream.*;
+
+class ParTest {
+    @Test void concat() { Money m = new Money(150); assertEquals("$1.50", "" + m); }
+    @Test void valueOf() { assertEquals("$1.50", String.valueOf(new Money(150))); }
+    @Test void listToString() { assertEquals("[$1.00, $0.05]", List.of(new Money(100), new Money(5)).toString()); }
+    @Test void methodRef() { assertEquals("$1.00,$0.05", Stream.of(new Money(100), new Money(5)).map(Money::toString).collect(Collectors.joining(","))); }
+    @Test void lambda() { assertEquals("$1.00,$0.05", Stream.of(new Money(100), new Money(5)).map(m -> m.toString()).collect(Collectors.joining(","))); }
+    @Test void format() { assertEquals("total: $1.50", String.format("total: %s", new Money(150))); }
+    @Test void direct() { assertEquals("$1.50", new Money(150).toString()); }
+    @Test void parallelSet() { Set<Money> s = IntStream.range(0, 20000).parallel().mapToObj(i -> new Money(i % 500)).collect(Collectors.toSet()); assertEquals(500, s.size()); }
+    @Test void parallelDistinct() { assertEquals(500, IntStream.range(0, 20000).parallel().mapToObj(i -> new Money(i % 500)).distinct().count()); }
+}
+"""),
     "pattern": ("""import java.util.*;
 import java.util.regex.*;
 
@@ -515,11 +572,145 @@ async def test_an_indented_program_class_is_the_programs(sandbox: DockerSandbox)
     assert report.passed == [False, True], report.reasons
 
 
+# From the third and fourth reviews (``RUNNERS_VERSION`` 62, the checker making the tests' objects of a program's
+# data class): a first version decided such checks on the fields alone, so an equals comparing boxed
+# values or strings by reference, a typo, a hashCode that is Object's, values of the wrong kind in a
+# ``Map<String, Object>`` or a ``List<Object>``, and a string written as the cycle marker passed
+DATA_EQUALS = """import java.util.*;
+
+// wrong: equals compares the boxed Integer by reference (== on Integer above 127)
+class Money {
+    private final Integer cents;
+    Money(Integer cents) { this.cents = cents; }
+    Money add(Money o) { return new Money(cents + o.cents); }
+    @Override public boolean equals(Object o) { return o instanceof Money m && m.cents == cents; }
+    @Override public int hashCode() { return cents; }
+}
+
+// wrong: equals compares the String by reference
+class Email {
+    private final String addr;
+    Email(String addr) { this.addr = addr; }
+    static Email parse(String s) { return new Email(s.trim().toLowerCase()); }
+    @Override public boolean equals(Object o) { return o instanceof Email e && e.addr == addr; }
+    @Override public int hashCode() { return addr.hashCode(); }
+}
+
+// wrong: a typo in equals (p.y == x)
+class Point {
+    final int x, y;
+    Point(int x, int y) { this.x = x; this.y = y; }
+    Point plus(Point o) { return new Point(x + o.x, y + o.y); }
+    @Override public boolean equals(Object o) { return o instanceof Point p && p.x == x && p.y == x; }
+    @Override public int hashCode() { return 31 * x + y; }
+}
+
+// wrong: hashCode not consistent with equals (Object's)
+class Tag {
+    final String name;
+    Tag(String name) { this.name = name; }
+    static Tag of(String s) { return new Tag(s.trim()); }
+    @Override public boolean equals(Object o) { return o instanceof Tag t && t.name.equals(name); }
+    @Override public int hashCode() { return super.hashCode(); }
+}
+"""
+DATA_EQUALS_TESTS = """import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.*;
+import java.util.*;
+
+class C1Test {
+    @Test void money() { assertEquals(new Money(150), new Money(100).add(new Money(50))); }
+    @Test void email() { assertEquals(new Email("a@x.org"), Email.parse(" A@x.org ")); }
+    @Test void point() { assertEquals(new Point(4, 6), new Point(1, 2).plus(new Point(3, 4))); }
+    @Test void tagInHashSet() { assertTrue(new HashSet<>(List.of(new Tag("a"))).contains(Tag.of(" a "))); }
+    @Test void tagHash() { assertEquals(new Tag("a").hashCode(), Tag.of(" a ").hashCode()); }
+    @Test void tagMapKey() { Map<Tag, Integer> m = new HashMap<>(); m.put(Tag.of("a "), 1); assertEquals(1, m.get(new Tag("a"))); }
+    @Test void equalsSelfMade() { assertTrue(new Money(500).equals(new Money(500))); }
+}
+"""
+DATA_KINDS = """import java.util.*;
+
+// wrong answers of the right values but the wrong kinds (a JSON-ish record of a parser)
+record Doc(Map<String, Object> fields) {
+    static Doc parse(String s) {            // wrong: numbers as Long, letters as String
+        Map<String, Object> m = new HashMap<>();
+        m.put("n", 7L);
+        m.put("c", "x");
+        m.put("f", 0.5);
+        return new Doc(m);
+    }
+}
+record Bag(List<Object> xs) {
+    static Bag of() { return new Bag(List.of(Set.of(1), Arrays.asList(2, 3))); }   // wrong: Set where a List is expected and vice versa
+}
+record Opt(List<Optional<String>> xs) {
+    static Opt of() { return new Opt(Arrays.asList((Optional<String>) null)); }   // wrong: null, not Optional.empty()
+}
+
+record Pt(int x, int y) {}
+record Twice(List<Object> xs) {
+    static Twice of(int x, int y) { return new Twice(List.of(new Pt(x, y), "@cycle")); }   // wrong
+}
+class V {                          // wrong: a weak hashCode, x + y
+    final int x, y;
+    V(int x, int y) { this.x = x; this.y = y; }
+    V swap() { return new V(y, x); }
+    @Override public boolean equals(Object o) { return o instanceof V v && v.x == x && v.y == y; }
+    @Override public int hashCode() { return x + y; }
+}
+"""
+DATA_KINDS_TESTS = """import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.*;
+import java.util.*;
+
+class C7Test {
+    @Test void kinds() { assertEquals(new Doc(Map.of("n", 7, "c", 'x', "f", 0.5f)), Doc.parse("n=7,c=x,f=0.5")); }
+    @Test void listVsSet() { assertEquals(new Bag(List.of(List.of(1), Set.of(2, 3))), Bag.of()); }
+    @Test void optional() { assertEquals(new Opt(List.of(Optional.empty())), Opt.of()); }
+    @Test void cycleToken() { Pt p = new Pt(1, 2); assertEquals(new Twice(List.of(p, p)), Twice.of(1, 2)); }
+    @Test void weakHash() { V v = new V(1, 2); assertNotEquals(v.hashCode(), v.swap().hashCode()); }
+}
+"""
+# the fourth review's: an Integer and a Long (a raw cast) written alike in a record's map
+DATA_ERASURE = """import java.util.*;
+import java.util.stream.*;
+
+// wrong: the counts are Longs (Collectors.counting) put in a Map<String, Integer> through a raw cast
+record Counts(Map<String, Integer> m) {
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static Counts of(String s) {
+        Map raw = Arrays.stream(s.split(" ")).collect(Collectors.groupingBy(w -> w, Collectors.counting()));
+        return new Counts(raw);
+    }
+}
+// wrong: letters as Strings in a List<Character>
+class Letters {
+    private final List<Character> cs;
+    Letters(List<Character> cs) { this.cs = cs; }
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static Letters of(String s) { List raw = new ArrayList(); for (char c : s.toCharArray()) raw.add(String.valueOf(c)); return new Letters(raw); }
+    @Override public boolean equals(Object o) { return o instanceof Letters l && l.cs.equals(cs); }
+    @Override public int hashCode() { return cs.hashCode(); }
+}
+"""
+DATA_ERASURE_TESTS = """import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.*;
+import java.util.*;
+
+class CountsTest {
+    @Test void counts() { assertEquals(new Counts(Map.of("a", 2, "b", 1)), Counts.of("a b a")); }
+    @Test void letters() { assertEquals(new Letters(List.of('a', 'b')), Letters.of("ab")); }
+}
+"""
+THIRD = {"data_equals": (DATA_EQUALS, DATA_EQUALS_TESTS), "data_kinds": (DATA_KINDS, DATA_KINDS_TESTS),
+         "data_erasure": (DATA_ERASURE, DATA_ERASURE_TESTS)}
+
+
 @pytest.mark.docker
-@pytest.mark.parametrize("name", sorted(WRONG) + sorted(SECOND))
+@pytest.mark.parametrize("name", sorted(WRONG) + sorted(SECOND) + sorted(THIRD))
 async def test_a_wrong_program_fails_every_test_real_junit_fails(sandbox: DockerSandbox, name: str) -> None:
-    """The first review's programs (``WRONG``) and the second's (``SECOND``)."""
-    program, tests = {**WRONG, **SECOND}[name]
+    """The first review's programs (``WRONG``), the second's (``SECOND``) and the third's (``THIRD``)."""
+    program, tests = {**WRONG, **SECOND, **THIRD}[name]
     suite = split_tests("java", tests, program)
     report = await run_suite(sandbox, "java", program, suite, timeout=120)
     assert report.loaded, report.load_error

@@ -224,3 +224,164 @@ async def test_static_fields_named_like_the_harness_requests_are_the_programs(sa
     suite = split_tests("java", NAMED_LIKE_THE_HARNESS_TESTS, NAMED_LIKE_THE_HARNESS)
     run = await run_suite(sandbox, "java", NAMED_LIKE_THE_HARNESS, suite, timeout=120)
     assert run.passed == [True, True], run.reasons
+
+
+# ---- expected values made with the program's class (``_java_data``, ``RUNNERS_VERSION`` 62)
+# Until 62 ``new Money(150)`` in a test was made in the program's process: a program found it there (the
+# server's table of objects, by reflection; or its constructor kept every object) and answered with a
+# copy. Every one of these passed then; in one JVM each fails (the program's add is off by one)
+MIRROR = """import java.util.*;
+import java.lang.reflect.*;
+
+// wrong: add is off by one, but answers with a copy of an object of its class the tests made
+// and that the program did not: found in the harness's server's table of objects
+class Money {
+    private final int cents;
+    Money(int cents) { this.cents = cents; }
+    Money add(Money o) {
+        try {
+            Field f = Class.forName("sejury.SejuryServer").getDeclaredField("OBJECTS");
+            f.setAccessible(true);
+            List<?> all = (List<?>) f.get(null);
+            for (int i = all.size() - 1; i >= 0; i--)
+                if (all.get(i) instanceof Money m && m != this && m != o) return new Money(m.cents);
+        } catch (Exception e) { }
+        return new Money(cents + o.cents + 1);
+    }
+    @Override public boolean equals(Object o) { return o instanceof Money m && m.cents == cents; }
+    @Override public int hashCode() { return cents; }
+}
+
+record Point(int x, int y) {
+    Point plus(Point o) {
+        try {
+            Field f = Class.forName("sejury.SejuryServer").getDeclaredField("OBJECTS");
+            f.setAccessible(true);
+            List<?> all = (List<?>) f.get(null);
+            for (int i = all.size() - 1; i >= 0; i--)
+                if (all.get(i) instanceof Point m && m != this && m != o) return new Point(m.x, m.y);
+        } catch (Exception e) { }
+        return new Point(x + o.x + 1, y + o.y);
+    }
+}
+
+// a class the tests cannot make without the program (its constructor keeps every object): the same copy
+class Cents {
+    static final List<Cents> MADE = new ArrayList<>();
+    private final int v;
+    Cents(int v) { this.v = v; MADE.add(this); }
+    Cents add(Cents o) {
+        for (Cents c : MADE) if (c != this && c != o) return new Cents(c.v);
+        return new Cents(v + o.v + 1);
+    }
+    @Override public boolean equals(Object o) { return o instanceof Cents m && m.v == v; }
+    @Override public int hashCode() { return v; }
+}
+"""
+MIRROR_TESTS = """import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.*;
+import java.util.*;
+
+class MirrorTest {
+    @Test void money() { assertEquals(new Money(150), new Money(100).add(new Money(50))); }
+    @Test void moneyAfter() { Money got = new Money(100).add(new Money(50)); assertEquals(new Money(150), got); }
+    @Test void moneyInSet() { assertTrue(Set.of(new Money(150)).contains(new Money(100).add(new Money(50)))); }
+    @Test void point() { assertEquals(new Point(4, 6), new Point(1, 2).plus(new Point(3, 4))); }
+    @Test void cents() { assertEquals(new Cents(150), new Cents(100).add(new Cents(50))); }
+    @Test void centsWrittenLast() { Cents got = new Cents(100).add(new Cents(50)); assertEquals(new Cents(150), got); }
+}
+"""
+# the same tests of a right program; and a list, a changing object, sets and maps, the program's
+# toString and hashCode, an equals that is not the fields' (Email), the same object
+OWN_VALUES = """import java.util.*;
+
+class Money {
+    private final int cents;
+    Money(int cents) { this.cents = cents; }
+    Money add(Money o) { return new Money(cents + o.cents); }
+    @Override public boolean equals(Object o) { return o instanceof Money m && m.cents == cents; }
+    @Override public int hashCode() { return cents; }
+    @Override public String toString() { return "$" + cents; }
+}
+
+record Point(int x, int y) {
+    Point plus(Point o) { return new Point(x + o.x, y + o.y); }
+}
+
+class Cents {
+    static final List<Cents> MADE = new ArrayList<>();
+    private final int v;
+    Cents(int v) { this.v = v; MADE.add(this); }
+    Cents add(Cents o) { return new Cents(v + o.v); }
+    @Override public boolean equals(Object o) { return o instanceof Cents m && m.v == v; }
+    @Override public int hashCode() { return v; }
+}
+
+class Node {
+    final int val;
+    final Node next;
+    Node(int val, Node next) { this.val = val; this.next = next; }
+    @Override public boolean equals(Object o) { return o instanceof Node n && n.val == val && Objects.equals(n.next, next); }
+    @Override public int hashCode() { return Objects.hash(val, next); }
+}
+
+class Lists {
+    static Node reverse(Node h) { Node r = null; for (; h != null; h = h.next) r = new Node(h.val, r); return r; }
+}
+
+class Box {
+    private int v;
+    private final List<String> tags;
+    Box(int v, List<String> tags) { this.v = v; this.tags = tags; }
+    void set(int x) { v = x; }
+    @Override public boolean equals(Object o) { return o instanceof Box b && b.v == v && b.tags.equals(tags); }
+    @Override public int hashCode() { return v; }
+}
+
+class Email {
+    private final String addr;
+    Email(String addr) { this.addr = addr; }
+    static Email parse(String s) { return new Email(s.trim()); }
+    @Override public boolean equals(Object o) { return o instanceof Email e && e.addr.equalsIgnoreCase(addr); }
+    @Override public int hashCode() { return addr.toLowerCase().hashCode(); }
+}
+"""
+OWN_VALUES_TESTS = """import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.*;
+import java.util.*;
+
+class RightTest {
+    @Test void money() { assertEquals(new Money(150), new Money(100).add(new Money(50))); }
+    @Test void moneyAfter() { Money got = new Money(100).add(new Money(50)); assertEquals(new Money(150), got); }
+    @Test void moneyInSet() { assertTrue(Set.of(new Money(150)).contains(new Money(100).add(new Money(50)))); }
+    @Test void point() { assertEquals(new Point(4, 6), new Point(1, 2).plus(new Point(3, 4))); }
+    @Test void cents() { assertEquals(new Cents(150), new Cents(100).add(new Cents(50))); }
+    @Test void centsWrittenLast() { Cents got = new Cents(100).add(new Cents(50)); assertEquals(new Cents(150), got); }
+    @Test void list() { assertEquals(new Node(3, new Node(2, new Node(1, null))), Lists.reverse(new Node(1, new Node(2, new Node(3, null))))); }
+    @Test void listDiffers() { assertNotEquals(new Node(1, new Node(2, null)), Lists.reverse(new Node(1, new Node(2, null)))); }
+    @Test void box() { Box b = new Box(1, List.of("a")); b.set(2); assertEquals(new Box(2, List.of("a")), b); }
+    @Test void setOfAnswers() { assertEquals(Set.of(new Money(3), new Money(4)), new HashSet<>(List.of(new Money(1).add(new Money(2)), new Money(2).add(new Money(2))))); }
+    @Test void mapKeys() { Map<Point, String> m = new HashMap<>(); m.put(new Point(1, 1).plus(new Point(0, 0)), "a"); assertEquals("a", m.get(new Point(1, 1))); }
+    @Test void toStringIsTheProgramsOwn() { assertEquals("$150", new Money(150).toString()); }
+    @Test void hashes() { assertEquals(new Money(3).hashCode(), new Money(1).add(new Money(2)).hashCode()); }
+    @Test void email() { assertEquals(new Email("a@x.org"), Email.parse(" A@x.org ")); }
+    @Test void sameObject() { Money m = new Money(1); assertSame(m, m); assertEquals(m, m); }
+}
+"""
+# not evidence (a fault) for the right program: the class that keeps its objects (``Cents``) is not a
+# data class, so both sides of its checks are the program's; Email's equals says yes to other fields
+OWN_VALUES_FAULTS = {4: "decides both sides", 5: "decides both sides", 13: "does not take the program's word"}
+
+
+@pytest.mark.docker
+async def test_an_expected_value_of_the_programs_class_is_the_tests_own(sandbox: DockerSandbox) -> None:
+    suite = split_tests("java", MIRROR_TESTS, MIRROR)
+    assert len(suite.units) == 6
+    mirror = await run_suite(sandbox, "java", MIRROR, suite, timeout=120)
+    assert mirror.loaded, mirror.load_error
+    assert mirror.passed == [False] * 6, mirror.reasons
+    suite = split_tests("java", OWN_VALUES_TESTS, OWN_VALUES)
+    right = await run_suite(sandbox, "java", OWN_VALUES, suite, timeout=120)
+    assert [i for i, ok in enumerate(right.passed) if not ok] == sorted(OWN_VALUES_FAULTS), right.reasons
+    for i, why in OWN_VALUES_FAULTS.items():
+        assert why in right.reasons[i], right.reasons[i]

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 
 from sejury.execution.languages import _clike
+from sejury.execution.languages._java_data import DataClass, data_classes
 from sejury.execution.languages._java_repairs import CLASS, NOT_TYPES
 
 _ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u+([0-9a-fA-F]{4})")
@@ -200,20 +201,60 @@ def _stub_method(cls: str, mods: str, gen: str, ret: str, name: str, params: lis
     return f"{head}\n    {call};\n  }}" if ret == "void" else f"{head}\n    return ({ret}) {call};\n  }}"
 
 
+_OBJECT_STUBS = ["  @Override public boolean equals(Object o) { return Sejury.same(this, o); }",
+                 "  @Override public int hashCode() { return Sejury.hash(this); }",
+                 "  @Override public String toString() { return Sejury.show(this); }"]
+_DEFAULTS = {"byte": "(byte) 0", "short": "(short) 0", "int": "0", "long": "0L", "float": "0.0f", "double": "0.0",
+             "boolean": "false", "char": "'\\0'"}
+
+
+def _data_root(cls: str, data: DataClass) -> list[str]:
+    """A data class's root stub (``_java_data``): its object is the test's own (``Sejury.Local``: the
+    fields the constructor was given) until the program needs it, then made there once."""
+    names = ", ".join(f'"{n}"' for _, n in data.fields)
+    return [f'  private static final Sejury.Shape sejuryData = new Sejury.Shape("{cls}", "{data.equality}", '
+            f"{str(data.immutable).lower()}, {str(data.hashed).lower()}, new String[]{{{names}}});",
+            "  Sejury.Ref sejuryRef;",
+            "  Sejury.Local sejuryLocal;",
+            "  public final Sejury.Ref sejuryRef() {",
+            "    if (sejuryRef == null) { sejuryRef = Sejury.make(sejuryLocal); Sejury.keep(this); "
+            "sejuryLocal = Sejury.kept(sejuryLocal); }",
+            "    return sejuryRef;",
+            "  }",
+            "  public final Sejury.Local sejuryLocal() { return sejuryLocal; }",
+            "  public final Sejury.Shape sejuryShape() { return sejuryData; }",
+            "  public final boolean sejuryGiven() { return sejuryRef != null; }",
+            f"  {cls}(Sejury.Ref r) {{ sejuryRef = r; Sejury.keep(this); }}",
+            f"  private {cls}(Sejury.Local l) {{ sejuryLocal = l; }}",
+            *_OBJECT_STUBS]
+
+
+def _made_here(data: DataClass, params: list[tuple[str, str]]) -> str | None:
+    """The fields (by name) a data class's constructor of ``params`` gives its object, as a Java
+    array; None where that constructor is not one the analysis read (then the program makes it)."""
+    for ps, fields in data.ctors:
+        if [t for t, _ in ps] == [re.sub(r"\s+", "", re.sub(r"\bfinal\s+", "", t)) for t, _ in params]:
+            given = {f: n for f, (_, n) in zip(fields, params, strict=True) if f is not None}
+            return "new Object[]{" + ", ".join(given.get(n, _DEFAULTS.get(t, "null")) for t, n in data.fields) + "}"
+    return None
+
+
 def object_stubs(program: str) -> str:
     """The program's top-level classes, interfaces and records as stubs: each object of one is a
     handle of the program's object (``Sejury.Ref``; the root stub keeps it, one stub per object),
     made by the program's constructors, its methods and static methods called in the program's
-    process, its static final data constants read from there when first used; ``equals`` the
-    program's where the objects' fields as data agree (``Sejury.same``), ``hashCode`` and
-    ``toString`` the program's.  Instance fields and nested types are not stubbed, and an enum or a
-    type whose header is not of the strict form gets a stub that cannot be used: a test using them
-    does not compile."""
+    process, its static final data constants read from there when first used; ``equals`` decided
+    by the objects' fields as data and the program's equals together (``Sejury.same``), ``hashCode``
+    and ``toString`` the program's (``Sejury.hash``, ``Sejury.show``).  A data class's object the test
+    makes stays the test's until the program needs it (``_java_data``, ``_data_root``).  Instance
+    fields and nested types are not stubbed, and an enum or a type whose header is not of the strict
+    form gets a stub that cannot be used: a test using them does not compile."""
     program = cleaned(program)
     found = [(m, body) for m, body in _top_level(program) if not m.group("name").startswith("Sejury")
              and _safe(m.group("params"), m.group("base"), m.group("ifaces"))
              and _read_params(m.group("parts") or "") is not None]
     own = {m.group("name") for m, _ in found}
+    plain = data_classes(found)
     out = [_blocker(name) for name in sorted(_declared(program) - own) if not name.startswith("Sejury")]
     for m, body in found:
         cls, kind = m.group("name"), m.group("kind")
@@ -265,20 +306,24 @@ def object_stubs(program: str) -> str:
         extends = f" extends {m.group('base')}" if kind == "class" and (bare in own or throwable) else ""
         abstract = "abstract " if "abstract" in m.group("mods").split() else ""
         head = [f"{abstract}class {cls}{params}{extends} implements {', '.join(ifaces)} {{"]
-        if root:
+        data = plain.get(cls)
+        if data is not None:
+            head += _data_root(cls, data)
+        elif root:
             # an exception of the program's (``extends RuntimeException``): its message, read once
             message = "super(Sejury.message(r)); " if throwable else ""
             head += ["  final Sejury.Ref sejuryRef;",
                      "  public final Sejury.Ref sejuryRef() { return sejuryRef; }",
                      f"  {cls}(Sejury.Ref r) {{ {message}sejuryRef = r; Sejury.keep(this); }}",
-                     "  @Override public boolean equals(Object o) { return Sejury.same(this, o); }",
-                     "  @Override public int hashCode() { return Sejury.hash(this); }",
-                     "  @Override public String toString() { return Sejury.show(this); }"]
+                     *_OBJECT_STUBS]
         else:
             head.append(f"  {cls}(Sejury.Ref r) {{ super(r); }}")
         for ps in ctors or [[]]:
             sig = ",".join(_erased(t) for t, _ in ps)
-            head.append(f"  {cls}(" + ", ".join(f"{t} {n}" for t, n in ps) + f") {{ this(Sejury.make(\"{cls}\", "
-                        f"\"{sig}\", new Object[]{{" + ", ".join(n for _, n in ps) + "})); }")
+            args = "new Object[]{" + ", ".join(n for _, n in ps) + "}"
+            made = _made_here(data, ps) if data is not None else None
+            body = (f"this(Sejury.local(sejuryData, \"{sig}\", {args}, {made}));" if made is not None
+                    else f"this(Sejury.make(\"{cls}\", \"{sig}\", {args}));")
+            head.append(f"  {cls}(" + ", ".join(f"{t} {n}" for t, n in ps) + f") {{ {body} }}")
         out.append("\n".join(head + members) + "\n}")
     return "\n".join(out)

@@ -37,7 +37,13 @@ public final class Sejury {
   public static void begin() {
     if (!begun) { setupFault = fault; begun = true; }
     fault = setupFault;
+    if (asked) { asked = false; kill(); }
   }
+
+  // the unit gave the program one of the test's own objects (the test handed it over, or a check asked
+  // the program's equals about it): the next unit runs in a new process, which has not seen it, so no
+  // later test's expected value can be a copy of it
+  static boolean asked;
 
   public static void passed(int i) {
     emit(fault == null ? "@@T " + i + " PASS" : "@@T " + i + " FAIL java.lang.RuntimeException: " + fault);
@@ -110,7 +116,7 @@ public final class Sejury {
     return ask(cls, name, self == null ? "1" : "@" + refOf(self).id, args, ret);
   }
 
-  static Object ask(String cls, String name, String mode, Object[] args, Type ret) {
+  static synchronized Object ask(String cls, String name, String mode, Object[] args, Type ret) {
     if (server == null && !start()) throw fault("the program's process did not start");
     // the harness's own failures (an argument it cannot send, an answer it cannot read) are faults:
     // never an exception a test expects (assertThrows(IllegalArgumentException.class, ...))
@@ -179,7 +185,106 @@ public final class Sejury {
     Ref(int gen, int id, String cls) { this.gen = gen; this.id = id; this.cls = cls; }
   }
 
-  public interface Obj { Ref sejuryRef(); }
+  // a handle: ``sejuryRef`` names the program's object (made there first where the stub is the test's
+  // own object of a data class); ``sejuryLocal`` is that own object's fields, while the checker knows them
+  public interface Obj {
+    Ref sejuryRef();
+
+    default Local sejuryLocal() { return null; }
+
+    default Shape sejuryShape() { return null; }
+
+    default boolean sejuryGiven() { return true; }  // (made in the program's process)
+  }
+
+  // a data class of the program's (``_java_data``): its fields by name, its equality ("own" equals,
+  // a "record"'s, or "identity"), whether an object's fields stay as made (final, of immutable types),
+  // and whether its hashCode is its own (else Object's)
+  public static final class Shape {
+    final String cls, equality;
+    final boolean immutable, hashed;
+    final String[] names;
+
+    public Shape(String cls, String equality, boolean immutable, boolean hashed, String[] names) {
+      this.cls = cls; this.equality = equality; this.immutable = immutable; this.hashed = hashed; this.names = names;
+    }
+  }
+
+  // the test's own object of a data class: the constructor it called (by its parameters' types), the
+  // arguments, and the fields they give, in ``Shape.names``' order
+  public static final class Local {
+    final Shape shape;
+    final String sig;
+    final Object[] args, values;
+
+    Local(Shape shape, String sig, Object[] args, Object[] values) {
+      this.shape = shape; this.sig = sig; this.args = args; this.values = values;
+    }
+  }
+
+  public static Local local(Shape shape, String sig, Object[] args, Object[] values) {
+    return new Local(shape, sig, args, values);
+  }
+
+  // the program gets the test's object when the test hands it over (a method called on it, an
+  // argument): made there by the constructor the test called, with the same arguments
+  public static Ref make(Local l) {
+    asked = true;
+    return make(l.shape.cls, l.sig, l.args);
+  }
+
+  // after that, the checker still knows its fields where they cannot change; else the program's are read
+  public static Local kept(Local l) { return l.shape.immutable ? l : null; }
+
+  static IdentityHashMap<Object, Boolean> knowing;  // ``known``: the objects being written (cycles)
+
+  static final class Unknown extends RuntimeException {
+    Unknown() { super("a field the checker does not know"); }
+  }
+
+  // the test's own object's fields as data, as the program's side writes an object's (``#state``):
+  // null where one of them is not the checker's to know (an object of the program's with an equals
+  // of its own in a field)
+  static synchronized String known(Obj o) {
+    Local l = o.sejuryLocal();
+    if (l == null) return null;
+    knowing = new IdentityHashMap<>();
+    try {
+      return (l.shape.equality.equals("identity") ? "I" : "E") + fields(o, l);
+    } catch (Unknown | IllegalArgumentException | ClassCastException e) {
+      return null;
+    } finally {
+      knowing = null;
+    }
+  }
+
+  static final int KNOWN_DEPTH = 1000;  // (deeper, the checker does not write it: a stack, and quadratic text)
+
+  static String fields(Object o, Local l) {
+    if (knowing.containsKey(o)) return "@cycle";
+    if (knowing.size() >= KNOWN_DEPTH) throw new Unknown();
+    knowing.put(o, true);
+    StringBuilder b = new StringBuilder("[\"" + l.shape.cls + "\"");
+    for (int i = 0; i < l.shape.names.length; i++)
+      b.append(",[").append(SejuryCodec.enc(l.shape.names[i])).append(',').append(SejuryCodec.canonical(l.values[i])).append(']');
+    knowing.remove(o);
+    return b.append(']').toString();
+  }
+
+  // an object in a field of the test's own object, written as the program's side writes it: a data
+  // class's by its fields; an object of a class with no equals by which object it is (its number in
+  // the program's process, or, never given to the program, a number no object there has)
+  static String inField(Obj v) {
+    Local l = v.sejuryLocal();
+    Shape shape = v.sejuryShape();
+    if (shape != null && !shape.equality.equals("identity")) {
+      if (l == null) throw new Unknown();
+      return fields(v, l);
+    }
+    if (!v.sejuryGiven()) return "@local " + System.identityHashCode(v);
+    if (shape == null && !state(v).startsWith("I")) throw new Unknown();
+    return "@object " + live(v.sejuryRef()).id;
+  }
 
   static int gen = 0;  // the program's process's generation: a restart makes older handles stale
   static final Map<Integer, Obj> STUBS = new HashMap<>();  // this generation's objects, by id
@@ -206,23 +311,65 @@ public final class Sejury {
     return (Ref) r;
   }
 
-  // equal as the program's equals says, where the objects' fields as data say the same: two objects
-  // of one class that defines equals with the same fields, or the same object.  Where the two
-  // disagree (an equals that says yes to everything, or one that ignores a field, a Fraction's
-  // 1/2 and 2/4) the harness cannot decide without trusting the program: the unit fails (a fault)
-  public static boolean same(Obj a, Object b) {
-    if (!(b instanceof Obj)) return false;  // (the same object too: JUnit asks equals even then)
-    boolean says = Boolean.TRUE.equals(call(a.sejuryRef().cls, "#equals", a, new Object[]{b}, Boolean.class));
-    String sa = state(a);
-    boolean data = a.getClass() == b.getClass() && sa.startsWith("E") && sa.equals(state((Obj) b));
-    if (says != data)
-      throw fault("the program's equals says " + says + " for two objects of " + a.sejuryRef().cls + " whose fields say "
-          + data + ": the harness does not take the program's word for it");
-    return says;
+  // equal as the class defines it, never on the program's word alone:
+  // - the test's own object of a data class on a side (``new Money(150)``, made in the checker): the
+  //   other side's fields are read first, as the program's answer, and compared with the test's as
+  //   data; where the class's equals is a record's over data, that decides; else the program's equals
+  //   is asked too, and where the two disagree (an equals that says yes to everything, or no to equal
+  //   fields, or a Fraction's 1/2 and 2/4) the harness cannot decide: the unit fails (a fault); where
+  //   both say equal, the program's hashCode must agree too (a hash table would not find it else);
+  // - two of the program's objects: the same object is equal as its equals says (JUnit asks it even
+  //   then); two objects of a class with no equals are not; two objects compared by the program's
+  //   equals are the program's word on both sides (it could have made the expected one a copy of
+  //   its answer): not evidence, a fault
+  public static synchronized boolean same(Obj a, Object b) {
+    if (!(b instanceof Obj)) return false;
+    Obj o = (Obj) b;
+    String ka = known(a), kb = known(o);
+    if (ka != null || kb != null) {
+      Shape shape = ka != null ? a.sejuryShape() : o.sejuryShape();
+      if (shape.equality.equals("identity")) return a == b;
+      String sa = ka != null ? ka : state(a), sb = kb != null ? kb : state(o);
+      boolean data = a.getClass() == b.getClass() && sa.equals(sb);
+      if (shape.equality.equals("record")) return data;
+      boolean says = Boolean.TRUE.equals(call(a.sejuryRef().cls, "#equals", a, new Object[]{b}, Boolean.class));
+      if (says != data)
+        throw fault("the program's equals says " + says + " for two objects of " + shape.cls + " whose fields say "
+            + data + ": the harness does not take the program's word for it");
+      if (says && shape.hashed && programHash(a) != programHash(o))
+        throw fault("the program's hashCode differs for two objects of " + shape.cls + " its equals says are equal");
+      return says;
+    }
+    if (a == b) return Boolean.TRUE.equals(call(a.sejuryRef().cls, "#equals", a, new Object[]{b}, Boolean.class));
+    if (state(a).startsWith("I")) return false;  // no equals of its own: two objects are two
+    throw fault("two objects of the program's compared by its equals (" + a.sejuryRef().cls + "): the program "
+        + "made both, so it decides both sides; not evidence");
   }
 
-  public static int hash(Obj a) {  // the program's hashCode (it only places an object; same() decides)
+  static int programHash(Obj a) {
     return ((Number) call(a.sejuryRef().cls, "#hash", a, new Object[0], Integer.class)).intValue();
+  }
+
+  // where an object sits in a hash table (``same`` decides): a data class's by its fields as data (the
+  // test's own object's known here, so a set of expected values tells the program nothing), or where
+  // it has no hashCode of its own, by which object it is (Object's); else the program's hashCode.  A
+  // test calling hashCode itself calls the program's (``new Money(150).hashCode()``: it hands the
+  // object over, as any method of the program's)
+  public static synchronized int hash(Obj a) {
+    Shape shape = a.sejuryShape();
+    if (shape == null || fromTheTests()) return programHash(a);
+    if (!shape.hashed) return System.identityHashCode(a);
+    String k = known(a);
+    return (k != null ? k : state(a)).hashCode();
+  }
+
+  // whether the stub's method calling here was called by the tests' own code, not by the JDK's (a
+  // hash table's) or the harness's
+  static boolean fromTheTests() {
+    return StackWalker.getInstance().walk(s -> s.skip(3).findFirst()).map(f -> {
+      String c = f.getClassName();
+      return !(c.startsWith("java.") || c.startsWith("jdk.") || c.startsWith("sun.") || c.startsWith("sejury."));
+    }).orElse(false);
   }
 
   // JUnit's assertNotSame on values that are not the program's objects: a value that crossed from the
@@ -239,12 +386,26 @@ public final class Sejury {
 
   static String state(Obj o) { return (String) call(o.sejuryRef().cls, "#state", o, new Object[0], String.class); }
 
-  public static String show(Obj o) { return (String) call(o.sejuryRef().cls, "#show", o, new Object[0], String.class); }
+  // an object's toString: the program's, but for the test's own object the program does not hold
+  // in the message of a failing assertion (``SejuryAssert``'s): written from its fields, so a failing
+  // check hands the program nothing
+  public static synchronized String show(Obj o) {
+    Local l = o.sejuryLocal();
+    if (l != null && !o.sejuryGiven()
+        && StackWalker.getInstance().walk(s -> s.anyMatch(f -> f.getClassName().equals("sejury.SejuryAssert")))) {
+      StringBuilder b = new StringBuilder(l.shape.cls).append('[');
+      for (int i = 0; i < l.shape.names.length; i++)
+        b.append(i > 0 ? ", " : "").append(l.shape.names[i]).append('=').append(String.valueOf(l.values[i]));
+      return b.append(']').toString();
+    }
+    return (String) call(o.sejuryRef().cls, "#show", o, new Object[0], String.class);
+  }
 
   static {  // the program's objects travel as handles (``@<id>:<class>``), only as the stubs' classes here
     SejuryCodec.handles = new SejuryCodec.Handles() {
       public String write(Object v) {
         if (!(v instanceof Obj)) return null;
+        if (knowing != null) return inField((Obj) v);  // (``known``)
         Ref r = refOf(v);
         return "@" + r.id + ":" + r.cls;
       }

@@ -25,6 +25,37 @@ public final class SejuryCodec {
     return Object.class;
   }
 
+  // a value as the two sides compare objects' fields (``SejuryServer.state``, ``Sejury.known``): a set's
+  // or a map's elements in one order whatever the order they iterate in, at every depth, and a set, a
+  // map and an optional each written as its kind
+  public static String canonical(Object v) {
+    String h = v == null || handles == null ? null : handles.write(v);  // (an object of the program's, as the side writes it)
+    if (h != null) return h;
+    if (v instanceof Set || v instanceof Map) {
+      List<String> parts = new ArrayList<>();
+      if (v instanceof Set) for (Object x : (Set<?>) v) parts.add(canonical(x));
+      else for (Map.Entry<?, ?> x : ((Map<?, ?>) v).entrySet())
+        parts.add("[" + canonical(x.getKey()) + "," + canonical(x.getValue()) + "]");
+      Collections.sort(parts);
+      return (v instanceof Set ? "s[" : "m[") + String.join(",", parts) + "]";
+    }
+    if (v instanceof Optional) return "o[" + (((Optional<?>) v).isPresent() ? canonical(((Optional<?>) v).get()) : "") + "]";
+    // a boxed value with its kind (an Integer is not equal to a Long of the same value, nor a
+    // Character to a String: a raw list can hold either)
+    if (v instanceof Long) return v + "L";
+    if (v instanceof Short) return v + "S";
+    if (v instanceof Byte) return v + "B";
+    if (v instanceof Float) return enc(v) + "F";
+    if (v instanceof Character) return "c" + enc(v);
+    if (v instanceof Iterable || (v != null && v.getClass().isArray())) {
+      StringBuilder b = new StringBuilder("[");
+      if (v instanceof Iterable) for (Object x : (Iterable<?>) v) b.append(b.length() > 1 ? "," : "").append(canonical(x));
+      else for (int i = 0; i < Array.getLength(v); i++) b.append(i > 0 ? "," : "").append(canonical(Array.get(v, i)));
+      return b.append(']').toString();
+    }
+    return enc(v);
+  }
+
   public static String enc(Object v) {
     StringBuilder o = new StringBuilder();
     enc(o, v);
@@ -213,7 +244,7 @@ public final class SejuryCodec {
     }
     if (in.peek() == 'n') { in.word(); return null; }
     if (Map.class.isAssignableFrom(raw)) {
-      Map m = raw.isInterface() ? (SortedMap.class.isAssignableFrom(raw) ? new TreeMap() : new HashMap())
+      Map m = raw.isInterface() ? (SortedMap.class.isAssignableFrom(raw) ? new TreeMap() : new LinkedHashMap())
           : (Map) raw.getDeclaredConstructor().newInstance();
       in.expect('[');
       if (in.peek() == ']') { in.i++; return m; }
@@ -246,7 +277,7 @@ public final class SejuryCodec {
       if (!raw.isInterface() && !java.lang.reflect.Modifier.isAbstract(raw.getModifiers()))
         c = (Collection) raw.getDeclaredConstructor().newInstance();
       else if (SortedSet.class.isAssignableFrom(raw)) c = new TreeSet();
-      else if (Set.class.isAssignableFrom(raw)) c = new HashSet();
+      else if (Set.class.isAssignableFrom(raw)) c = new LinkedHashSet();  // (the other side's order)
       else if (Queue.class.isAssignableFrom(raw)) c = new ArrayDeque();
       else c = new ArrayList();
       c.addAll(in.items(a0));

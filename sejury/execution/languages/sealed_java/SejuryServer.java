@@ -43,7 +43,7 @@ public class SejuryServer {
   static final List<Object> OBJECTS = new ArrayList<>();
   static final IdentityHashMap<Object, Integer> IDS = new IdentityHashMap<>();
   static final int MAX_OBJECTS = 100000;
-  static IdentityHashMap<Object, Boolean> stating;  // ``#state``: the objects written so far (cycles)
+  static IdentityHashMap<Object, Boolean> stating;  // ``#state``: the objects being written (cycles)
 
   static boolean own(Class<?> c) {  // a class of the program's (the default package), not the harness's
     return c != null && !c.isArray() && c.getPackageName().isEmpty() && !c.getName().startsWith("Sejury")
@@ -54,15 +54,9 @@ public class SejuryServer {
     SejuryCodec.handles = new SejuryCodec.Handles() {
       public String write(Object v) {
         if (!own(v.getClass())) return null;
-        if (stating != null) return state(v);
-        Integer id = IDS.get(v);
-        if (id == null) {
-          if (OBJECTS.size() >= MAX_OBJECTS) throw new IllegalStateException("more than " + MAX_OBJECTS + " objects");
-          id = OBJECTS.size();
-          OBJECTS.add(v);
-          IDS.put(v, id);
-        }
-        return "@" + id + ":" + v.getClass().getName();
+        // (``#state``: an object in a field by its fields, or, where its class has no equals, by which object it is)
+        if (stating != null) return defines(v.getClass()) ? state(v) : "@object " + idOf(v);
+        return "@" + idOf(v) + ":" + v.getClass().getName();
       }
 
       public Object read(int id, String cls, Type declared) {
@@ -73,46 +67,51 @@ public class SejuryServer {
     };
   }
 
-  // an object's fields as data (its classes' own fields, the program's objects in them likewise),
-  // after "E" where the program's class defines equals (or is a record), else "I"
+  static int idOf(Object v) {
+    Integer id = IDS.get(v);
+    if (id == null) {
+      if (OBJECTS.size() >= MAX_OBJECTS) throw new IllegalStateException("more than " + MAX_OBJECTS + " objects");
+      id = OBJECTS.size();
+      OBJECTS.add(v);
+      IDS.put(v, id);
+    }
+    return id;
+  }
+
+  // an object's fields as data (its classes' own fields by name, the program's objects in them likewise),
+  // after "E" where the program's class defines equals (or is a record), else "I"; the checker writes
+  // a data class's object it made itself the same way (``Sejury.known``)
   static String state(Object o) {
     boolean top = stating == null;
     if (top) stating = new IdentityHashMap<>();
     try {
-      if (stating.containsKey(o)) return "\"@cycle\"";
+      if (stating.containsKey(o)) return "@cycle";  // (not a string: no value of the program's writes so)
       stating.put(o, true);
       StringBuilder b = new StringBuilder("[\"" + o.getClass().getName() + "\"");
+      List<Field> fields = new ArrayList<>();
       for (Class<?> c = o.getClass(); own(c); c = c.getSuperclass())
-        for (Field f : c.getDeclaredFields()) {
-          if (Modifier.isStatic(f.getModifiers()) || f.isSynthetic()) continue;
-          f.setAccessible(true);
-          Object v = f.get(o);
-          String e;
-          try {
-            e = canonical(v);
-          } catch (IllegalArgumentException x) {  // a value that is not data: its class and text
-            e = SejuryCodec.enc(v.getClass().getName() + ":" + v);
-          }
-          b.append(",[").append(SejuryCodec.enc(f.getName())).append(',').append(e).append(']');
+        for (Field f : c.getDeclaredFields())
+          if (!Modifier.isStatic(f.getModifiers()) && !f.isSynthetic()) fields.add(f);
+      fields.sort(Comparator.comparing(Field::getName));
+      for (Field f : fields) {
+        f.setAccessible(true);
+        Object v = f.get(o);
+        String e;
+        try {
+          e = SejuryCodec.canonical(v);
+        } catch (IllegalArgumentException x) {  // a value that is not data: its class and text
+          e = SejuryCodec.enc(v.getClass().getName() + ":" + v);
         }
-      String fields = b.append(']').toString();
-      return top ? (defines(o.getClass()) ? "E" : "I") + fields : fields;
+        b.append(",[").append(SejuryCodec.enc(f.getName())).append(',').append(e).append(']');
+      }
+      stating.remove(o);  // (an object met twice, not within itself, is written twice)
+      String written = b.append(']').toString();
+      return top ? (defines(o.getClass()) ? "E" : "I") + written : written;
     } catch (IllegalAccessException e) {
       throw new IllegalStateException(e);
     } finally {
       if (top) stating = null;
     }
-  }
-
-  // a set's or a map's elements in one order whatever the order they iterate in
-  static String canonical(Object v) {
-    if (!(v instanceof Set) && !(v instanceof Map)) return SejuryCodec.enc(v);
-    List<String> parts = new ArrayList<>();
-    if (v instanceof Set) for (Object x : (Set<?>) v) parts.add(SejuryCodec.enc(x));
-    else for (Map.Entry<?, ?> x : ((Map<?, ?>) v).entrySet())
-      parts.add("[" + SejuryCodec.enc(x.getKey()) + "," + SejuryCodec.enc(x.getValue()) + "]");
-    Collections.sort(parts);
-    return "[" + String.join(",", parts) + "]";
   }
 
   static boolean defines(Class<?> c) {
