@@ -26,7 +26,13 @@ from _suites import table
 # the right program of OWN_VALUES with add off by one and reverse keeping the order: a plain wrong one
 PLAIN_WRONG = t.OWN_VALUES.replace("new Money(cents + o.cents)", "new Money(cents + o.cents + 1)").replace(
     "r = new Node(h.val, r)", "r = new Node(h.val, null)")
-ROWS = [("SHOP", t.TESTS, [("right", t.RIGHT), ("wrong", t.WRONG)]),
+# HumanEval-X's form: each unit makes a ``Solution`` (a class of no fields) and calls it
+SOLUTION = "class Solution {\n    public long addOne(long x) { return x + 1; }\n}\n"
+SOLUTION_TESTS = "class SolTest {\n" + "".join(
+    f"    @Test void t{i}() {{ assertEquals({i + 1}L, new Solution().addOne({i}L)); }}\n" for i in range(40)) + "}\n"
+ROWS = [("SOLUTION", "import org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.*;\n"
+         + SOLUTION_TESTS, [("right", SOLUTION)]),
+        ("SHOP", t.TESTS, [("right", t.RIGHT), ("wrong", t.WRONG)]),
         ("MIRROR", t.MIRROR_TESTS, [("right", t.OWN_VALUES), ("mirror (hostile)", t.MIRROR),
                                     ("plain wrong", PLAIN_WRONG)]),
         ("OWN_VALUES", t.OWN_VALUES_TESTS, [("right", t.OWN_VALUES), ("plain wrong", PLAIN_WRONG)]),
