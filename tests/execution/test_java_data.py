@@ -46,6 +46,7 @@ class Widen { final long v; Widen(int v) { this.v = v; } }
 class Twice { final int a, b; Twice(int a) { this.a = a; this.b = a; } }
 class Gen<T> { final T v; Gen(T v) { this.v = v; } }
 class Throws { final int v; Throws(int v) throws Exception { this.v = v; } }
+class Varargs { final int v; Varargs(int v, String... notes) { this.v = v; } }
 class Uses { final Kept k; Uses(Kept k) { this.k = k; } }
 record Checked(int a) { Checked { if (a < 0) throw new IllegalArgumentException(); } }
 record Canonical(int a) { Canonical(int a) { this.a = Math.abs(a); } }

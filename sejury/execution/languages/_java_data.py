@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from sejury.execution.languages._java_repairs import read_params
+
 _PRIMITIVE = {"byte", "short", "int", "long", "float", "double", "boolean", "char"}
 # a field's type that crosses as data, whose kind its declaration fixes and whose equals is its
 # content's: not an array (a record's equals and ``==`` compare one by identity), not ``Object``,
@@ -77,7 +79,8 @@ class DataClass:
     hashed: bool  # its hashCode is its own (a record's, or one it declares), else Object's (identity)
 
 
-def _norm(kind: str) -> str:
+def norm_type(kind: str) -> str:
+    """A declared type as the data classes compare them: no ``final``, no spaces."""
     return re.sub(r"\s+", "", re.sub(r"\bfinal\s+", "", kind))
 
 
@@ -107,23 +110,10 @@ def _members(body: str) -> list[tuple[str, str | None]] | None:
 
 
 def _params(text: str) -> list[tuple[str, str]] | None:
-    """A constructor's parameters as (type, name), commas in ``<>`` kept; None where one is not read."""
-    out, depth, start = [], 0, 0
-    for i, ch in enumerate(text + ","):
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            part = re.sub(r"\bfinal\s+", "", text[start:i].strip())
-            start = i + 1
-            if not part:
-                continue
-            m = re.fullmatch(r"([\w<>\[\],.?\s]*[\w>\]])\s+(\w+)", part)
-            if m is None:
-                return None
-            out.append((m.group(1).strip(), m.group(2)))
-    return out
+    """A constructor's parameters (``_java_repairs.read_params``), None where one is not read or is
+    varargs (an array the caller builds)."""
+    found = read_params(text)
+    return None if found is None or any(t.endswith("...") for t, _ in found) else found
 
 
 def _without_annotations(text: str) -> str:
@@ -152,7 +142,7 @@ def _class(name: str, members: list[tuple[str, str | None]]) -> DataClass | None
             if "static" in mods:
                 continue
             for n in re.split(r"\s*,\s*", m.group("names")):
-                fields[n] = (_norm(m.group("type")), "final" in mods)
+                fields[n] = (norm_type(m.group("type")), "final" in mods)
             continue
         if not head:
             return None  # an instance initializer block
@@ -179,7 +169,7 @@ def _class(name: str, members: list[tuple[str, str | None]]) -> DataClass | None
         own_hash = own_hash or _HASH.search(head) is not None
     made = []
     for ps, block in ctors or [([], "")]:  # (no constructor: the default one)
-        names = {n: _norm(t) for t, n in ps}
+        names = {n: norm_type(t) for t, n in ps}
         assigned: dict[str, str] = {}
         for statement in (s.strip() for s in block.split(";")):
             if not statement or re.fullmatch(r"super\s*\(\s*\)", statement):
@@ -216,8 +206,8 @@ def _record(parts: str, name: str, members: list[tuple[str, str | None]]) -> Dat
             return None  # a canonical or compact constructor: the program's code at construction
         if _EQUALS.search(head):
             own_equals = True
-    fields = tuple(sorted(((_norm(t), n) for t, n in ps), key=lambda f: f[1]))
-    return DataClass(fields, ((tuple((_norm(t), n) for t, n in ps), tuple(n for _, n in ps)),),
+    fields = tuple(sorted(((norm_type(t), n) for t, n in ps), key=lambda f: f[1]))
+    return DataClass(fields, ((tuple((norm_type(t), n) for t, n in ps), tuple(n for _, n in ps)),),
                      "own" if own_equals else "record", True, True)
 
 

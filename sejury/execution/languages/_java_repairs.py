@@ -14,6 +14,38 @@ PACKAGE = re.compile(r"^[ \t]*package\s+[\w.]+\s*;", re.M)
 CLASS = re.compile(r"^[ \t]*(?:public\s+|final\s+|abstract\s+)*class\s+(\w+)", re.M)
 _METHOD = re.compile(r"^\s*([\w<>\[\],.?\s]+?)\s(\w+)\s*\(")
 NOT_TYPES = {"return", "new", "else", "throw"}
+# a type, its type parameters, a superclass or interfaces, as the stubs copy them: nothing else
+SAFE = re.compile(r"[\w\s.,<>\[\]?&]*")
+
+
+def safe(*parts: str | None) -> bool:
+    return all(p is None or SAFE.fullmatch(p) is not None for p in parts)
+
+
+def _params(text: str) -> list[tuple[str, str]]:
+    """A Java parameter list as (type, name) pairs (commas inside <> kept); [] where one is not a
+    plain type and name (``SAFE``)."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text + ","):
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            p = re.sub(r"\bfinal\s+", "", text[start:i].strip())
+            start = i + 1
+            if p:
+                m = re.match(r"^(.*\S)\s+(\w+)$", p)
+                if m is None or not safe(m.group(1)):
+                    return []
+                out.append((m.group(1), m.group(2)))
+    return out
+
+
+def read_params(text: str) -> list[tuple[str, str]] | None:
+    """``_params``, or None where the list is not empty but cannot be read."""
+    found = _params(text)
+    return None if not found and text.strip() else found
 
 
 class Method(NamedTuple):

@@ -2,7 +2,7 @@
 
 Nothing of the program's text reaches the checker but names and types read from a cleaned copy
 (``cleaned``: its unicode escapes decoded as javac decodes them, its comments and literals blanked)
-that match a strict grammar (``_SAFE``): a header or a member that does not is left out, and a
+that match a strict grammar (``_java_repairs.SAFE``): a header or a member that does not is left out, and a
 top-level type of the program's with no stub gets one that cannot be used (``_blocker``), so a test
 never takes a JDK class of the same name (``java.util.Stack``) for the program's.
 """
@@ -13,12 +13,10 @@ import re
 from collections.abc import Iterator
 
 from sejury.execution.languages import _clike
-from sejury.execution.languages._java_data import DataClass, data_classes
-from sejury.execution.languages._java_repairs import CLASS, NOT_TYPES
+from sejury.execution.languages._java_data import DataClass, data_classes, norm_type
+from sejury.execution.languages._java_repairs import CLASS, NOT_TYPES, read_params, safe
 
 _ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u+([0-9a-fA-F]{4})")
-# a type, its type parameters, a superclass or interfaces, as the stubs copy them: nothing else
-_SAFE = re.compile(r"[\w\s.,<>\[\]?&]*")
 
 
 _OPENS = re.compile(r"//|/\*|\"|'")  # what opens a comment or a literal
@@ -57,10 +55,6 @@ def cleaned(program: str) -> str:
     return "".join(out)
 
 
-def _safe(*parts: str | None) -> bool:
-    return all(p is None or _SAFE.fullmatch(p) is not None for p in parts)
-
-
 def _blocker(name: str) -> str:
     """A stub of a type of the program's that cannot be stubbed: it shadows a JDK type of the same
     name, as the program's does, and a test using it does not compile."""
@@ -70,32 +64,6 @@ def _blocker(name: str) -> str:
 _SIGNATURE = re.compile(r"^\s*(?P<mods>(?:(?:public|private|protected|static|final|synchronized)\s+)*)"
                         r"(?P<gen><[^>]+>\s+)?(?P<ret>[\w<>\[\],.?\s]+?)\s+(?P<name>\w+)\s*\((?P<params>.*?)\)\s*"
                         r"(?:throws\s+[\w\s,.]+)?\{")
-
-
-def _params(text: str) -> list[tuple[str, str]]:
-    """A Java parameter list as (type, name) pairs (commas inside <> kept); [] where one is not a
-    plain type and name (``_SAFE``)."""
-    out, depth, start = [], 0, 0
-    for i, ch in enumerate(text + ","):
-        if ch in "<([":
-            depth += 1
-        elif ch in ">)]":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            p = re.sub(r"\bfinal\s+", "", text[start:i].strip())
-            start = i + 1
-            if p:
-                m = re.match(r"^(.*\S)\s+(\w+)$", p)
-                if m is None or not _safe(m.group(1)):
-                    return []
-                out.append((m.group(1), m.group(2)))
-    return out
-
-
-def _read_params(text: str) -> list[tuple[str, str]] | None:
-    """``_params``, or None where the list is not empty but cannot be read."""
-    found = _params(text)
-    return None if not found and text.strip() else found
 
 
 def stubs(program: str) -> str:
@@ -116,8 +84,8 @@ def stubs(program: str) -> str:
             s = _SIGNATURE.match(line) if d == 0 else None
             if s is None or s.group("name") in (cls, "main") or set(s.group("ret").split()) & NOT_TYPES:
                 continue
-            params = _read_params(s.group("params"))
-            if params is None or not _safe(s.group("gen"), s.group("ret")):
+            params = read_params(s.group("params"))
+            if params is None or not safe(s.group("gen"), s.group("ret")):
                 continue
             static = "static" in s.group("mods").split()
             ret = s.group("ret").strip()
@@ -233,7 +201,7 @@ def _made_here(data: DataClass, params: list[tuple[str, str]]) -> str | None:
     """The fields (by name) a data class's constructor of ``params`` gives its object, as a Java
     array; None where that constructor is not one the analysis read (then the program makes it)."""
     for ps, fields in data.ctors:
-        if [t for t, _ in ps] == [re.sub(r"\s+", "", re.sub(r"\bfinal\s+", "", t)) for t, _ in params]:
+        if [t for t, _ in ps] == [norm_type(t) for t, _ in params]:
             given = {f: n for f, (_, n) in zip(fields, params, strict=True) if f is not None}
             return "new Object[]{" + ", ".join(given.get(n, _DEFAULTS.get(t, "null")) for t, n in data.fields) + "}"
     return None
@@ -251,8 +219,8 @@ def object_stubs(program: str) -> str:
     form gets a stub that cannot be used: a test using them does not compile."""
     program = cleaned(program)
     found = [(m, body) for m, body in _top_level(program) if not m.group("name").startswith("Sejury")
-             and _safe(m.group("params"), m.group("base"), m.group("ifaces"))
-             and _read_params(m.group("parts") or "") is not None]
+             and safe(m.group("params"), m.group("base"), m.group("ifaces"))
+             and read_params(m.group("parts") or "") is not None]
     own = {m.group("name") for m, _ in found}
     plain = data_classes(found)
     out = [_blocker(name) for name in sorted(_declared(program) - own) if not name.startswith("Sejury")]
@@ -272,13 +240,13 @@ def object_stubs(program: str) -> str:
             c = re.match(rf"^\s*(?P<mods>(?:(?:public|protected|private)\s+)?){cls}\s*\((?P<params>.*?)\)\s*"
                          r"(?:throws\s+[\w\s,.]+)?\{", line)
             if c:
-                ps = _read_params(c.group("params"))
+                ps = read_params(c.group("params"))
                 if "private" not in c.group("mods") and ps is not None:
                     ctors.append(ps)
                 continue
             s = _SIGNATURE.match(line) or _ABSTRACT.match(line)
-            ps = _read_params(s.group("params")) if s else None
-            if s and ps is not None and _safe(s.group("gen"), s.group("ret")) \
+            ps = read_params(s.group("params")) if s else None
+            if s and ps is not None and safe(s.group("gen"), s.group("ret")) \
                     and s.group("name") not in _OBJECT_METHODS and not set(s.group("ret").split()) & NOT_TYPES \
                     and "private" not in s.group("mods").split() and s.group("ret").strip() != "default":
                 members.append(_stub_method(cls, s.group("mods"), s.group("gen") or "", s.group("ret").strip(),
@@ -295,7 +263,7 @@ def object_stubs(program: str) -> str:
             out.append(f"interface {cls}{params}{extends} {{\n" + "\n".join(members) + "\n}")
             continue
         if kind == "record":
-            parts = _read_params(m.group("parts") or "") or []
+            parts = read_params(m.group("parts") or "") or []
             ctors = [parts]
             members += [f"  public {t} {n}() {{\n    return ({t}) {_call(cls, n, 'this', [])};\n  }}" for t, n in parts]
         root = bare not in own
