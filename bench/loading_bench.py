@@ -23,7 +23,8 @@ from sejury.execution.reference import load_error_line, run_reference
 from sejury.execution.runner import assemble_program, assemble_reference, run_suite
 from sejury.sandbox.docker import DockerSandbox
 
-SETS = {"python": "humaneval_python", "javascript": "humaneval_js", "java": "humaneval_java", "cpp": "humaneval_cpp"}
+SETS = {"python": "humaneval_python", "javascript": "humaneval_js", "java": "humaneval_java", "cpp": "humaneval_cpp",
+        "go": "humaneval_go"}
 TRIVIAL = {"python": "assert True", "javascript": "console.assert(true);", "cpp": "assert(true);",
            "java": 'if (1 + 1 != 2) throw new AssertionError("arithmetic");', "go": 'if 1+1 != 2 { t.Errorf("x") }'}
 

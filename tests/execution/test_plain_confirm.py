@@ -85,7 +85,7 @@ def _forger(language: str) -> Sample:
 
 
 @pytest.mark.docker
-@pytest.mark.parametrize("language", sorted(PAIRS))
+@pytest.mark.parametrize("language", sorted(set(PAIRS) - {"go"}))
 async def test_a_test_the_harness_cannot_run_is_told_from_the_candidates_failure(language: str) -> None:
     """Until ``RUNNERS_VERSION`` 58 both programs failed every test the harness cannot run (``new Cart()``,
     ``Cart.TAX``, a method of the program's type; in JavaScript now a spy on its class's prototype) and
@@ -107,6 +107,23 @@ async def test_a_test_the_harness_cannot_run_is_told_from_the_candidates_failure
     # JavaScript's sealed harness runs that test itself (the program's objects, ``handles.js``) and says
     # what the plain run says; the others' words come from the plain run
     assert ("with the tests in its own process" in wrong.against[0]) == (language != "javascript"), wrong.against
+
+
+@pytest.mark.docker
+async def test_go_runs_the_programs_types_and_methods_sealed() -> None:
+    """Until ``RUNNERS_VERSION`` 63 the Go checker knew only the program's functions: ``NewCart()``,
+    ``c.Add(...)`` and ``Tax`` did not compile there, both programs were run in their own process to
+    confirm, and the right one needed review.  Now the program's types and constants are declared in the
+    checker and its methods cross like its functions: nothing is left to confirm, and the wrong
+    program's failure is the sealed run's own."""
+    got = await judge_pair("classes", "cart_go")
+    right, wrong = got["right"], got["wrong"]
+    ex = evidence.TestExecution.from_artifact(right.strategies["sample_tests"].artifacts["execution"])
+    assert ex is not None and ex.candidate is not None and not ex.candidate.unconfirmed
+    assert ex.candidate.sealed and ex.candidate.total == ex.candidate.passed == 4, ex.candidate
+    assert right.passed is True and right.against == [], (right.against, right.review_reasons)
+    assert wrong.passed is False and wrong.grounds == "definitive"
+    assert "1.8" in wrong.against[0] and "with the tests in its own process" not in wrong.against[0], wrong.against
 
 
 @pytest.mark.docker

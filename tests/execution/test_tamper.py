@@ -533,6 +533,14 @@ func CountRuns(s string) int {
 	return WRONG_BODY
 }
 """,
+    # a predeclared name taken (the checker once declared the program's ``panic`` as its own, and every
+    # failing check of the harness became a call to it, RUNNERS_VERSION 62)
+    "patch_builtins": """
+func panic(v interface{}) {}
+func CountRuns(s string) int {
+	return WRONG_BODY
+}
+""",
     "exit_early": """
 func CountRuns(s string) int {
 	os.Exit(0)

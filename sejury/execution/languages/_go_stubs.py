@@ -4,12 +4,25 @@ its arguments to the program's process (``sejuryCall`` in ``sealed_go/checker.go
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sejury.execution.languages._parsers import node_text, parser
 
 if TYPE_CHECKING:
     import tree_sitter as ts
+
+
+# Go's predeclared names (its universe block): a package-level declaration may take one, and then, in
+# the checker's package, the harness's own ``panic``, ``recover``, ``nil`` or ``error`` would be the
+# program's.  A function, type, constant or variable so named is not declared in the checker (a
+# program's ``func panic(v interface{}) {}`` passed every check before, ``RUNNERS_VERSION`` 63).
+PREDECLARED = frozenset((
+    "any", "bool", "byte", "comparable", "complex64", "complex128", "error", "float32", "float64", "int", "int8",
+    "int16", "int32", "int64", "rune", "string", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr",
+    "true", "false", "iota", "nil",
+    "append", "cap", "close", "complex", "copy", "delete", "imag", "len", "make", "new", "panic", "print",
+    "println", "real", "recover"))
 
 
 def _types(params: ts.Node) -> list[str] | None:
@@ -49,7 +62,7 @@ def signatures(program: str) -> list[tuple[str, list[str], list[str]]]:
         if (node.type != "function_declaration" or name is None or params is None or params.has_error
                 or node.child_by_field_name("type_parameters") or (result is not None and result.has_error)):
             continue
-        if node_text(name) in ("main", "init"):
+        if node_text(name) in ("main", "init") or node_text(name) in PREDECLARED:
             continue
         ptypes = _types(params)
         rtypes = [] if result is None else _types(result) if result.type == "parameter_list" else [node_text(result)]
@@ -65,9 +78,169 @@ def stub(name: str, params: list[str], results: list[str]) -> str:
     res = "" if not results else results[0] if len(results) == 1 else f"({', '.join(results)})"
     lines = [f"func {name}({args}) {res} {{"]
     lines += [f"\tvar r{i} {t}" for i, t in enumerate(results)]
-    lines.append(f"\tsejuryCall({name!r}, {str(variadic).lower()}, []interface{{}}{{"
+    lines.append(f"\tsejuryCall({name!r}, {str(variadic).lower()}, false, []interface{{}}{{"
                  + ", ".join(f"&p{i}" for i in range(len(params))) + "}, []interface{}{"
                  + ", ".join(f"&r{i}" for i in range(len(results))) + "})")
     if results:
         lines.append("\treturn " + ", ".join(f"r{i}" for i in range(len(results))))
     return "\n".join(lines).replace(f"({name!r}", f'("{name}"') + "\n}\n"
+
+
+# ---- the program's declarations the checker shares: its types, constants and inert variables, and
+# its methods (stubs that send the receiver with the arguments, and take a pointer receiver's new value)
+
+# an error a program's variable holds from the start (its sentinel errors: ``errors.Is`` crosses them)
+_SENTINEL_CALLS = ("errors.New", "fmt.Errorf")
+_LITERALS = {"interpreted_string_literal", "raw_string_literal"}
+
+
+@dataclass(frozen=True)
+class Method:
+    type: str      # the receiver's type name
+    pointer: bool  # a pointer receiver: its new value comes back
+    name: str
+    params: list[str]
+    results: list[str]
+
+
+@dataclass(frozen=True)
+class Declarations:
+    """What of the program the checker declares too (``declarations``): each text as written."""
+    texts: list[str] = field(default_factory=list)      # type, const and var declarations
+    imports: list[str] = field(default_factory=list)    # the imports under a name of their own (specs)
+    types: list[str] = field(default_factory=list)      # the defined types' names (not aliases, not generic)
+    sentinels: list[str] = field(default_factory=list)  # variables made by errors.New/fmt.Errorf of a literal
+    methods: list[Method] = field(default_factory=list)
+
+
+def _sentinel(value: ts.Node) -> bool:
+    """``errors.New("...")`` or ``fmt.Errorf("...")``: one string literal, nothing else."""
+    if value.type != "call_expression":
+        return False
+    fn, args = value.child_by_field_name("function"), value.child_by_field_name("arguments")
+    return (fn is not None and args is not None and node_text(fn) in _SENTINEL_CALLS
+            and len(args.named_children) == 1 and args.named_children[0].type in _LITERALS)
+
+
+def _inert(node: ts.Node) -> bool:
+    """An initializer that runs no code when the checker's package starts: literals, names, operators and
+    composite literals, with no call (but a sentinel's), no function literal and no channel receive."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if (n.type == "call_expression" and not _sentinel(n)) or n.type in ("func_literal", "ERROR"):
+            return False
+        if n.type == "unary_expression" and (op := n.child_by_field_name("operator")) is not None \
+                and node_text(op) == "<-":
+            return False
+        if n.type != "call_expression":
+            stack.extend(n.children)
+    return True
+
+
+def _receiver(params: ts.Node) -> tuple[str, bool] | None:
+    """A method's receiver type: (name, pointer) for ``T`` or ``*T``; None for a generic one."""
+    decls = [d for d in params.named_children if d.type == "parameter_declaration"]
+    kind = decls[0].child_by_field_name("type") if len(decls) == 1 else None
+    pointer = kind is not None and kind.type == "pointer_type"
+    if pointer and kind is not None:
+        kind = kind.named_children[0] if kind.named_children else None
+    return (node_text(kind), pointer) if kind is not None and kind.type == "type_identifier" else None
+
+
+def declarations(program: str) -> Declarations:
+    """The program's top-level types (not generic ones), constants, variables whose initializers are inert
+    (``_inert``), imports under a name of their own, and methods on its types: declarations only
+    (a type, a constant and such a variable run none of the program's code where they are declared)."""
+    out = Declarations()
+    try:
+        tree = parser("go").parse(program.encode())
+    except ValueError:
+        return out
+    for node in tree.root_node.named_children:
+        if node.has_error:
+            continue
+        if node.type == "type_declaration":
+            for spec in node.named_children:
+                name = spec.child_by_field_name("name")
+                if spec.type in ("type_spec", "type_alias") and not spec.child_by_field_name("type_parameters") \
+                        and name is not None and node_text(name) not in PREDECLARED:
+                    out.texts.append("type " + node_text(spec))
+                    if spec.type == "type_spec":
+                        out.types.append(node_text(name))
+        elif node.type == "const_declaration":  # whole (a spec may repeat the one before it)
+            if not any(node_text(n) in PREDECLARED for spec in node.named_children
+                       for n in spec.children_by_field_name("name")):
+                out.texts.append(node_text(node))
+        elif node.type == "var_declaration":
+            for spec in node.named_children:
+                value = spec.child_by_field_name("value")
+                if spec.type != "var_spec" or (value is not None and not _inert(value)) \
+                        or any(node_text(n) in PREDECLARED for n in spec.children_by_field_name("name")):
+                    continue
+                out.texts.append("var " + node_text(spec))
+                names = spec.children_by_field_name("name")
+                if value is not None and len(names) == 1 == len(value.named_children) \
+                        and _sentinel(value.named_children[0]):
+                    out.sentinels.append(node_text(names[0]))
+        elif node.type == "import_declaration":
+            specs = (c for n in node.named_children for c in ([n] if n.type == "import_spec" else n.named_children))
+            for spec in specs:
+                name = spec.child_by_field_name("name")
+                if spec.type == "import_spec" and name is not None and name.type == "package_identifier" \
+                        and node_text(name) not in PREDECLARED:
+                    out.imports.append(node_text(spec))
+    defined = set(out.types)
+    for node in tree.root_node.named_children:
+        if node.type != "method_declaration" or node.has_error:
+            continue
+        recv, name = node.child_by_field_name("receiver"), node.child_by_field_name("name")
+        params, result = node.child_by_field_name("parameters"), node.child_by_field_name("result")
+        got = _receiver(recv) if recv is not None else None
+        if got is None or got[0] not in defined or name is None or params is None:
+            continue
+        ptypes = _types(params)
+        rtypes = [] if result is None else _types(result) if result.type == "parameter_list" else [node_text(result)]
+        if ptypes is not None and rtypes is not None:
+            out.methods.append(Method(got[0], got[1], node_text(name), ptypes, rtypes))
+    return out
+
+
+def method_stub(m: Method) -> str:
+    """The checker's method: the receiver crosses with the arguments; a pointer receiver's value after
+    the call comes back last and is copied into the test's own object."""
+    variadic = bool(m.params) and m.params[-1].startswith("...")
+    args = ", ".join(f"p{i} {t}" for i, t in enumerate(m.params))
+    res = "" if not m.results else m.results[0] if len(m.results) == 1 else f"({', '.join(m.results)})"
+    recv = f"*{m.type}" if m.pointer else m.type
+    lines = [f"func (sejuryR {recv}) {m.name}({args}) {res} {{"]
+    lines += [f"\tvar r{i} {t}" for i, t in enumerate(m.results)]
+    outs = [f"&r{i}" for i in range(len(m.results))]
+    if m.pointer:
+        lines.append(f"\tvar sejuryW *{m.type}")
+        outs.append("&sejuryW")
+    ins = ["&sejuryR", *(f"&p{i}" for i in range(len(m.params)))]
+    lines.append(f'\tsejuryCall("{m.type}.{m.name}", {str(variadic).lower()}, {str(m.pointer).lower()}, '
+                 f'[]interface{{}}{{{", ".join(ins)}}}, []interface{{}}{{{", ".join(outs)}}})')
+    if m.pointer:
+        lines.append("\tif sejuryR != nil && sejuryW != nil {\n\t\t*sejuryR = *sejuryW\n\t}")
+    if m.results:
+        lines.append("\treturn " + ", ".join(f"r{i}" for i in range(len(m.results))))
+    return "\n".join(lines) + "\n}\n"
+
+
+def tables(decls: Declarations) -> str:
+    """The program's types by name and its sentinel errors, which the codec reads on both sides (each
+    side's own types and variables, declared alike)."""
+    types = "".join(f'\t"{t}": reflect.TypeOf((*{t})(nil)).Elem(),\n' for t in decls.types)
+    sentinels = "".join(f'\t{{"{s}", &{s}}},\n' for s in decls.sentinels)
+    return (f"var sejuryProgramTypes = map[string]reflect.Type{{\n{types}}}\n\n"
+            f"var sejurySentinels = []sejurySentinel{{\n{sentinels}}}\n")
+
+
+def dispatch(functions: list[str], decls: Declarations) -> str:
+    """The program side's table of what the checker may call: each function, each method by its
+    method expression."""
+    return "\n".join([*(f'\t"{name}": {name},' for name in functions),
+                      *(f'\t"{m.type}.{m.name}": ({"*" if m.pointer else ""}{m.type}).{m.name},'
+                        for m in decls.methods)])

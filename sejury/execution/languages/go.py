@@ -7,7 +7,7 @@ import re
 import textwrap
 
 from sejury.execution.languages import _clike, _dummies, _go_lists, _go_repairs, _literals, _stdio
-from sejury.execution.languages._go_stubs import signatures, stub
+from sejury.execution.languages._go_stubs import declarations, dispatch, method_stub, signatures, stub, tables
 from sejury.execution.languages.base import Harness, Language, Suite, compile_then_run, wrap_units
 from sejury.execution.sealed import new_seal, resource_files
 
@@ -53,6 +53,7 @@ def split(tests: str, names: set[str]) -> Suite:
 
 
 _VAR = re.compile(r"^var\s+([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\b[^=]*=")
+_VAR_BARE = re.compile(r"^var\s+([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s+([^=\n]+)$")
 
 
 def replayed(stmt: str) -> str | None:
@@ -63,6 +64,10 @@ def replayed(stmt: str) -> str | None:
         if stmt[m.end():].lstrip().startswith("func"):
             return None  # a helper (``check := func(a, b int) int {...}``): defined once, in the setup
         return _assigned(m, stmt)
+    if m := _VAR_BARE.match(stmt):
+        # ``var c Counter`` made again, its zero value: the unit's own calls on it start from there
+        names = [n.strip() for n in m.group(1).split(",")]
+        return f"{', '.join(names)} = {', '.join(f'*new({m.group(2).strip()})' for _ in names)}"
     if stmt.startswith(("var ", "type ", "func ", "const ", "_ =")):
         return None
     return stmt
@@ -167,75 +172,11 @@ def _unit(i: int, u: str) -> str:
 
 
 # differential testing: the value of a call, shown alike for reference and candidate, returned unchanged
-RECORDER = r"""
-func sejuryShow(v reflect.Value) string {
-	switch v.Kind() {
-	case reflect.Invalid:
-		return "nil"
-	case reflect.Float32, reflect.Float64:
-		return fmt.Sprintf("%.6g", v.Float())
-	case reflect.String:
-		return fmt.Sprintf("%q", v.String())
-	case reflect.Slice, reflect.Array:
-		parts := []string{}
-		for i := 0; i < v.Len(); i++ {
-			parts = append(parts, sejuryShow(v.Index(i)))
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case reflect.Map:
-		parts := []string{}
-		for _, k := range v.MapKeys() {
-			parts = append(parts, sejuryShow(k)+": "+sejuryShow(v.MapIndex(k)))
-		}
-		sort.Strings(parts)
-		return "{" + strings.Join(parts, ", ") + "}"
-	case reflect.Ptr, reflect.Interface:
-		if v.IsNil() {
-			return "nil"
-		}
-		e := v.Elem()
-		if v.Kind() == reflect.Interface && (e.Kind() == reflect.Float32 || e.Kind() == reflect.Float64) {
-			return e.Type().String() + "(" + sejuryShow(e) + ")" // an interface's float64 2 is no int 2
-		}
-		return sejuryShow(v.Elem())
-	case reflect.Struct:
-		parts := []string{}
-		for i := 0; i < v.NumField(); i++ {
-			parts = append(parts, sejuryShow(v.Field(i)))
-		}
-		return "{" + strings.Join(parts, ", ") + "}"
-	}
-	return fmt.Sprintf("%#v", v)
-}
-
-var sejuryUnit, sejuryAuto = -1, 0 // the unit running, and its helpers' calls recorded so far
-var sejuryFault = "" // the sealed checker's own failure in the unit running (checker.go.txt)
-var sejurySetupFault, sejuryBegun = "", false // a unit starts with the setup's fault: its values may come from it
-func sejuryBegin() string {
-	if !sejuryBegun {
-		sejurySetupFault, sejuryBegun = sejuryFault, true
-	}
-	return sejurySetupFault
-}
-
-func sejury_rec[T any](i, k int, v T) T {
-	if i < 0 { // a helper's call, under the running unit
-		i, k = sejuryUnit, 1000+sejuryAuto
-		sejuryAuto++
-	}
-	s := sejuryShow(reflect.ValueOf(&v).Elem())
-	n := len(s)
-	if n > 1000 {
-		s = s[:1000]
-	}
-	fmt.Printf("@@V %d %d %s|%d\n", i, k, s, n)
-	return v
-}
-""".strip("\n").splitlines()
+RECORDER = resource_files("sealed_go", {"recorder.go.txt": "recorder"})["recorder"].splitlines()
 
 
 # packages the tests may use unimported (their imports are not kept), each with a name of it
-_TEST_PACKAGES = {"errors": "errors.New", "math": "math.Abs", "strconv": "strconv.Itoa"}
+_TEST_PACKAGES = {"errors": "errors.New", "math": "math.Abs", "strconv": "strconv.Itoa", "time": "time.Now"}
 
 
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
@@ -308,9 +249,12 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
         src = "package main\n\n" + src
     src = re.sub(r"^func\s+main\s*\(", "func sejury_candidate_main(", src, flags=re.M)
     sigs = signatures(src)
-    funcs = "\n".join(f'\t"{name}": {name},' for name, _, _ in sigs)
-    server = _SEALED_SOURCES["server"].replace("\t/*FUNCS*/", funcs)
-    stubs = _SEALED_SOURCES["checker"].replace("/*STUBS*/", "\n".join(stub(*s) for s in sigs))
+    decls = declarations(src)
+    server = _SEALED_SOURCES["server"].replace("\t/*FUNCS*/", dispatch([name for name, _, _ in sigs], decls))
+    server += "\n" + tables(decls)
+    stubs = _SEALED_SOURCES["checker"].replace("\t/*IMPORTS*/", "\n".join(f"\t{i}" for i in decls.imports))
+    stubs = stubs.replace("/*STUBS*/", "\n".join(
+        [*decls.texts, tables(decls), *(stub(*s) for s in sigs), *(method_stub(m) for m in decls.methods)]))
     plain = harness(program, suite, active, per_test)
     tests = plain.files["sejury_test.go"]
     tests = re.sub(r'fmt\.Println\("(@@T \d+ PASS)"\)', r'sejuryEmit("\1")', tests)
