@@ -10,6 +10,7 @@ about the tests).  Some mutants are equivalent to the reference (``i < n`` vs ``
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -123,7 +124,7 @@ async def check_sample(provider: SandboxProvider, sample: Sample, *, n_mutants: 
         dropped = len(suite.units) - len(kept)
         if not kept:
             return skip("every test fails on the reference", **base)
-        suite = Suite(suite.setup, kept)
+        suite = dataclasses.replace(suite, units=kept)
         base["tests"] = len(kept)
     try:
         wrong_programs, made = _wrong_programs(sample, lang.name, assembled, program, n_mutants, seed)

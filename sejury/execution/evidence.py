@@ -4,7 +4,7 @@ the candidate.  Extracting tests and scoring (``strategies/generate_tests.py``) 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -227,13 +227,13 @@ async def check_on_reference(provider: SandboxProvider, language: str, reference
         return TestExecution(status="skipped", reason="no test could be read from the generated tests",
                              language=lang.name), suite, None
     written, (inside, outside) = len(suite.units), domain.split(suite.units) if domain else (suite.units, [])
-    suite = Suite(suite.setup, inside)
+    suite = replace(suite, units=inside)
     if domain and not inside:
         return TestExecution(status="skipped", language=lang.name, generated=written, out_of_domain=written,
                              outside_domain=outside[:MAX_SHOWN], reason=domain.all_outside(outside)), suite, None
     if record:
-        suite = Suite(record_calls(suite.setup, HELPER, record, helpers=True),
-                      [record_calls(u, i, record) for i, u in enumerate(suite.units)])
+        suite = replace(suite, setup=record_calls(suite.setup, HELPER, record, helpers=True),
+                                    units=[record_calls(u, i, record) for i, u in enumerate(suite.units)])
     report, adapted = await run_reference(provider, lang.name, reference, suite)
     ex = TestExecution(status="ran", language=lang.name, generated=written, sandbox=provider.isolation,
                        reference=SuiteRun.of(report, suite.units), reference_adapted=adapted,
@@ -244,7 +244,7 @@ async def check_on_reference(provider: SandboxProvider, language: str, reference
                      + "; ".join(adapted))[:600]
     if not report.loaded:
         why = reference_load_failure(report.load_error, report.status)
-        return ex.model_copy(update={"status": "skipped", "reason": why}), Suite(suite.setup, []), None
+        return ex.model_copy(update={"status": "skipped", "reason": why}), replace(suite, units=[]), None
     kept = [i for i, ok in enumerate(report.passed) if ok]
     valid = [suite.units[i] for i in kept]
     ex.invalid_on_reference = len(suite.units) - len(valid)
@@ -253,9 +253,9 @@ async def check_on_reference(provider: SandboxProvider, language: str, reference
     if not valid:
         ex.status, ex.reason = "skipped", "every generated test failed on the reference"
     if not (record and report.values):
-        return ex, Suite(suite.setup, valid), None
+        return ex, replace(suite, units=valid), None
     settled, _ = await settle_random(provider, lang.name, reference, suite, report.values)
-    return ex, Suite(suite.setup, valid), Probe(record, suite, settled.values, kept, typed_raises, settled)
+    return ex, replace(suite, units=valid), Probe(record, suite, settled.values, kept, typed_raises, settled)
 
 
 def _library_gap(ex: TestExecution, report: RunReport) -> TestExecution | None:
@@ -320,7 +320,7 @@ async def _run_with_probe(provider: SandboxProvider, ex: TestExecution, valid: S
     """One run of the valid tests and of every test that gave the reference a value: the pass
     ratio over the valid ones (S5-exec), the agreement of values over the others too (S5-diff)."""
     order = sorted(set(probe.valid) | set(probe.values))  # numbered by position in this run, then mapped back
-    suite = Suite(probe.suite.setup, [renumber(probe.suite.units[i], i, n) for n, i in enumerate(order)])
+    suite = replace(probe.suite, units=[renumber(probe.suite.units[i], i, n) for n, i in enumerate(order)])
     report = await run_suite(provider, ex.language, candidate, suite, timeout=candidate_timeout(ex))
     values = {order[n]: v for n, v in report.values.items() if 0 <= n < len(order)}
     if (gap := _library_gap(ex, report)) is not None:

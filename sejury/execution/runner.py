@@ -71,9 +71,10 @@ def split_tests(language: str, tests: str, reference: str = "") -> Suite:
     if lang.typed_repair is not None:
         with contextlib.suppress(ValueError):  # a text the grammar gives up on (``PARSE_LIMIT_MICROS``): as it is
             tests = lang.typed_repair(tests, reference)
-    suite = lang.split(tests, lang.defined_names(reference))
+    names = lang.defined_names(reference)
+    suite = lang.split(tests, names)
     imports = lang.imports_of(reference) if lang.imports_of and reference else ""
-    return Suite(f"{imports}\n{suite.setup}" if imports else suite.setup, suite.units)
+    return Suite(f"{imports}\n{suite.setup}" if imports else suite.setup, suite.units, tested=frozenset(names))
 
 
 def assemble_program(language: str, problem: str, code: str) -> str:

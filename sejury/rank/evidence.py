@@ -12,6 +12,7 @@ is written) into the same record."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import time
 from dataclasses import dataclass, field
@@ -199,8 +200,9 @@ def _probe(p: Problem, tests: str, function: str | None) -> tuple[agreement.Prob
         stated = [(len(units) + examples.index(call), s.expected, s.text) for call, s in stated_calls
                   if call in examples]
         units += [record_calls(c, len(units) + k, function) for k, c in enumerate(examples)]
+    tested = suite.tested | ({function} if function is not None else set())
     return (agreement.Probe(function, units, tests_run, states_raises(p.problem), tuple(stated), tuple(outside)),
-            Suite(setup, units))
+            Suite(setup, units, tested=frozenset(tested)))
 
 
 def _example_inputs(p: Problem, function: str) -> tuple[list[str], list[tuple[str, Stated]]]:
@@ -230,7 +232,7 @@ async def _user_suite(runs: _Runs, p: Problem) -> Suite | None:
     report = await runs.run(reference_program(p.language, p.problem, p.reference), suite,
                             "run_user_tests_on_reference")
     kept = [u for u, ok in zip(suite.units, report.passed, strict=True) if ok]
-    return Suite(suite.setup, kept) if kept else None
+    return dataclasses.replace(suite, units=kept) if kept else None
 
 
 @dataclass

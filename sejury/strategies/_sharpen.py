@@ -7,6 +7,7 @@ survivor, while the suite stays weak."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cache
 
@@ -103,7 +104,7 @@ async def _one_round(sample: Sample, ctx: JudgeContext, rec: Recorder, done: Tes
     if not fresh:
         round_.reason = ex.reason if ex.status != "ran" else (
             "every new test failed on the reference" if not checked.units else "the new tests repeat the suite's")
-    return Suite(checked.setup, fresh), round_
+    return dataclasses.replace(checked, units=fresh), round_
 
 
 async def _grow(ctx: JudgeContext, done: TestExecution, new: Suite, progs: Programs, round_: SecondRound,

@@ -56,7 +56,8 @@ async def run(sample: Sample, ctx: JudgeContext, rec: Recorder, reference_failed
                                sample.metadata)
     units = [record_calls(call, i, function) for i, (call, _) in enumerate(examples)]
     # the language's own time limit for a run (compiling included); each call has the harness's own
-    report = await run_suite(ctx.sandbox, sample.language, candidate or "", Suite("", units))
+    suite = Suite("", units, tested=frozenset({function}))
+    report = await run_suite(ctx.sandbox, sample.language, candidate or "", suite)
     rec.sandbox_event("run_candidate_on_stated_examples", SuiteRun.of(report, units))
     artifacts: dict[str, Any] = {"function": function, "stated": len(examples), "no_reference": True}
     if reference_failed:

@@ -100,7 +100,7 @@ async def agree_on(sample: Sample, ctx: JudgeContext, rec: Recorder, function: s
     except PatchError as exc:
         return Outcome(None, detail=str(exc))
     units = [record_calls(c, i, function) for i, c in enumerate(calls)]
-    suite = Suite("", units)
+    suite = Suite("", units, tested=frozenset({function}))
     on_ref, adapted, _ = await run_reference_program(ctx.sandbox, sample.language, reference, suite,
                                                      timeout=FUZZ_TIMEOUT)
     rec.sandbox_event("answer_on_reference", SuiteRun.of(on_ref, units))

@@ -431,10 +431,11 @@ async def test_an_answer_nested_deeper_than_the_bound_fails_its_unit(sandbox: Do
 
 
 def test_what_of_the_program_the_checker_declares() -> None:
-    """Types (not generic ones), constants, variables whose initializers run no code, imports under a
-    name of their own, and methods of the types declared; nothing named as one of Go's predeclared
-    identifiers.  A variable made by a call (but a sentinel error's), a function literal or a channel
-    receive is left out: the checker would run the program's code as its package starts."""
+    """Types (a generic one as a declaration only: no methods, not named across), constants, variables
+    whose initializers run no code, imports under a name of their own, and methods of the types
+    declared; nothing named as one of Go's predeclared identifiers.  A variable made by a call (but a
+    sentinel error's), a function literal or a channel receive is left out: the checker would run the
+    program's code as its package starts; so is one naming a variable left out (``Lookup``, ``Again``)."""
     from sejury.execution.languages._go_stubs import declarations, signatures  # (bench/go_suites.py runs old ones)
 
     program = '''package main
@@ -465,7 +466,11 @@ type error struct{}
 
 var ErrGone = errors.New("gone")
 var ErrLate = fmt.Errorf("late")
+var ErrA, ErrB = errors.New("a"), errors.New("b")
 var Made = fmt.Errorf("made %d", Limit)
+var Words = strings.Fields("a b")
+var Lookup = map[string][]string{"en": Words}
+var Again = Lookup
 var Origin = P{x: 0}
 var Table = map[string]int{"a": len("ab")}
 var Hook = func() int { return 1 }
@@ -484,10 +489,126 @@ func (p *P) Set(v int, more ...int) (old int, err error) { return p.x, nil }
 func (q *Q[T]) Value() T { return q.v }
 '''
     decls = declarations(program)
-    assert decls.texts == ["const Limit = 3", "const (\n\tA = iota\n\tB\n)", "type P struct{ x int }", "type R = P",
+    assert decls.texts == ["const Limit = 3", "const (\n\tA = iota\n\tB\n)", "type P struct{ x int }",
+                           "type Q[T any] struct{ v T }", "type R = P",
                            'var ErrGone = errors.New("gone")', 'var ErrLate = fmt.Errorf("late")',
-                           "var Origin = P{x: 0}", "var Count int"]
-    assert decls.imports == ['str "strings"'] and decls.types == ["P"] and decls.sentinels == ["ErrGone", "ErrLate"]
+                           'var ErrA, ErrB = errors.New("a"), errors.New("b")', "var Origin = P{x: 0}", "var Count int"]
+    assert decls.imports == ['str "strings"'] and decls.types == ["P"]
+    assert decls.sentinels == ["ErrGone", "ErrLate", "ErrA", "ErrB"]
     assert [(m.type, m.pointer, m.name, m.params, m.results) for m in decls.methods] == [
         ("P", False, "Get", [], ["int"]), ("P", True, "Set", ["int", "...int"], ["int", "error"])]
     assert [name for name, _, _ in signatures(program)] == ["Add"]
+
+
+FAULTS_TESTS = r'''package main
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestDivideByZeroPanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Errorf("expected a panic")
+		}
+	}()
+	Divide(1, 0)
+}
+
+func TestMark(t *testing.T) {
+	if Mark() != "a\uFFFDb" {
+		t.Errorf("not the replacement character")
+	}
+}
+
+func TestLookup(t *testing.T) {
+	var nf *NotFound
+	if err := Lookup("k"); !errors.As(err, &nf) || nf.Key != "k" || err.Error() != "lookup: not found: k" {
+		t.Errorf("got %v", err)
+	}
+}
+'''
+
+FAULTS_RIGHT = r'''package main
+
+import "fmt"
+
+type NotFound struct{ Key string }
+
+func (e *NotFound) Error() string { return "not found: " + e.Key }
+
+func Lookup(k string) error { return fmt.Errorf("lookup: %w", &NotFound{k}) }
+
+func Divide(a, b float64) float64 {
+	if b == 0 {
+		panic("division by zero")
+	}
+	return a / b
+}
+
+func Mark() string { return "a\uFFFDb" }
+'''
+
+# wrong on the first two: +Inf cannot cross, nor can a string that is not UTF-8; both were the harness's
+# own panic (a test recovering any panic passed) or a silent repair (U+FFFD for the bad byte) before
+FAULTS_WRONG = (FAULTS_RIGHT.replace('\tif b == 0 {\n\t\tpanic("division by zero")\n\t}\n', "")
+                .replace('return "a\\uFFFDb"', 'return "a\\xffb"'))
+
+
+@pytest.mark.docker
+async def test_what_cannot_cross_is_the_harness_fault_and_a_wrapped_error_keeps_its_type(
+        sandbox: DockerSandbox) -> None:
+    suite = split_tests("go", FAULTS_TESTS, FAULTS_RIGHT)
+    right = await run_suite(sandbox, "go", FAULTS_RIGHT, suite, timeout=120)
+    assert right.passed == [True, True, True], right.reasons
+    wrong = await run_suite(sandbox, "go", FAULTS_WRONG, suite, timeout=120)
+    assert wrong.passed == [False, False, True], wrong.reasons
+    assert "cannot cross" in wrong.reasons[0] and "not UTF-8" in wrong.reasons[1], wrong.reasons
+
+
+GRADES = r'''package main
+
+type Grade int
+
+const (
+	F Grade = iota
+	D
+	C
+	B
+	A
+)
+
+func Classify(score int) Grade {
+	switch {
+	case score >= 90:
+		return A
+	case score >= 80:
+		return B
+	}
+	return F
+}
+'''
+
+# wrong (every grade 100 over), and its GoString says otherwise
+GRADES_SHOWN = GRADES.replace("func Classify", "func (g Grade) GoString() string { return strconv.Itoa(int(g) % 100) }"
+                              "\n\nfunc Classify").replace("\treturn F\n}", "\treturn F + 100\n}").replace(
+                              "return A", "return A + 100").replace("return B", "return B + 100")
+
+
+@pytest.mark.docker
+async def test_the_recorded_value_is_the_values_own_not_its_gostring(sandbox: DockerSandbox) -> None:
+    """Differential testing compares the values the calls return, written by the checker's recorder;
+    it wrote a named integer with ``%#v``, which asks the program's ``GoString``: a wrong program showed
+    the reference's values."""
+    from sejury.execution.differential import record_calls
+
+    checks = "".join(f"\tif Classify({s}) != {g} {{\n\t\tt.Errorf(\"{s}\")\n\t}}\n"
+                     for s, g in ((95, "A"), (85, "B"), (50, "F")))
+    tests = "package main\n\nimport \"testing\"\n\nfunc TestClassify(t *testing.T) {\n" + checks + "}\n"
+    split = split_tests("go", tests, GRADES)
+    suite = type(split)(split.setup, [record_calls(u, i, "Classify") for i, u in enumerate(split.units)])
+    right = await run_suite(sandbox, "go", GRADES, suite, timeout=120)
+    shown = await run_suite(sandbox, "go", GRADES_SHOWN, suite, timeout=120)
+    assert right.passed == [True] * 3 and shown.passed == [False] * 3, shown.reasons
+    assert right.values and shown.values and right.values != shown.values, (right.values, shown.values)

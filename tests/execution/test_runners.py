@@ -442,3 +442,12 @@ async def test_javac_starts_from_the_images_class_archive(sandbox: DockerSandbox
     res = await sandbox.run({"A.java": program}, command, timeout=60)
     lines = res.stdout.splitlines()
     assert lines[0] == "exit=0" and int(lines[1]) > 500, res.stdout
+
+
+def test_a_scripts_import_of_the_assert_module_is_no_test_of_its_own() -> None:
+    """``const assert = require('assert');`` names ``assert``, and was read as a check: a unit every
+    program passed (found by the review of ``RUNNERS_VERSION`` 63)."""
+    suite = split_tests("javascript", "const assert = require('assert');\nconst { f } = require('./solution');\n"
+                        "assert.strictEqual(f(2), 4);\nif (f(3) !== 6) throw new Error('f(3)');\n", "function f(x) {}")
+    assert suite.units == ["assert.strictEqual(f(2), 4);", "if (f(3) !== 6) throw new Error('f(3)');"]
+    assert "const assert = require('assert');" in suite.setup

@@ -149,47 +149,40 @@ def _receiver(params: ts.Node) -> tuple[str, bool] | None:
 
 
 def declarations(program: str) -> Declarations:
-    """The program's top-level types (not generic ones), constants, variables whose initializers are inert
-    (``_inert``), imports under a name of their own, and methods on its types: declarations only
-    (a type, a constant and such a variable run none of the program's code where they are declared)."""
+    """The program's top-level types, constants, variables whose initializers are inert (``_inert``) and
+    name no variable left out, imports under a name of their own, and methods on its types (not generic
+    ones): declarations only (a type, a constant and such a variable run none of the program's code
+    where they are declared)."""
     out = Declarations()
     try:
         tree = parser("go").parse(program.encode())
     except ValueError:
         return out
+    specs: list[ts.Node] = []  # the variables', read after the rest
     for node in tree.root_node.named_children:
         if node.has_error:
             continue
         if node.type == "type_declaration":
             for spec in node.named_children:
                 name = spec.child_by_field_name("name")
-                if spec.type in ("type_spec", "type_alias") and not spec.child_by_field_name("type_parameters") \
-                        and name is not None and node_text(name) not in PREDECLARED:
-                    out.texts.append("type " + node_text(spec))
-                    if spec.type == "type_spec":
-                        out.types.append(node_text(name))
+                if spec.type in ("type_spec", "type_alias") and name is not None and node_text(name) not in PREDECLARED:
+                    out.texts.append("type " + node_text(spec))  # a generic one too (a field's type), but
+                    if spec.type == "type_spec" and not spec.child_by_field_name("type_parameters"):
+                        out.types.append(node_text(name))  # only the others are named across, with methods
         elif node.type == "const_declaration":  # whole (a spec may repeat the one before it)
             if not any(node_text(n) in PREDECLARED for spec in node.named_children
                        for n in spec.children_by_field_name("name")):
                 out.texts.append(node_text(node))
         elif node.type == "var_declaration":
-            for spec in node.named_children:
-                value = spec.child_by_field_name("value")
-                if spec.type != "var_spec" or (value is not None and not _inert(value)) \
-                        or any(node_text(n) in PREDECLARED for n in spec.children_by_field_name("name")):
-                    continue
-                out.texts.append("var " + node_text(spec))
-                names = spec.children_by_field_name("name")
-                if value is not None and len(names) == 1 == len(value.named_children) \
-                        and _sentinel(value.named_children[0]):
-                    out.sentinels.append(node_text(names[0]))
+            specs.extend(spec for spec in node.named_children if spec.type == "var_spec")
         elif node.type == "import_declaration":
-            specs = (c for n in node.named_children for c in ([n] if n.type == "import_spec" else n.named_children))
-            for spec in specs:
+            imported = (c for n in node.named_children for c in ([n] if n.type == "import_spec" else n.named_children))
+            for spec in imported:
                 name = spec.child_by_field_name("name")
                 if spec.type == "import_spec" and name is not None and name.type == "package_identifier" \
                         and node_text(name) not in PREDECLARED:
                     out.imports.append(node_text(spec))
+    _variables(specs, out)
     defined = set(out.types)
     for node in tree.root_node.named_children:
         if node.type != "method_declaration" or node.has_error:
@@ -203,6 +196,41 @@ def declarations(program: str) -> Declarations:
         rtypes = [] if result is None else _types(result) if result.type == "parameter_list" else [node_text(result)]
         if ptypes is not None and rtypes is not None:
             out.methods.append(Method(got[0], got[1], node_text(name), ptypes, rtypes))
+    return out
+
+
+def _variables(specs: list[ts.Node], out: Declarations) -> None:
+    """The variables the checker declares: those whose initializers are inert and name no variable left
+    out (``var lookup = map[string][]string{"en": names}`` where ``names`` is made by a call)."""
+    def names(spec: ts.Node) -> set[str]:
+        return {node_text(n) for n in spec.children_by_field_name("name")}
+
+    left = {n for spec in specs for n in names(spec) if ((value := spec.child_by_field_name("value")) is not None
+            and not _inert(value)) or n in PREDECLARED}
+    kept = [spec for spec in specs if not names(spec) & left]
+    while True:  # a variable naming one left out is left out too, and so on
+        named = [spec for spec in kept if (value := spec.child_by_field_name("value")) is not None
+                 and _names_in(value) & left]
+        if not named:
+            break
+        left |= set().union(*(names(spec) for spec in named))
+        kept = [spec for spec in kept if spec not in named]
+    for spec in kept:
+        out.texts.append("var " + node_text(spec))
+        value = spec.child_by_field_name("value")
+        values = value.named_children if value is not None else []
+        for name, made in zip(spec.children_by_field_name("name"), values, strict=False):
+            if len(values) == len(spec.children_by_field_name("name")) and _sentinel(made):
+                out.sentinels.append(node_text(name))
+
+
+def _names_in(node: ts.Node) -> set[str]:
+    out, stack = set(), [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "identifier":
+            out.add(node_text(n))
+        stack.extend(n.children)
     return out
 
 

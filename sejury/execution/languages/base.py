@@ -39,6 +39,10 @@ class Suite:
     # the random state each unit and call starts from, where the harness seeds one (Python's sealed
     # harness): 0, or another to see which of the reference's values depend on it
     random_state: int = 0
+    # the names the reference defines, which the tests call as the problem's (``runner.split_tests``);
+    # empty where there is no reference.  C++'s checker makes only these mean the program's function
+    # where C++ would pick a standard one (``strlen("abc")``)
+    tested: frozenset[str] = frozenset()
 
 
 @dataclass

@@ -10,7 +10,7 @@ import re
 import textwrap
 
 from sejury.execution.languages import _adapt, _clike, _cpp_scope, _dummies, _gtest, _literals, _stdio
-from sejury.execution.languages.base import Copies, Harness, Language, Suite, wrap_units
+from sejury.execution.languages.base import LOADED, Copies, Harness, Language, Suite, wrap_units
 from sejury.execution.sealed import new_seal, resource_files
 from sejury.sandbox import cxx
 
@@ -138,21 +138,27 @@ def signatures(program: str) -> dict[str, tuple[str, list[str]]]:
             p = p.split("=")[0].strip()
             if p in ("", "void"):
                 continue
-            named = re.match(r"^(.*?[\s*&])\s*\w+\s*$", p)
+            named = re.match(r"^(.*?[\s*&>])\s*\w+\s*$", p)  # (``vector<int>b``: no space)
             params.append((named.group(1) if named else p).strip())
         found[name] = None if name in found else (ret, params)
     return {n: s for n, s in found.items() if s is not None}
 
 
-def _stub(name: str, ret: str, params: list[str]) -> str:
+def _stub(name: str, ret: str, params: list[str], tested: bool) -> str:
     """The checker's stand-in for the program's function ``name``: it sends the call to the
-    program's process.  It is defined as ``sejury_fn_<name>`` and the tests' ``name`` is made to
-    mean it (``#define``), so a test's call reaches the program even where C++ would pick another
-    function of that name (C's ``strlen(const char*)`` for ``strlen("abc")``, an exact match)."""
+    program's process.  A function the problem names (``tested``: the reference defines it) is
+    defined as ``sejury_fn_<name>`` and the tests' ``name`` is made to mean it (``#define``), so a
+    test's call reaches the program even where C++ would pick another function of that name (C's
+    ``strlen(const char*)`` for ``strlen("abc")``, an exact match).  Any other is declared under its
+    own name, so a call resolves as in the user's own build: a program's ``int abs(double)`` is not
+    the tests' ``abs(got - want)`` (``std::abs(double)``), as it was through the ``#define`` until
+    ``RUNNERS_VERSION`` 63."""
     args = ", ".join(f"{t} p{i}" for i, t in enumerate(params))
     enc = " a += \",\";".join(f" sejury_enc(a, p{i});" for i in range(len(params)))
-    return (f"{ret} sejury_fn_{name}({args}) {{\n  std::string a = \"[\";{enc} a += \"]\";\n"
-            f"  return sejury::call<{ret}>(\"{name}\", a);\n}}\n#define {name} sejury_fn_{name}")
+    defined = f"sejury_fn_{name}" if tested else name
+    meant = f"\n#define {name} sejury_fn_{name}" if tested else ""
+    return (f"{ret} {defined}({args}) {{\n  std::string a = \"[\";{enc} a += \"]\";\n"
+            f"  return sejury::call<{ret}>(\"{name}\", a);\n}}{meant}")
 
 
 def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
@@ -171,7 +177,11 @@ def plain_harness(program: str, suite: Suite, active: dict[int, str], per_test: 
 def _harness(program: str, suite: Suite, active: dict[int, str], *, plain: bool) -> Harness:
     key = "" if plain else new_seal()
     said = suite.setup + "\n" + "\n".join(active.values())
-    sigs = {n: s for n, s in signatures(program).items() if re.search(rf"\b{re.escape(n)}\b", said)}
+    parts, setup = _cpp_scope.split_setup(suite.setup)
+    # a function the tests define themselves is theirs (a program's ``issame`` does not replace the
+    # tests' helper of that name, which its ``#define`` renamed, so the compiler dropped the tests' copy)
+    own = set().union(*(_clike.defined_names(_DEFINES, part) for part in parts))
+    sigs = {n: s for n, s in signatures(program).items() if re.search(rf"\b{re.escape(n)}\b", said) and n not in own}
     # the program's function, not a standard one of the same name (``unique``, ``max_element``, ``strlen``:
     # ``using namespace std;`` and the C library bring those in): its own signature picks it
     dispatch = "\n".join(f'      else if (name == "{n}") '
@@ -183,10 +193,10 @@ def _harness(program: str, suite: Suite, active: dict[int, str], *, plain: bool)
     program_lines = ["#define main sejury_candidate_main", '#include "solution.cpp"', "#undef main"]
     head = ["#include <bits/stdc++.h>", *(program_lines if plain else []), "using namespace std;",
             '#include "codec.hpp"', *(["#define sejury_plain"] if plain else []), '#include "checker.hpp"',
-            *([] if plain else "\n".join(_stub(n, r, p) for n, (r, p) in sigs.items()).splitlines()), "#undef assert",
+            *([] if plain else "\n".join(_stub(n, r, p, n in suite.tested) for n, (r, p) in sigs.items()).splitlines()),
+            "#undef assert",
             '#define assert(c) do { if (!(c)) throw std::runtime_error("assertion failed: " #c); } while (0)',
             *recorder, *_SEALED["gtest.hpp"].splitlines()]
-    parts, setup = _cpp_scope.split_setup(suite.setup)
     part_lines: dict[tuple[int, int], str] = {}
     at = sum(entry.count("\n") + 1 for entry in head)  # lines so far, counted once: a file may hold 20,000 parts
     for part in parts:  # the test file's own scope (helpers, fixtures), each part dropped if it does not compile
@@ -210,10 +220,16 @@ def _harness(program: str, suite: Suite, active: dict[int, str], *, plain: bool)
                    f"({cxx.PROGRAM} -o t test_main.cpp 2>&1 || {{ echo '@@TESTS NOCOMPILE'; exit 4; }}) && ./t")
         return Harness(files, command, spans, "test_main.cpp", setup_parts=part_lines)
     server = _SEALED["server"].replace("      /*DISPATCH*/", dispatch)
-    command = (f"({cxx.SYNTAX} solution.cpp 2>&1 || "
-               "{ echo '@@LOAD FAIL'; exit 3; }) && echo '@@LOAD OK' && "
-               f"({cxx.PROGRAM} -o sejury_srv srv.cpp 2>&1 && {cxx.BUILD} -o chk test_main.cpp 2>&1 || "
-               "{ echo '@@TESTS NOCOMPILE'; exit 4; }) && rm -f srv.cpp && ./chk")
+    # the program is compiled while the tests and the key cannot be read: a compiler reads what the
+    # source names (``asm(".incbin \"test_main.cpp\"")`` put the tests' expected values in a program's
+    # data until RUNNERS_VERSION 63), and no compiler runs code that could give itself the right back
+    # (``@@LOAD OK`` ends the load step, ``load_step``: the shell before it stands alone)
+    hidden, shown = "chmod 000 test_main.cpp seal; ", "; chmod 600 test_main.cpp seal; "
+    command = (f"{hidden}{cxx.SYNTAX} solution.cpp 2>&1; loaded=$?{shown}"
+               f"[ $loaded = 0 ] || {{ echo '@@LOAD FAIL'; exit 3; }}; {LOADED}; "
+               f"{hidden}{cxx.PROGRAM} -o sejury_srv srv.cpp 2>&1; built=$?{shown}"
+               f"{{ [ $built = 0 ] && {cxx.BUILD} -o chk test_main.cpp 2>&1; }} || "
+               "{ echo '@@TESTS NOCOMPILE'; exit 4; }; rm -f srv.cpp && ./chk")
     return Harness({**files, "srv.cpp": server, "seal": key},
                    command, spans, "test_main.cpp", seal=key, setup_parts=part_lines,
                    plain_markers=("@@LOAD OK", "@@LOAD FAIL", "@@TESTS NOCOMPILE"))

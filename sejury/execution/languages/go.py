@@ -261,9 +261,13 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
     tests = re.sub(r'fmt\.Printf\("(@@T \d+ FAIL) %v\\n", r\)', r'sejuryEmit(fmt.Sprintf("\1 %v", r))', tests)
     tests = tests.replace('fmt.Printf("@@V %d %d %s|%d\\n", i, k, s, n)',
                           'sejuryEmit(fmt.Sprintf("@@V %d %d %s|%d", i, k, s, n))')
+    # the program is built while the tests and the key cannot be read: cgo's C compiler reads what the
+    # program names (an ``.incbin`` of ``../chk/sejury_test.go`` put the tests' expected values in the
+    # program's data until RUNNERS_VERSION 63), and no step of the build runs code that could undo it
     command = (
-        "cd srv && (! command -v goimports >/dev/null || goimports -w solution.go) && "
-        "(go build -o ../sejury_srv . 2>&1 || { echo '@@LOAD FAIL'; exit 3; }) && echo '@@LOAD OK' && cd ../chk && "
+        "chmod 000 chk seal; cd srv && (! command -v goimports >/dev/null || goimports -w solution.go 2>&1) && "
+        "go build -o ../sejury_srv . 2>&1; built=$?; cd .. && chmod 700 chk && chmod 600 seal && "
+        "{ [ $built = 0 ] || { echo '@@LOAD FAIL'; exit 3; }; } && echo '@@LOAD OK' && cd chk && "
         "(! command -v goimports >/dev/null || goimports -w sejury_stubs_test.go) && "
         "(GOCACHE=\"$PWD/../chk-cache\" go test -c -vet=off -o ../chk.test ./ 2>&1 "
         "|| { echo '@@TESTS NOCOMPILE'; exit 4; }) && rm -rf ../chk-cache && cd .. && "

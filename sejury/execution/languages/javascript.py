@@ -83,7 +83,12 @@ def split(tests: str, names: set[str]) -> Suite:
                 setup.append(_ESM_IMPORT.sub(_import_as_require, stmt))
         return Suite("\n".join(setup), units)
     return _clike.split_c_like(tests, names - HARNESS_NAMES, entry=re.compile(r"(?!)"),  # scripts have no entry point
-                               defines=_DEFINES, check=re.compile(r"assert|throw"))
+                               defines=_DEFINES, check=_SCRIPT_CHECK)
+
+
+# a script's check: a statement that asserts or throws, but not an import of the assert module
+# (``const assert = require('assert');`` was a unit of its own, passed by every program)
+_SCRIPT_CHECK = re.compile(r"\A(?!\s*(?:(?:const|let|var)\s+[^=;]*=\s*require\s*\(|import\s))[\s\S]*?(?:assert|throw)")
 
 
 _ESM_EXPORT = re.compile(r"^(\s*)export\s+(?:default\s+)?(?=(?:async\s+)?function\b|class\b|const\b|let\b|var\b)",

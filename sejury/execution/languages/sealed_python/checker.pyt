@@ -499,19 +499,46 @@ if not load.get("loaded"):
 emit("@@LOAD OK")
 base = {"__name__": "solution"}
 exec(compile(open("prelude.py").read(), "prelude.py", "exec"), base)  # noqa: S102
-for alias, module in load.get("modules", {}).items():
+
+
+def _a_module(name):
+    """Whether the tests may mean a module by ``name``: the prelude's (``math``) or one of the image's."""
+    import importlib.util
+
     try:
-        base[alias] = __import__(module, fromlist=["_"])
-    except BaseException:
-        pass
+        return isinstance(base.get(name), type(sys)) or importlib.util.find_spec(name) is not None
+    except Exception:
+        return False
+
+
+def tests_name(name, value):
+    """Whether the program's ``name`` is the tests' too.  Never one of Python's builtins (a program's
+    ``abs`` would answer the tests' own ``abs(got - want) < 1e-9``, its ``len`` or ``sorted`` theirs),
+    nor a module's name for something whose attributes the program answers (its class or object:
+    ``class math`` with a ``fabs`` of its own, where the tests use ``math`` unimported)."""
+    if type(name) is not str or name in builtins.__dict__:
+        return False
+    return not ((isinstance(value, ProgramClass) or type(value) is Handle) and _a_module(name))
+
+
+for alias, module in load.get("modules", {}).items():
+    if tests_name(alias, None) and not (isinstance(base.get(alias), type(sys)) and base[alias].__name__ != module):
+        try:
+            base[alias] = __import__(module, fromlist=["_"])
+        except BaseException:
+            pass
 classes = program_classes(load.get("classes") if isinstance(load.get("classes"), dict) else {})
 for name in load.get("callables", []):
-    base[name] = classes[name] if name in classes else stub(name)
+    value = classes[name] if name in classes else stub(name)
+    if tests_name(name, value):
+        base[name] = value
 for name, value in load.get("values", {}).items():
     try:
-        base[name] = dec(value, handle)
+        made = dec(value, handle)
     except Exception:
-        pass
+        continue
+    if tests_name(name, made):
+        base[name] = made
 
 
 class TestNames(dict):
