@@ -33,6 +33,8 @@ PANIC = "package main\n\nfunc Add(a, b int) int { return a - b }\n\nfunc panic(v
 ROWS = [("FUNCS", FUNCS_TESTS, [("right", FUNCS)]),
         ("SHAPES", g.SHAPES_TESTS, [("right", g.SHAPES), ("wrong", g.SHAPES_WRONG)]),
         ("COUNTER", g.COUNTER_TESTS, [("right", g.COUNTER)]),
+        ("SHARING", g.SHARING_TESTS, [("right", g.SHARING),
+                                      ("wrong (a clone that is its original, a sort of its input)", g.SHARING_WRONG)]),
         ("POINTS", g.POINTS_TESTS, [("JSON lies (hostile)", g.LYING_POINTS)]),
         ("BUILTINS", g.BUILTINS_TESTS, [("func panic (hostile)", PANIC)]),
         ("RUNS", t.GO_OWN_TESTS, [("plain wrong", "package main\n\n" + t.GO_WRONG),

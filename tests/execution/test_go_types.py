@@ -612,3 +612,105 @@ async def test_the_recorded_value_is_the_values_own_not_its_gostring(sandbox: Do
     shown = await run_suite(sandbox, "go", GRADES_SHOWN, suite, timeout=120)
     assert right.passed == [True] * 3 and shown.passed == [False] * 3, shown.reasons
     assert right.values and shown.values and right.values != shown.values, (right.values, shown.values)
+
+
+SHARING = r'''package main
+
+import "sort"
+
+type Set map[int]bool
+
+func NewSet() Set            { return Set{} }
+func (s Set) Add(x int)      { s[x] = true }
+func (s Set) Has(x int) bool { return s[x] }
+
+type Builder struct{ parts []string }
+
+func (b *Builder) Add(s string) *Builder { b.parts = append(b.parts, s); return b }
+func (b *Builder) Len() int              { return len(b.parts) }
+
+type Account struct{ Balance int }
+
+func (a *Account) Transfer(to *Account, amt int) { a.Balance -= amt; to.Balance += amt }
+
+func (a *Account) Clone() *Account { return &Account{a.Balance} }
+
+func Sorted(xs []int) []int {
+	out := append([]int{}, xs...)
+	sort.Ints(out)
+	return out
+}
+
+type Cache struct{ m map[string]int }
+
+func NewCache() Cache               { return Cache{m: map[string]int{}} }
+func (c Cache) Put(k string, v int) { c.m[k] = v }
+func (c Cache) Get(k string) int    { return c.m[k] }
+
+func Bump(xs []int) {
+	for i := range xs {
+		xs[i]++
+	}
+}
+'''
+
+SHARING_TESTS = r'''package main
+
+import "testing"
+
+func TestSharing(t *testing.T) {
+	s := NewSet()
+	s.Add(1)
+	if !s.Has(1) || len(s) != 1 {
+		t.Errorf("set")
+	}
+	b := &Builder{}
+	b.Add("a").Add("b")
+	if b.Len() != 2 {
+		t.Errorf("builder %d", b.Len())
+	}
+	from, to := &Account{100}, &Account{0}
+	from.Transfer(to, 30)
+	if from.Balance != 70 || to.Balance != 30 {
+		t.Errorf("transfer %d %d", from.Balance, to.Balance)
+	}
+	c := from.Clone()
+	c.Transfer(to, 10)
+	if from.Balance != 70 || c.Balance != 60 {
+		t.Errorf("clone %d %d", from.Balance, c.Balance)
+	}
+	in := []int{3, 1, 2}
+	if out := Sorted(in); in[0] != 3 || out[0] != 1 {
+		t.Errorf("sorted %v %v", in, out)
+	}
+	xs := []int{1, 2}
+	Bump(xs)
+	if xs[0] != 2 || xs[1] != 3 {
+		t.Errorf("bump %v", xs)
+	}
+	cache := NewCache()
+	cache.Put("a", 1)
+	if cache.Get("a") != 1 {
+		t.Errorf("cache")
+	}
+}
+'''
+
+# wrong where one process shares: a clone that is its original, a sort of the input itself
+SHARING_WRONG = (SHARING.replace("func (a *Account) Clone() *Account { return &Account{a.Balance} }",
+                                 "func (a *Account) Clone() *Account { return a }")
+                 .replace("out := append([]int{}, xs...)", "out := xs"))
+
+
+@pytest.mark.docker
+async def test_what_a_call_changes_in_its_arguments_reaches_the_tests_values(sandbox: DockerSandbox) -> None:
+    """What the program's call changes in a pointer's object, a slice's items or a map's entries it was
+    given (the receiver among them) is written back into the test's own value, and a result that is
+    one of those objects is the test's own pointer: a right program's map-typed set, builder chain,
+    transfer, in-place bump and value-receiver cache work as in one process, and a wrong
+    one whose clone is its original, or whose sort changes its input, fails as there (before: passed)."""
+    suite = split_tests("go", SHARING_TESTS, SHARING)
+    right = await run_suite(sandbox, "go", SHARING, suite, timeout=120)
+    assert right.loaded and all(right.passed) and len(right.passed) == 7, right.reasons
+    wrong = await run_suite(sandbox, "go", SHARING_WRONG, suite, timeout=120)
+    assert wrong.passed == [True, True, True, False, False, True, True], wrong.reasons

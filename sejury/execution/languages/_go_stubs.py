@@ -78,7 +78,7 @@ def stub(name: str, params: list[str], results: list[str]) -> str:
     res = "" if not results else results[0] if len(results) == 1 else f"({', '.join(results)})"
     lines = [f"func {name}({args}) {res} {{"]
     lines += [f"\tvar r{i} {t}" for i, t in enumerate(results)]
-    lines.append(f"\tsejuryCall({name!r}, {str(variadic).lower()}, false, []interface{{}}{{"
+    lines.append(f"\tsejuryCall({name!r}, {str(variadic).lower()}, []interface{{}}{{"
                  + ", ".join(f"&p{i}" for i in range(len(params))) + "}, []interface{}{"
                  + ", ".join(f"&r{i}" for i in range(len(results))) + "})")
     if results:
@@ -235,8 +235,9 @@ def _names_in(node: ts.Node) -> set[str]:
 
 
 def method_stub(m: Method) -> str:
-    """The checker's method: the receiver crosses with the arguments; a pointer receiver's value after
-    the call comes back last and is copied into the test's own object."""
+    """The checker's method: the receiver crosses with the arguments (its method expression's first);
+    a pointer receiver's object, like any shared argument's, comes back into the test's own
+    (``sejuryCall``)."""
     variadic = bool(m.params) and m.params[-1].startswith("...")
     args = ", ".join(f"p{i} {t}" for i, t in enumerate(m.params))
     res = "" if not m.results else m.results[0] if len(m.results) == 1 else f"({', '.join(m.results)})"
@@ -244,14 +245,9 @@ def method_stub(m: Method) -> str:
     lines = [f"func (sejuryR {recv}) {m.name}({args}) {res} {{"]
     lines += [f"\tvar r{i} {t}" for i, t in enumerate(m.results)]
     outs = [f"&r{i}" for i in range(len(m.results))]
-    if m.pointer:
-        lines.append(f"\tvar sejuryW *{m.type}")
-        outs.append("&sejuryW")
     ins = ["&sejuryR", *(f"&p{i}" for i in range(len(m.params)))]
-    lines.append(f'\tsejuryCall("{m.type}.{m.name}", {str(variadic).lower()}, {str(m.pointer).lower()}, '
+    lines.append(f'\tsejuryCall("{m.type}.{m.name}", {str(variadic).lower()}, '
                  f'[]interface{{}}{{{", ".join(ins)}}}, []interface{{}}{{{", ".join(outs)}}})')
-    if m.pointer:
-        lines.append("\tif sejuryR != nil && sejuryW != nil {\n\t\t*sejuryR = *sejuryW\n\t}")
     if m.results:
         lines.append("\treturn " + ", ".join(f"r{i}" for i in range(len(m.results))))
     return "\n".join(lines) + "\n}\n"
