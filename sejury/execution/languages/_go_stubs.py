@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from sejury.execution.languages._go_lists import _nodes
 from sejury.execution.languages._parsers import node_text, parser
 
 if TYPE_CHECKING:
@@ -73,31 +74,37 @@ def signatures(program: str) -> list[tuple[str, list[str], list[str]]]:
 
 
 def stub(name: str, params: list[str], results: list[str]) -> str:
+    return _stub_text(f"func {name}", name, params, results, [])
+
+
+def _stub_text(head: str, called: str, params: list[str], results: list[str], before: list[str]) -> str:
+    """A stub's text: ``head`` and the parameters, a call of ``called`` in the program's process with
+    ``before`` (the receiver) and the parameters, its results returned."""
     variadic = bool(params) and params[-1].startswith("...")
     args = ", ".join(f"p{i} {t}" for i, t in enumerate(params))
     res = "" if not results else results[0] if len(results) == 1 else f"({', '.join(results)})"
-    lines = [f"func {name}({args}) {res} {{"]
-    lines += [f"\tvar r{i} {t}" for i, t in enumerate(results)]
-    lines.append(f"\tsejuryCall({name!r}, {str(variadic).lower()}, []interface{{}}{{"
-                 + ", ".join(f"&p{i}" for i in range(len(params))) + "}, []interface{}{"
-                 + ", ".join(f"&r{i}" for i in range(len(results))) + "})")
+    lines = [f"{head}({args}) {res} {{", *(f"\tvar r{i} {t}" for i, t in enumerate(results))]
+    ins = [*before, *(f"&p{i}" for i in range(len(params)))]
+    lines.append(f'\tsejuryCall("{called}", {str(variadic).lower()}, []interface{{}}{{{", ".join(ins)}}}, '
+                 f'[]interface{{}}{{{", ".join(f"&r{i}" for i in range(len(results)))}}})')
     if results:
         lines.append("\treturn " + ", ".join(f"r{i}" for i in range(len(results))))
-    return "\n".join(lines).replace(f"({name!r}", f'("{name}"') + "\n}\n"
+    return "\n".join(lines) + "\n}\n"
 
 
 # ---- the program's declarations the checker shares: its types, constants and inert variables, and
-# its methods (stubs that send the receiver with the arguments, and take a pointer receiver's new value)
+# its methods (stubs that send the receiver with the arguments)
 
 # an error a program's variable holds from the start (its sentinel errors: ``errors.Is`` crosses them)
 _SENTINEL_CALLS = ("errors.New", "fmt.Errorf")
 _LITERALS = {"interpreted_string_literal", "raw_string_literal"}
+_IDENTIFIER = frozenset({"identifier"})
 
 
 @dataclass(frozen=True)
 class Method:
     type: str      # the receiver's type name
-    pointer: bool  # a pointer receiver: its new value comes back
+    pointer: bool  # a pointer receiver (``(*T).M``)
     name: str
     params: list[str]
     results: list[str]
@@ -210,7 +217,7 @@ def _variables(specs: list[ts.Node], out: Declarations) -> None:
     kept = [spec for spec in specs if not names(spec) & left]
     while True:  # a variable naming one left out is left out too, and so on
         named = [spec for spec in kept if (value := spec.child_by_field_name("value")) is not None
-                 and _names_in(value) & left]
+                 and {node_text(n) for n in _nodes(value, _IDENTIFIER)} & left]
         if not named:
             break
         left |= set().union(*(names(spec) for spec in named))
@@ -224,33 +231,12 @@ def _variables(specs: list[ts.Node], out: Declarations) -> None:
                 out.sentinels.append(node_text(name))
 
 
-def _names_in(node: ts.Node) -> set[str]:
-    out, stack = set(), [node]
-    while stack:
-        n = stack.pop()
-        if n.type == "identifier":
-            out.add(node_text(n))
-        stack.extend(n.children)
-    return out
-
-
 def method_stub(m: Method) -> str:
     """The checker's method: the receiver crosses with the arguments (its method expression's first);
     a pointer receiver's object, like any shared argument's, comes back into the test's own
     (``sejuryCall``)."""
-    variadic = bool(m.params) and m.params[-1].startswith("...")
-    args = ", ".join(f"p{i} {t}" for i, t in enumerate(m.params))
-    res = "" if not m.results else m.results[0] if len(m.results) == 1 else f"({', '.join(m.results)})"
     recv = f"*{m.type}" if m.pointer else m.type
-    lines = [f"func (sejuryR {recv}) {m.name}({args}) {res} {{"]
-    lines += [f"\tvar r{i} {t}" for i, t in enumerate(m.results)]
-    outs = [f"&r{i}" for i in range(len(m.results))]
-    ins = ["&sejuryR", *(f"&p{i}" for i in range(len(m.params)))]
-    lines.append(f'\tsejuryCall("{m.type}.{m.name}", {str(variadic).lower()}, '
-                 f'[]interface{{}}{{{", ".join(ins)}}}, []interface{{}}{{{", ".join(outs)}}})')
-    if m.results:
-        lines.append("\treturn " + ", ".join(f"r{i}" for i in range(len(m.results))))
-    return "\n".join(lines) + "\n}\n"
+    return _stub_text(f"func (sejuryR {recv}) {m.name}", f"{m.type}.{m.name}", m.params, m.results, ["&sejuryR"])
 
 
 def tables(decls: Declarations) -> str:
