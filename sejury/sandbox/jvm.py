@@ -7,10 +7,14 @@ compile is javac's own start: loading and verifying the compiler's classes, then
 with the JIT's optimising tier.  The image keeps an archive of the classes javac loads (the JDK's
 AppCDS, ``-XX:ArchiveClassesAtExit``, made by compiling a small program once as the image is
 built), and javac runs on the JIT's first tier only (``TieredStopAtLevel=1``), which suits a run
-of a second or two.  Neither changes what javac compiles or reports.
+of a second or two.  Where a run compiles more than once, one JVM does it (``compiles``,
+``SejuryJavac.java``), so the compiles after the first find javac loaded and warm.  None of this
+changes what javac compiles or reports.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 ARCHIVE = "/usr/lib/jvm/sejury-javac.jsa"
 _VM = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
@@ -22,6 +26,20 @@ def _javac(*vm: str) -> str:
 
 
 JAVAC = _javac(f"-XX:SharedArchiveFile={ARCHIVE}", *_VM)
+
+# the driver of ``compiles``, a file of every run that uses it (the JVM compiles it from source)
+DRIVER = "SejuryJavac.java"
+DRIVER_SOURCE = (Path(__file__).parent / DRIVER).read_text(encoding="utf-8")
+
+
+def compiles(*tasks: tuple[str, str, str]) -> str:
+    """The shell command compiling each task in turn in one JVM, ``(ok, out, args)``: javac with
+    ``args`` (warnings off, as ``JAVAC``), its diagnostics into the file ``out`` (``-``: standard
+    output), and the file ``ok`` made where it compiled.  It stops at the first task that does not
+    compile, with status 1; the ``ok`` files say how far it came (even where the JVM was killed).
+    The run's files must hold ``DRIVER_SOURCE`` as ``DRIVER``."""
+    vm = " ".join((f"-XX:SharedArchiveFile={ARCHIVE}", *_VM))
+    return f"java {vm} {DRIVER} " + " -- ".join(f"{ok} {out} -nowarn {args}" for ok, out, args in tasks)
 
 # compiled once as the image is built, to make the archive: generics, lambdas, streams, records of
 # what the harnesses' files use, so the classes javac loads for them are in it

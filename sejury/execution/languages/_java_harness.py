@@ -16,7 +16,7 @@ from sejury.execution.languages._java_repairs import (
     wrap_list_arguments,
 )
 from sejury.execution.languages._java_stubs import cleaned, object_stubs, stubs
-from sejury.execution.languages.base import Harness, Suite, compile_then_run, wrap_units
+from sejury.execution.languages.base import LOADED, Harness, Suite, wrap_units
 from sejury.execution.sealed import interpreter, new_seal, resource_files
 from sejury.sandbox import jvm
 
@@ -32,6 +32,21 @@ def _class_of(code: str) -> str:
 
 # what the benchmarks' problems import beyond the JDK (MultiPL-E's Pair and friends)
 CLASSPATH = "out:/usr/share/java/javatuples.jar"
+
+
+def _compile_then_run(program: tuple[str, str], tests: tuple[str, str, str], compile_tests: bool, run: str, *,
+                      prepare: str, files: str, failed_tests: str = "") -> str:
+    """``base.compile_then_run`` for Java: javac on the program (``(ok file, javac's arguments)``),
+    then on the tests (``(ok file, log file, arguments)``), in one JVM where ``compile_tests``
+    (``jvm.compiles``; else the tests compile after the load step, which ``base.load_step`` cuts
+    off); the tests' diagnostics follow ``@@LOAD OK``, or ``failed_tests`` decides from the log file
+    what to do; ``files`` (the compiles' files and the tests' sources) are deleted before ``run``."""
+    (ok, args), (tests_ok, log, tests_args) = program, tests
+    both = jvm.compiles((ok, "-", args), *([(tests_ok, log, tests_args)] if compile_tests else []))
+    failed = failed_tests or f"{{ cat {log}; false; }}"
+    return (f"{prepare} && ({both} 2>&1 || [ -e {ok} ] || {{ echo '@@LOAD FAIL'; exit 3; }}) && {LOADED} && "
+            f"([ -e {tests_ok} ] || {{ if [ -e {log} ]; then false; else {jvm.JAVAC} {tests_args} >{log} 2>&1; fi; }} "
+            f"|| {failed} || {{ echo '@@TESTS NOCOMPILE'; exit 4; }}) && rm -rf {files} {jvm.DRIVER} && {run}")
 
 
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
@@ -58,11 +73,11 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     body += "\n  }\n}\n"
     return Harness(
         {f"{cls}.java": "import java.util.*;\nimport java.util.stream.*;\n" + program,
-         "SejuryAssert.java": ASSERTIONS, "SejuryTestMain.java": body},
-        "mkdir -p out && " + compile_then_run(f"{jvm.JAVAC} -cp {CLASSPATH} -d out {cls}.java",
-                                              f"{jvm.JAVAC} -cp {CLASSPATH} -d out SejuryAssert.java "
-                                              "SejuryTestMain.java",
-                                              f"java -ea -Xss16m -XX:+UseSerialGC -cp {CLASSPATH} SejuryTestMain"),
+         "SejuryAssert.java": ASSERTIONS, "SejuryTestMain.java": body, jvm.DRIVER: jvm.DRIVER_SOURCE},
+        _compile_then_run(("out.ok", f"-cp {CLASSPATH} -d out {cls}.java"),
+                          ("tests.ok", "tests.log", f"-cp {CLASSPATH} -d out SejuryAssert.java SejuryTestMain.java"),
+                          bool(active), f"java -ea -Xss16m -XX:+UseSerialGC -cp {CLASSPATH} SejuryTestMain",
+                          prepare="mkdir -p out", files="tests.ok tests.log"),
         spans, "SejuryTestMain.java")
 
 
@@ -94,19 +109,19 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
     head = f"import java.util.*;\nimport java.util.stream.*;\n{own}\nimport sejury.Sejury;\n"
     jt = "/usr/share/java/javatuples.jar"
     checker = "SejuryCodec.java Sejury.java SejuryAssert.java SejuryTestMain.java"
-    command = (
-        f"mkdir -p srv chk && ({jvm.JAVAC} -cp {jt} -d srv {cls}.java SejuryCodec.java SejuryServer.java 2>&1 || "
-        "{ echo '@@LOAD FAIL'; exit 3; }) && echo '@@LOAD OK' && "
-        # the stubs with the program's objects; where they do not compile (a class header they cannot
-        # copy), the stubs of its methods alone, as before objects, and that compile's diagnostics
-        f"({jvm.JAVAC} -cp {jt} -d chk stub/Stubs.java {checker} >rich.log 2>&1 || "
-        "{ if grep -q '^stub/Stubs.java:' rich.log; then rm -rf chk && mkdir chk && "
-        f"{jvm.JAVAC} -cp {jt} -d chk flat/Stubs.java {checker} 2>&1; else cat rich.log; false; fi; }} || "
-        "{ echo '@@TESTS NOCOMPILE'; exit 4; }) && "
-        "rm -rf stub flat rich.log SejuryTestMain.java SejuryAssert.java Sejury.java && "
-        f"{interpreter('java')} -ea -Xss16m -XX:+UseSerialGC -cp chk:{jt} SejuryTestMain")
+    # where the stubs with the program's objects do not compile (a class header they cannot copy), the
+    # stubs of its methods alone, as before objects, and that compile's diagnostics
+    flat = ("{ if grep -q '^stub/Stubs.java:' rich.log; then rm -rf chk && mkdir chk && "
+            f"{jvm.JAVAC} -cp {jt} -d chk flat/Stubs.java {checker} 2>&1; else cat rich.log; false; fi; }}")
+    command = _compile_then_run(
+        ("srv.ok", f"-cp {jt} -d srv {cls}.java SejuryCodec.java SejuryServer.java"),
+        ("chk.ok", "rich.log", f"-cp {jt} -d chk stub/Stubs.java {checker}"), bool(active),
+        f"{interpreter('java')} -ea -Xss16m -XX:+UseSerialGC -cp chk:{jt} SejuryTestMain",
+        prepare="mkdir -p srv chk", failed_tests=flat,
+        files="stub flat rich.log srv.ok chk.ok SejuryTestMain.java SejuryAssert.java Sejury.java")
     return Harness({f"{cls}.java": plain.files[f"{cls}.java"], "SejuryAssert.java": assertions,
                     "SejuryTestMain.java": tests, "stub/Stubs.java": head + object_stubs(program) + "\n",
-                    "flat/Stubs.java": head + stubs(program) + "\n", "seal": key, **_SEALED},
+                    "flat/Stubs.java": head + stubs(program) + "\n", "seal": key, jvm.DRIVER: jvm.DRIVER_SOURCE,
+                    **_SEALED},
                    command, plain.unit_lines, "SejuryTestMain.java", seal=key,
                    plain_markers=("@@LOAD OK", "@@LOAD FAIL", "@@TESTS NOCOMPILE"))
