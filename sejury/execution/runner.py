@@ -26,7 +26,7 @@ from sejury.sandbox.base import ExecResult, ExecStatus, SandboxProvider
 
 # Part of the cache key of S5 with execution: bump it when how programs and tests are built or
 # read changes, so cached pass ratios computed the old way are not reused.
-RUNNERS_VERSION = "63"
+RUNNERS_VERSION = "64"
 
 
 class RunReport(BaseModel):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from sejury.execution.runner import run_suite, split_tests
+from sejury.execution.runner import run_plain, run_suite, split_tests
 from sejury.sandbox.docker import DockerSandbox
 
 PY_RIGHT = "def f(x):\n    return 2 * x\n\ndef g(n):\n    return list(range(n))\n\ndef h(xs):\n    return sorted(xs)\n"
@@ -147,3 +147,71 @@ async def test_a_cpp_parameter_written_without_a_space_after_its_type(sandbox: D
     suite = split_tests("cpp", "int main() {\n    assert(dot({1, 2}, {3, 4}) == 11);\n}\n", program)
     got = await run_suite(sandbox, "cpp", program, suite, timeout=120)
     assert got.passed == [True], got.reasons
+
+
+# a program whose package-level names are those of packages the harness imports (the server's
+# encoding/json, the checker's encoding/hex, time, os/exec, the tests' file's sort, reflect, testing);
+# until the harness imported them under names of its own, the program "did not load" sealed, and in
+# one process its tests did not compile
+GO_NAMES = """package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+const json = 3
+
+var reflect, testing, bufio, hmac, sha256, exec, syscall, os, unsafe, sync, errors = 1, "t", 1, 2, 3, 4, 5, 6, 7, 8, 9
+
+type time struct{ h, m int }
+
+func hex(n int) string {
+	digits := "0123456789abcdef"
+	if n < 16 {
+		return string(digits[n])
+	}
+	return hex(n/16) + string(digits[n%16])
+}
+
+func sort(xs []int) []int {
+	for i := range xs {
+		for j := i + 1; j < len(xs); j++ {
+			if xs[j] < xs[i] {
+				xs[i], xs[j] = xs[j], xs[i]
+			}
+		}
+	}
+	return xs
+}
+
+func ToHex(n int) string { return strings.ToUpper(hex(n)) }
+
+func Sorted(xs []int) string { return fmt.Sprint(sort(xs)) }
+
+func Clock(h, m int) time { return time{h, m} }
+"""
+GO_NAMES_TESTS = """func TestNames(t *testing.T) {
+	if ToHex(255) != "FF" {
+		t.Errorf("255")
+	}
+	if Sorted([]int{3, 1, 2}) != "[1 2 3]" {
+		t.Errorf("sorted")
+	}
+	if c := Clock(1, 2); c.m != 2 {
+		t.Fatal(c)
+	}
+}
+"""
+
+
+@pytest.mark.docker
+async def test_a_go_programs_names_are_not_the_harnesss_packages(sandbox: DockerSandbox) -> None:
+    suite = split_tests("go", GO_NAMES_TESTS, GO_NAMES)
+    sealed = await run_suite(sandbox, "go", GO_NAMES, suite, timeout=120)
+    assert sealed.loaded and sealed.sealed and all(sealed.passed) and len(sealed.passed) == 3, sealed
+    plain = await run_plain(sandbox, "go", GO_NAMES, suite, timeout=120)
+    assert plain is not None and all(plain.passed), plain
+    wrong = GO_NAMES.replace("strings.ToUpper(hex(n))", "hex(n)")  # the same names, a wrong answer
+    got = await run_suite(sandbox, "go", wrong, suite, timeout=120)
+    assert got.loaded and got.passed == [False, True, True], got

@@ -121,11 +121,11 @@ def _defined(root: ts.Node) -> set[str]:
     return names
 
 
-EQUAL = ("func(a, b interface{}) bool {\n"
-         "\tva, vb := reflect.ValueOf(a), reflect.ValueOf(b)\n"
-         "\tif va.IsValid() && vb.IsValid() && va.Kind() == vb.Kind() && (va.Kind() == reflect.Slice || "
-         "va.Kind() == reflect.Map) && va.Len() == 0 && vb.Len() == 0 {\n\t\treturn true\n\t}\n"
-         "\treturn reflect.DeepEqual(a, b)\n}")
+EQUAL = ("func(a, b interface{}) bool {\n"  # on the harness's own import of reflect (go.py)
+         "\tva, vb := sejuryreflect.ValueOf(a), sejuryreflect.ValueOf(b)\n"
+         "\tif va.IsValid() && vb.IsValid() && va.Kind() == vb.Kind() && (va.Kind() == sejuryreflect.Slice || "
+         "va.Kind() == sejuryreflect.Map) && va.Len() == 0 && vb.Len() == 0 {\n\t\treturn true\n\t}\n"
+         "\treturn sejuryreflect.DeepEqual(a, b)\n}")
 
 
 def equality_helpers(tests: str, names: set[str]) -> str:

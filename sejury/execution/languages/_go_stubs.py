@@ -242,9 +242,9 @@ def method_stub(m: Method) -> str:
 def tables(decls: Declarations) -> str:
     """The program's types by name and its sentinel errors, which the codec reads on both sides (each
     side's own types and variables, declared alike)."""
-    types = "".join(f'\t"{t}": reflect.TypeOf((*{t})(nil)).Elem(),\n' for t in decls.types)
+    types = "".join(f'\t"{t}": sejuryreflect.TypeOf((*{t})(nil)).Elem(),\n' for t in decls.types)
     sentinels = "".join(f'\t{{"{s}", &{s}}},\n' for s in decls.sentinels)
-    return (f"var sejuryProgramTypes = map[string]reflect.Type{{\n{types}}}\n\n"
+    return (f"var sejuryProgramTypes = map[string]sejuryreflect.Type{{\n{types}}}\n\n"
             f"var sejurySentinels = []sejurySentinel{{\n{sentinels}}}\n")
 
 

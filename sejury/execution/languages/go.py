@@ -167,7 +167,7 @@ def _unit(i: int, u: str) -> str:
     # a fault of the harness (sejuryFault: the program's process ended or hung) fails it, recovered too
     return (f"sejuryUnit, sejuryAuto, sejuryFault = {i}, 0, sejuryBegin()\nfunc() {{\n  defer func() {{ "
             f"r := recover(); if r == nil && sejuryFault != \"\" {{ r = sejuryFault }}; if r != nil {{ "
-            f"fmt.Printf(\"@@T {i} FAIL %v\\n\", r) }} else {{ fmt.Println(\"@@T {i} PASS\") }} }}()\n"
+            f"sejuryfmt.Printf(\"@@T {i} FAIL %v\\n\", r) }} else {{ sejuryfmt.Println(\"@@T {i} PASS\") }} }}()\n"
             f"{textwrap.indent(u, '  ')}\n}}()")
 
 
@@ -175,8 +175,13 @@ def _unit(i: int, u: str) -> str:
 RECORDER = resource_files("sealed_go", {"recorder.go.txt": "recorder"})["recorder"].splitlines()
 
 
-# packages the tests may use unimported (their imports are not kept), each with a name of it
-_TEST_PACKAGES = {"errors": "errors.New", "math": "math.Abs", "strconv": "strconv.Itoa", "time": "time.Now"}
+# packages the tests may use unimported (their imports are not kept), each with a name of it; the
+# harness's own code imports its packages under names of its own (``sejuryfmt`` ...), so a program's
+# package-level ``json``, ``hex`` or ``sort`` is never one of them, in either of its processes
+_TEST_PACKAGES = {"errors": "errors.New", "fmt": "fmt.Sprint", "math": "math.Abs", "reflect": "reflect.DeepEqual",
+                  "sort": "sort.Ints", "strconv": "strconv.Itoa", "strings": "strings.Contains",
+                  "testing": "testing.Short", "time": "time.Now"}
+_HARNESS_PACKAGES = ("fmt", "reflect", "sort", "strings", "testing")
 
 
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
@@ -190,19 +195,21 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     if testify:
         suite = Suite(_testify_named(suite.setup), suite.units)
         active = {i: _testify_named(u) for i, u in active.items()}
-    pkgs = [p for p in _TEST_PACKAGES if re.search(rf"\b{p}\.", tested)]
-    imports = "\n".join(f'  "{p}"' for p in ["fmt", "reflect", "sort", "strings", "testing", *pkgs])
+    pkgs = [p for p in _TEST_PACKAGES if re.search(rf"(?<![\w.]){p}\.", tested)]
+    imports = "\n".join([*(f'  sejury{p} "{p}"' for p in _HARNESS_PACKAGES), *(f'  "{p}"' for p in pkgs)])
     # each one used, so a name met only in a string ("errors.New failed") leaves no unused import
     head = ["package sandbox", "", f"import (\n{imports}\n)", *(f"var _ = {_TEST_PACKAGES[p]}" for p in pkgs), "",
             "type sejuryFailure struct{ msg string }",
-            "func sejuryFail(format string, a ...interface{}) { panic(sejuryFailure{fmt.Sprintf(format, a...)}) }",
+            "func sejuryFail(format string, a ...interface{}) {",
+            "  panic(sejuryFailure{sejuryfmt.Sprintf(format, a...)})",
+            "}",
             "func sejuryFailWith(a ...interface{}) {",
-            "  panic(sejuryFailure{strings.TrimSuffix(fmt.Sprintln(a...), \"\\n\")})",
+            "  panic(sejuryFailure{sejurystrings.TrimSuffix(sejuryfmt.Sprintln(a...), \"\\n\")})",
             "}",
             "// subtests run inline, so their failures stay in this unit's goroutine",
-            "func sejuryRun(t *testing.T, name string, f func(t *testing.T)) bool { f(t); return true }",
+            "func sejuryRun(t *sejurytesting.T, name string, f func(t *sejurytesting.T)) bool { f(t); return true }",
             *RECORDER, *(_SEALED_SOURCES["testify"].splitlines() if testify else []),
-            "", "func TestSejury(t *testing.T) {", "  _ = t"]
+            "", "func TestSejury(t *sejurytesting.T) {", "  _ = t"]
     head += ["  " + ln for ln in suite.setup.splitlines()]
     body, spans = wrap_units(active, head, "  ", _unit)
     body += "\n}\n"
@@ -257,10 +264,11 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
         [*decls.texts, tables(decls), *(stub(*s) for s in sigs), *(method_stub(m) for m in decls.methods)]))
     plain = harness(program, suite, active, per_test)
     tests = plain.files["sejury_test.go"]
-    tests = re.sub(r'fmt\.Println\("(@@T \d+ PASS)"\)', r'sejuryEmit("\1")', tests)
-    tests = re.sub(r'fmt\.Printf\("(@@T \d+ FAIL) %v\\n", r\)', r'sejuryEmit(fmt.Sprintf("\1 %v", r))', tests)
-    tests = tests.replace('fmt.Printf("@@V %d %d %s|%d\\n", i, k, s, n)',
-                          'sejuryEmit(fmt.Sprintf("@@V %d %d %s|%d", i, k, s, n))')
+    tests = re.sub(r'sejuryfmt\.Println\("(@@T \d+ PASS)"\)', r'sejuryEmit("\1")', tests)
+    tests = re.sub(r'sejuryfmt\.Printf\("(@@T \d+ FAIL) %v\\n", r\)', r'sejuryEmit(sejuryfmt.Sprintf("\1 %v", r))',
+                   tests)
+    tests = tests.replace('sejuryfmt.Printf("@@V %d %d %s|%d\\n", i, k, s, n)',
+                          'sejuryEmit(sejuryfmt.Sprintf("@@V %d %d %s|%d", i, k, s, n))')
     # the program is built while the tests and the key cannot be read: cgo's C compiler reads what the
     # program names (an ``.incbin`` of ``../chk/sejury_test.go`` put the tests' expected values in the
     # program's data until RUNNERS_VERSION 63), and no step of the build runs code that could undo it
