@@ -4,22 +4,27 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** Several javac compiles in one JVM (``sejury/sandbox/jvm.py``), run as a source file.
  *
- *  java SejuryJavac.java OK OUT ARGS... [-- OK OUT ARGS...]...
+ *  java javac-driver/SejuryJavac.java [--said LINE] OK OUT ARGS... [-- OK OUT ARGS...]...
  *
  *  Each task is javac with ARGS, its diagnostics written to OUT (``-``: standard output) as javac's
- *  command line writes them; where it succeeds, the file OK is made, and the next task runs; where
- *  it fails, no later task runs and the exit status is 1.  Most of a small compile is javac's own
+ *  command line writes them; where it succeeds, the file OK is made (after LINE is printed, where the
+ *  first task compiled), and the next task runs; where it fails, no later task runs and the exit
+ *  status is 1.  It lives in a folder of its own, so no program's class file stands beside it.  Most of a small compile is javac's own
  *  start, which the tasks after the first no longer pay.  javac reads the sources; nothing of them
  *  runs here (no annotation processor is on any path the harnesses give). */
 public class SejuryJavac {
     public static void main(String[] args) throws Exception {
+        String said = null;
+        int from = 0;
+        if (args.length >= 2 && args[0].equals("--said")) { said = args[1]; from = 2; }
         List<List<String>> tasks = new ArrayList<>();
         List<String> cur = new ArrayList<>();
-        for (String a : args) {
+        for (String a : Arrays.asList(args).subList(from, args.length)) {
             if (a.equals("--")) { tasks.add(cur); cur = new ArrayList<>(); } else cur.add(a);
         }
         tasks.add(cur);
@@ -33,6 +38,7 @@ public class SejuryJavac {
             diagnostics.flush();
             if (stream != System.out) stream.close();
             if (rc != 0) System.exit(1);
+            if (said != null) { System.out.println(said); System.out.flush(); said = null; }
             Files.createFile(Path.of(task.get(0)));
         }
     }

@@ -27,19 +27,23 @@ def _javac(*vm: str) -> str:
 
 JAVAC = _javac(f"-XX:SharedArchiveFile={ARCHIVE}", *_VM)
 
-# the driver of ``compiles``, a file of every run that uses it (the JVM compiles it from source)
-DRIVER = "SejuryJavac.java"
-DRIVER_SOURCE = (Path(__file__).parent / DRIVER).read_text(encoding="utf-8")
+# the driver of ``compiles``, a file of every run that uses it (the JVM compiles it from source), in a
+# folder of its own: a program's ``SejuryJavac.java`` is not it, and a source launcher that reads the
+# files beside the one it runs (JDK 22's) finds none of the program's there
+DRIVER = "javac-driver/SejuryJavac.java"
+DRIVER_SOURCE = (Path(__file__).parent / "SejuryJavac.java").read_text(encoding="utf-8")
 
 
-def compiles(*tasks: tuple[str, str, str]) -> str:
+def compiles(*tasks: tuple[str, str, str], said: str = "") -> str:
     """The shell command compiling each task in turn in one JVM, ``(ok, out, args)``: javac with
     ``args`` (warnings off, as ``JAVAC``), its diagnostics into the file ``out`` (``-``: standard
-    output), and the file ``ok`` made where it compiled.  It stops at the first task that does not
+    output), and the file ``ok`` made where it compiled; the line ``said`` is printed as soon as the
+    first task compiled (before the next begins).  It stops at the first task that does not
     compile, with status 1; the ``ok`` files say how far it came (even where the JVM was killed).
     The run's files must hold ``DRIVER_SOURCE`` as ``DRIVER``."""
     vm = " ".join((f"-XX:SharedArchiveFile={ARCHIVE}", *_VM))
-    return f"java {vm} {DRIVER} " + " -- ".join(f"{ok} {out} -nowarn {args}" for ok, out, args in tasks)
+    say = f"--said '{said}' " if said else ""
+    return f"java {vm} {DRIVER} {say}" + " -- ".join(f"{ok} {out} -nowarn {args}" for ok, out, args in tasks)
 
 # compiled once as the image is built, to make the archive: generics, lambdas, streams, records of
 # what the harnesses' files use, so the classes javac loads for them are in it

@@ -46,8 +46,9 @@ async def test_the_program_and_the_tests_compile_in_one_jvm_and_the_tests_run(
         sandbox: DockerSandbox, make: Callable[[str, Suite, dict[int, str], int], Harness]) -> None:
     suite = split_tests("java", TESTS)
     h = make(PROGRAM, suite, dict(enumerate(suite.units)), 5)
-    assert jvm.DRIVER in h.files and h.command.count("SejuryJavac.java srv.ok" if make is sealed_harness else
-                                                     "SejuryJavac.java out.ok") == 1
+    ok = "srv.ok" if make is sealed_harness else "out.ok"
+    assert jvm.DRIVER in h.files and h.command.count(f"{jvm.DRIVER} --said '@@LOAD OK' {ok} - ") == 1
+    assert f"{ok} - " in h.load_command and " -- " not in h.load_command  # the load step: the program alone
     lines = await _lines(sandbox, h)
     assert "@@LOAD OK" in lines and any(ln.startswith("@@T 0 PASS") for ln in lines), lines
     assert any(ln.startswith("@@T 1 FAIL") for ln in lines), lines
@@ -100,3 +101,26 @@ async def test_a_jvm_that_dies_after_the_programs_compile_leaves_the_tests_to_ja
                                      "Files.createFile(Path.of(task.get(0))); Runtime.getRuntime().halt(137);")
     lines = await _lines(sandbox, dataclasses.replace(h, files={**h.files, jvm.DRIVER: dies}))
     assert "@@LOAD OK" in lines and any(ln.startswith("@@T 0 PASS") for ln in lines), lines
+
+
+async def test_a_program_whose_class_is_named_as_the_driver_compiles(sandbox: DockerSandbox) -> None:
+    """The driver has a folder of its own: a program's ``SejuryJavac.java`` is the program's.  (In the
+    plain harness: the sealed one leaves the program's classes named ``Sejury...`` out of its stubs,
+    the harness's own names, as before.)"""
+    program = PROGRAM.replace("class Problem", "public class SejuryJavac")
+    suite = split_tests("java", TESTS.replace("Problem.", "SejuryJavac."))
+    h = harness(program, suite, dict(enumerate(suite.units)), 5)
+    assert h.files["SejuryJavac.java"].endswith(program)
+    lines = await _lines(sandbox, h)
+    assert "@@LOAD OK" in lines and any(ln.startswith("@@T 0 PASS") for ln in lines), lines
+
+
+async def test_a_run_that_times_out_in_the_tests_compile_has_loaded_the_program(sandbox: DockerSandbox) -> None:
+    """``@@LOAD OK`` is said as soon as the program compiled, before the tests' compile begins."""
+    suite = split_tests("java", TESTS)
+    h = sealed_harness(PROGRAM, suite, dict(enumerate(suite.units)), 5)
+    slow = jvm.DRIVER_SOURCE.replace("int rc = ", 'if (task.get(0).equals("chk.ok")) Thread.sleep(600_000);\n'
+                                                 "            int rc = ")
+    res = await sandbox.run({**h.files, jvm.DRIVER: slow}, h.command, timeout=20)
+    lines = unseal(res.stdout, h.seal, plain=h.plain_markers)[0].splitlines()
+    assert res.status.value == "timeout" and "@@LOAD OK" in lines and "@@LOAD FAIL" not in lines, (res.status, lines)

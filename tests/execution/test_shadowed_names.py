@@ -152,7 +152,7 @@ async def test_a_cpp_parameter_written_without_a_space_after_its_type(sandbox: D
 # a program whose package-level names are those of packages the harness imports (the server's
 # encoding/json, the checker's encoding/hex, time, os/exec, the tests' file's sort, reflect, testing);
 # until the harness imported them under names of its own, the program "did not load" sealed, and in
-# one process its tests did not compile
+# one process its tests did not compile (nor where a test's message named such a package)
 GO_NAMES = """package main
 
 import (
@@ -196,7 +196,7 @@ GO_NAMES_TESTS = """func TestNames(t *testing.T) {
 		t.Errorf("255")
 	}
 	if Sorted([]int{3, 1, 2}) != "[1 2 3]" {
-		t.Errorf("sorted")
+		t.Errorf("want no errors. sort.Ints would give [1 2 3]") // a package named in a message, not in code
 	}
 	if c := Clock(1, 2); c.m != 2 {
 		t.Fatal(c)

@@ -16,7 +16,7 @@ from sejury.execution.languages._java_repairs import (
     wrap_list_arguments,
 )
 from sejury.execution.languages._java_stubs import cleaned, object_stubs, stubs
-from sejury.execution.languages.base import LOADED, Harness, Suite, wrap_units
+from sejury.execution.languages.base import Harness, Suite, wrap_units
 from sejury.execution.sealed import interpreter, new_seal, resource_files
 from sejury.sandbox import jvm
 
@@ -35,18 +35,25 @@ CLASSPATH = "out:/usr/share/java/javatuples.jar"
 
 
 def _compile_then_run(program: tuple[str, str], tests: tuple[str, str, str], compile_tests: bool, run: str, *,
-                      prepare: str, files: str, failed_tests: str = "") -> str:
-    """``base.compile_then_run`` for Java: javac on the program (``(ok file, javac's arguments)``),
-    then on the tests (``(ok file, log file, arguments)``), in one JVM where ``compile_tests``
-    (``jvm.compiles``; else the tests compile after the load step, which ``base.load_step`` cuts
-    off); the tests' diagnostics follow ``@@LOAD OK``, or ``failed_tests`` decides from the log file
-    what to do; ``files`` (the compiles' files and the tests' sources) are deleted before ``run``."""
+                      prepare: str, files: str, failed_tests: str = "") -> tuple[str, str]:
+    """``base.compile_then_run`` for Java, and its load step alone (``Harness.load_command``): javac on
+    the program (``(ok file, javac's arguments)``), then on the tests (``(ok file, log file,
+    arguments)``), in one JVM where ``compile_tests`` (``jvm.compiles``, which says ``@@LOAD OK`` as
+    soon as the program compiled; else the tests compile after it, with javac); the tests'
+    diagnostics follow ``@@LOAD OK``, or ``failed_tests`` decides from the log file what to do;
+    ``files`` (the compiles' files and the tests' sources) are deleted before ``run``."""
     (ok, args), (tests_ok, log, tests_args) = program, tests
-    both = jvm.compiles((ok, "-", args), *([(tests_ok, log, tests_args)] if compile_tests else []))
+
+    def loading(*more: tuple[str, str, str]) -> str:
+        said = jvm.compiles((ok, "-", args), *more, said="@@LOAD OK")
+        return f"{prepare} && ({said} 2>&1 || [ -e {ok} ] || {{ echo '@@LOAD FAIL'; exit 3; }})"
+
     failed = failed_tests or f"{{ cat {log}; false; }}"
-    return (f"{prepare} && ({both} 2>&1 || [ -e {ok} ] || {{ echo '@@LOAD FAIL'; exit 3; }}) && {LOADED} && "
-            f"([ -e {tests_ok} ] || {{ if [ -e {log} ]; then false; else {jvm.JAVAC} {tests_args} >{log} 2>&1; fi; }} "
-            f"|| {failed} || {{ echo '@@TESTS NOCOMPILE'; exit 4; }}) && rm -rf {files} {jvm.DRIVER} && {run}")
+    begun = f"if [ -e {log} ]; then false; else {jvm.JAVAC} {tests_args} >{log} 2>&1; fi"  # or not yet
+    command = (f"{loading(*([(tests_ok, log, tests_args)] if compile_tests else []))} && "
+               f"([ -e {tests_ok} ] || {{ {begun}; }} || {failed} || {{ echo '@@TESTS NOCOMPILE'; exit 4; }}) && "
+               f"rm -rf {files} {jvm.DRIVER.split('/')[0]} && {run}")
+    return command, loading()
 
 
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
@@ -71,14 +78,15 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
         f"try {{\n{textwrap.indent(u, '  ')}\n  System.out.println(\"@@T {i} PASS\");\n"
         f"}} catch (Throwable e) {{ System.out.println(\"@@T {i} FAIL \" + e); }}"))
     body += "\n  }\n}\n"
+    command, load = _compile_then_run(
+        ("out.ok", f"-cp {CLASSPATH} -d out {cls}.java"),
+        ("tests.ok", "tests.log", f"-cp {CLASSPATH} -d out SejuryAssert.java SejuryTestMain.java"), bool(active),
+        f"java -ea -Xss16m -XX:+UseSerialGC -cp {CLASSPATH} SejuryTestMain", prepare="mkdir -p out",
+        files="tests.ok tests.log")
     return Harness(
         {f"{cls}.java": "import java.util.*;\nimport java.util.stream.*;\n" + program,
          "SejuryAssert.java": ASSERTIONS, "SejuryTestMain.java": body, jvm.DRIVER: jvm.DRIVER_SOURCE},
-        _compile_then_run(("out.ok", f"-cp {CLASSPATH} -d out {cls}.java"),
-                          ("tests.ok", "tests.log", f"-cp {CLASSPATH} -d out SejuryAssert.java SejuryTestMain.java"),
-                          bool(active), f"java -ea -Xss16m -XX:+UseSerialGC -cp {CLASSPATH} SejuryTestMain",
-                          prepare="mkdir -p out", files="tests.ok tests.log"),
-        spans, "SejuryTestMain.java")
+        command, spans, "SejuryTestMain.java", load_command=load)
 
 
 # ---- the sealed harness (``sealed_java/``): the tests in a checker, the program in a process of its own
@@ -113,7 +121,7 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
     # stubs of its methods alone, as before objects, and that compile's diagnostics
     flat = ("{ if grep -q '^stub/Stubs.java:' rich.log; then rm -rf chk && mkdir chk && "
             f"{jvm.JAVAC} -cp {jt} -d chk flat/Stubs.java {checker} 2>&1; else cat rich.log; false; fi; }}")
-    command = _compile_then_run(
+    command, load = _compile_then_run(
         ("srv.ok", f"-cp {jt} -d srv {cls}.java SejuryCodec.java SejuryServer.java"),
         ("chk.ok", "rich.log", f"-cp {jt} -d chk stub/Stubs.java {checker}"), bool(active),
         f"{interpreter('java')} -ea -Xss16m -XX:+UseSerialGC -cp chk:{jt} SejuryTestMain",
@@ -124,4 +132,4 @@ def sealed_harness(program: str, suite: Suite, active: dict[int, str], per_test:
                     "flat/Stubs.java": head + stubs(program) + "\n", "seal": key, jvm.DRIVER: jvm.DRIVER_SOURCE,
                     **_SEALED},
                    command, plain.unit_lines, "SejuryTestMain.java", seal=key,
-                   plain_markers=("@@LOAD OK", "@@LOAD FAIL", "@@TESTS NOCOMPILE"))
+                   plain_markers=("@@LOAD OK", "@@LOAD FAIL", "@@TESTS NOCOMPILE"), load_command=load)

@@ -86,6 +86,8 @@ class Harness:
     # parts of the suite's setup the harness can do without (C++'s file-scope helpers), by their lines
     # in the test file: one a diagnostic names is dropped from the setup and the suite compiled again
     setup_parts: dict[tuple[int, int], str] = field(default_factory=dict)
+    # the load step alone, where ``command`` holds it but not as its shell's ``LOADED`` (``load_step``)
+    load_command: str = ""
 
 
 @dataclass(frozen=True)
@@ -269,6 +271,9 @@ def compile_then_run(load: str, build_tests: str, run: str) -> str:
 def load_step(harness: Harness) -> Harness:
     """The harness's command up to its shell's ``@@LOAD OK``: a compiled language's load step alone,
     no test program built (C++'s checker and program process, Java's and Go's checker).  A harness
-    whose shell prints no such line (Python's, JavaScript's: the checker loads the program) as it is."""
+    whose shell prints no such line (Python's, JavaScript's: the checker loads the program) as it is;
+    one that says its load step apart (``load_command``: Java's, whose compiles run in one JVM), that."""
+    if harness.load_command:
+        return replace(harness, command=harness.load_command)
     head, found, _ = harness.command.partition(LOADED)
     return replace(harness, command=head + LOADED) if found else harness

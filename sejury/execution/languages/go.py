@@ -182,6 +182,8 @@ _TEST_PACKAGES = {"errors": "errors.New", "fmt": "fmt.Sprint", "math": "math.Abs
                   "sort": "sort.Ints", "strconv": "strconv.Itoa", "strings": "strings.Contains",
                   "testing": "testing.Short", "time": "time.Now"}
 _HARNESS_PACKAGES = ("fmt", "reflect", "sort", "strings", "testing")
+# what of a test's text is no code: strings, raw strings, runes, comments ("want no errors." names no package)
+_NOT_CODE = re.compile(r'"(?:\\.|[^"\\\n])*"|`[^`]*`|\'(?:\\.|[^\'\\\n])+\'|//[^\n]*|/\*.*?\*/', re.S)
 
 
 def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -> Harness:
@@ -195,9 +197,10 @@ def harness(program: str, suite: Suite, active: dict[int, str], per_test: int) -
     if testify:
         suite = Suite(_testify_named(suite.setup), suite.units)
         active = {i: _testify_named(u) for i, u in active.items()}
-    pkgs = [p for p in _TEST_PACKAGES if re.search(rf"(?<![\w.]){p}\.", tested)]
+    code = _NOT_CODE.sub(" ", tested)
+    pkgs = [p for p in _TEST_PACKAGES if re.search(rf"(?<![\w.]){p}\.", code)]
     imports = "\n".join([*(f'  sejury{p} "{p}"' for p in _HARNESS_PACKAGES), *(f'  "{p}"' for p in pkgs)])
-    # each one used, so a name met only in a string ("errors.New failed") leaves no unused import
+    # each one used, so a name met only where the reading above errs leaves no unused import
     head = ["package sandbox", "", f"import (\n{imports}\n)", *(f"var _ = {_TEST_PACKAGES[p]}" for p in pkgs), "",
             "type sejuryFailure struct{ msg string }",
             "func sejuryFail(format string, a ...interface{}) {",
