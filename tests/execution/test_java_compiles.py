@@ -124,3 +124,26 @@ async def test_a_run_that_times_out_in_the_tests_compile_has_loaded_the_program(
     res = await sandbox.run({**h.files, jvm.DRIVER: slow}, h.command, timeout=20)
     lines = unseal(res.stdout, h.seal, plain=h.plain_markers)[0].splitlines()
     assert res.status.value == "timeout" and "@@LOAD OK" in lines and "@@LOAD FAIL" not in lines, (res.status, lines)
+
+
+MODERN = """import java.util.*;
+public class Solution {
+    record R(int a, String b) {}
+    enum E { A, B }
+    sealed interface S permits X {}
+    static final class X implements S {}
+    public static int g(int n) { var r = new R(n, "x"); return switch (E.A) { case A -> r.a() * r.a(); case B -> 0; }; }
+}
+class Другой { static int z() { return 1; } }
+"""
+
+
+async def test_a_program_with_nested_records_enums_and_sealed_types_runs_sealed(sandbox: DockerSandbox) -> None:
+    """A nested ``record R(int a, String b) {}`` was stubbed as a method returning ``record``: no test
+    of the suite compiled, on a right program (a review's find)."""
+    suite = split_tests("java", 'if (Solution.g(2) != 4) throw new AssertionError("g");\n'
+                                'if (Другой.z() != 1) throw new AssertionError("z");\n')
+    right = await run_suite(sandbox, "java", MODERN, suite)
+    assert right.sealed and right.passed == [True, True], right
+    wrong = await run_suite(sandbox, "java", MODERN.replace("r.a() * r.a()", "r.a() + r.a() + 1"), suite)
+    assert wrong.passed == [False, True], wrong

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 # ruff: noqa: E501 - the Java programs are kept as written
 from sejury.execution.languages._java_data import data_classes
-from sejury.execution.languages._java_stubs import _top_level, cleaned, object_stubs
+from sejury.execution.languages._java_stubs import _top_level, cleaned, object_stubs, stubs
 
 
 def _data(program: str) -> dict[str, tuple[str, bool, bool]]:
@@ -78,3 +78,12 @@ def test_a_data_class_stub_keeps_the_tests_object_until_the_program_needs_it() -
     # the field the constructor leaves alone has its type's default
     assert 'Money(int cents) { this(Sejury.local(sejuryData, "int", new Object[]{cents}, new Object[]{cents, null})); }' in stub
     assert 'Sejury.call("Money", "add(Money)", this,' in stub
+
+
+def test_a_nested_record_or_enum_is_no_method() -> None:
+    """``record R(int a, String b) {}`` inside a class was read as a method ``R`` returning ``record``:
+    its stub did not compile, and no test of the suite either (the review's ``ks_c``)."""
+    program = ("public class Solution {\n    record R(int a, String b) {}\n    enum E { A, B }\n"
+               "    public static int g(int n) { return new R(n, \"x\").a(); }\n}\n")
+    for text in (stubs(program), object_stubs(program)):
+        assert "record R" not in text and "(record)" not in text and "g(int n)" in text, text

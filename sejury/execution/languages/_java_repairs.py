@@ -13,7 +13,9 @@ from sejury.execution.languages import _clike
 PACKAGE = re.compile(r"^[ \t]*package\s+[\w.]+\s*;", re.M)
 CLASS = re.compile(r"^[ \t]*(?:public\s+|final\s+|abstract\s+)*class\s+(\w+)", re.M)
 _METHOD = re.compile(r"^\s*([\w<>\[\],.?\s]+?)\s(\w+)\s*\(")
-NOT_TYPES = {"return", "new", "else", "throw"}
+# words before a name and a ``(`` that make no method: a statement's, or a nested type's (``record R(int a)
+# {}`` is a record, not a method ``R`` returning ``record``: its stub did not compile, nor the tests)
+NOT_TYPES = {"return", "new", "else", "throw", "record", "enum", "interface", "class"}
 # a type, its type parameters, a superclass or interfaces, as the stubs copy them: nothing else
 SAFE = re.compile(r"[\w\s.,<>\[\]?&]*")
 
