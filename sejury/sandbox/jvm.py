@@ -30,7 +30,8 @@ JAVAC = _javac(f"-XX:SharedArchiveFile={ARCHIVE}", *_VM)
 # the driver of ``compiles``, a file of every run that uses it (the JVM compiles it from source), in a
 # folder of its own: a program's ``SejuryJavac.java`` is not it, and a source launcher that reads the
 # files beside the one it runs (JDK 22's) finds none of the program's there
-DRIVER = "javac-driver/SejuryJavac.java"
+DRIVER_DIR = "javac-driver"
+DRIVER = f"{DRIVER_DIR}/SejuryJavac.java"
 DRIVER_SOURCE = (Path(__file__).parent / "SejuryJavac.java").read_text(encoding="utf-8")
 
 

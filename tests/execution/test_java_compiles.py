@@ -29,10 +29,15 @@ if (Problem.twice(3) != 7) throw new AssertionError("3");
 """
 
 
+def _before_compile(ok: str, statement: str) -> str:
+    """The driver, running ``statement`` as the compile of ``ok`` starts."""
+    return jvm.DRIVER_SOURCE.replace("int rc = ", f'if (task.get(0).equals("{ok}")) {statement}\n'
+                                                 "            int rc = ")
+
+
 def _dies(ok: str) -> str:
     """A driver whose JVM dies (as the OOM killer or a signal ends it) as the compile of ``ok`` starts."""
-    return jvm.DRIVER_SOURCE.replace("int rc = ", f'if (task.get(0).equals("{ok}")) Runtime.getRuntime().halt(137);\n'
-                                                 "            int rc = ")
+    return _before_compile(ok, "Runtime.getRuntime().halt(137);")
 
 
 async def _lines(sandbox: DockerSandbox, h: Harness) -> list[str]:
@@ -119,8 +124,7 @@ async def test_a_run_that_times_out_in_the_tests_compile_has_loaded_the_program(
     """``@@LOAD OK`` is said as soon as the program compiled, before the tests' compile begins."""
     suite = split_tests("java", TESTS)
     h = sealed_harness(PROGRAM, suite, dict(enumerate(suite.units)), 5)
-    slow = jvm.DRIVER_SOURCE.replace("int rc = ", 'if (task.get(0).equals("chk.ok")) Thread.sleep(600_000);\n'
-                                                 "            int rc = ")
+    slow = _before_compile("chk.ok", "Thread.sleep(600_000);")
     res = await sandbox.run({**h.files, jvm.DRIVER: slow}, h.command, timeout=20)
     lines = unseal(res.stdout, h.seal, plain=h.plain_markers)[0].splitlines()
     assert res.status.value == "timeout" and "@@LOAD OK" in lines and "@@LOAD FAIL" not in lines, (res.status, lines)

@@ -52,7 +52,7 @@ def _compile_then_run(program: tuple[str, str], tests: tuple[str, str, str], com
     begun = f"if [ -e {log} ]; then false; else {jvm.JAVAC} {tests_args} >{log} 2>&1; fi"  # or not yet
     command = (f"{loading(*([(tests_ok, log, tests_args)] if compile_tests else []))} && "
                f"([ -e {tests_ok} ] || {{ {begun}; }} || {failed} || {{ echo '@@TESTS NOCOMPILE'; exit 4; }}) && "
-               f"rm -rf {files} {jvm.DRIVER.split('/')[0]} && {run}")
+               f"rm -rf {files} {jvm.DRIVER_DIR} && {run}")
     return command, loading()
 
 
